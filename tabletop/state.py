@@ -1,0 +1,252 @@
+"""The board model: an immutable snapshot of a game.
+
+Everything here is a frozen dataclass of tuples, numbers, strings and footprints, so a state can be
+hashed, compared, pickled and shared between workers. The rules core works on these objects only;
+pydantic models stay in :mod:`tabletop.scenario`.
+
+Changing a state means building a new one (``dataclasses.replace`` or the ``with_*`` helpers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Literal, TypeAlias
+
+from shapely.geometry import Polygon
+
+from tabletop.geometry.footprints import Footprint
+
+Point: TypeAlias = tuple[float, float]
+"""A position ``(x, y)`` in inches."""
+
+Ruleset: TypeAlias = Literal["wh40k-11e", "t9a-2"]
+Location: TypeAlias = Literal["battlefield", "strategic-reserves", "embarked"]
+
+WH40K = "wh40k-11e"
+T9A = "t9a-2"
+RULESETS: tuple[str, ...] = (WH40K, T9A)
+
+TERRAIN_KINDS: dict[str, tuple[str, ...]] = {
+    WH40K: ("area", "light", "dense", "impassable"),
+    T9A: ("open", "impassable", "dangerous"),
+}
+
+
+@dataclass(frozen=True)
+class Battlefield:
+    """The playing surface, ``width`` along x and ``depth`` along y, in inches."""
+
+    width: float = 60.0
+    depth: float = 44.0
+
+    @cached_property
+    def polygon(self) -> Polygon:
+        """The battlefield as a rectangle."""
+        return Polygon([(0, 0), (self.width, 0), (self.width, self.depth), (0, self.depth)])
+
+
+@dataclass(frozen=True)
+class Player:
+    """One of the two players."""
+
+    id: str
+    name: str | None = None
+    cp: int = 0
+    deployment_zone: tuple[Point, ...] | None = None
+
+    @cached_property
+    def zone_polygon(self) -> Polygon | None:
+        """The deployment zone as a polygon, if the file gives one."""
+        return Polygon(self.deployment_zone) if self.deployment_zone else None
+
+
+@dataclass(frozen=True)
+class Terrain:
+    """A terrain piece: an absolute polygon in inches, its kind and height."""
+
+    id: str
+    kind: str
+    polygon: tuple[Point, ...]
+    height: float = 0.0
+
+    @cached_property
+    def shape(self) -> Polygon:
+        """The terrain piece as a shapely polygon."""
+        return Polygon(self.polygon)
+
+
+@dataclass(frozen=True)
+class Model:
+    """One model of a wh40k-11e unit."""
+
+    id: str
+    base: Footprint
+    at: Point | None = None
+    facing: float = 0.0
+    wounds: int | None = None
+    """Wounds left; ``None`` means the unit's W (unhurt)."""
+    M: float | None = None
+    """Move characteristic override; ``None`` means the unit's M."""
+
+    @property
+    def on_battlefield(self) -> bool:
+        """Whether the model stands on the battlefield."""
+        return self.at is not None
+
+    @cached_property
+    def footprint(self) -> Polygon:
+        """The placed footprint (circumscribed polygon for round outlines)."""
+        if self.at is None:
+            raise ValueError(f"model {self.id} is not on the battlefield")
+        return self.base.placed(self.at[0], self.at[1], self.facing)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A wh40k-11e unit."""
+
+    id: str
+    player: str
+    keywords: tuple[str, ...]
+    M: float
+    W: int
+    Ld: int
+    OC: int
+    models: tuple[Model, ...]
+    name: str | None = None
+    starting_strength: int | None = None
+    """Starting strength; ``None`` means the number of models in the file."""
+    battle_shocked: bool = False
+    location: Location = "battlefield"
+    transport: str | None = None
+    flags: tuple[str, ...] = ()
+    """Effects that last until the end of the turn (e.g. ``"advanced"``, ``"fell-back"``)."""
+
+    def has(self, keyword: str) -> bool:
+        """Whether the unit has ``keyword`` (case-insensitive)."""
+        return keyword.upper() in (k.upper() for k in self.keywords)
+
+    @property
+    def strength(self) -> int:
+        """Starting strength, defaulting to the number of models."""
+        return self.starting_strength if self.starting_strength is not None else len(self.models)
+
+    def wounds_of(self, model: Model) -> int:
+        """Wounds left on ``model``."""
+        return self.W if model.wounds is None else model.wounds
+
+    def move_of(self, model: Model) -> float:
+        """The M characteristic that applies to ``model``."""
+        return self.M if model.M is None else model.M
+
+
+@dataclass(frozen=True)
+class Block:
+    """A t9a-2 unit: ``models`` rectangular bases in ranks of ``files``."""
+
+    id: str
+    player: str
+    Adv: float
+    Mar: float
+    Dis: int
+    base: Footprint
+    models: int
+    files: int
+    at: Point
+    facing: float = 0.0
+    name: str | None = None
+    starting_models: int | None = None
+    fleeing: bool = False
+    flags: tuple[str, ...] = ()
+
+    @property
+    def ranks(self) -> int:
+        """Number of ranks, counting an incomplete last rank."""
+        return -(-self.models // self.files)
+
+    @property
+    def start_models(self) -> int:
+        """Starting number of models, defaulting to ``models``."""
+        return self.starting_models if self.starting_models is not None else self.models
+
+
+AnyUnit: TypeAlias = Unit | Block
+
+
+@dataclass(frozen=True)
+class Battle:
+    """Where the game stands: battle round, active player, phase and step, dice."""
+
+    round: int
+    active_player: str
+    phase: str
+    seed: int | None = None
+    step: str | None = None
+    """Step within the phase; ``None`` means the phase's first step."""
+    dice_used: int = 0
+    """How many dice have been rolled from ``seed`` so far (dice are a pure function of both)."""
+
+
+@dataclass(frozen=True)
+class GameState:
+    """The whole state of a game at one moment (scenario format 1)."""
+
+    name: str
+    ruleset: str
+    battle: Battle
+    players: tuple[Player, Player]
+    battlefield: Battlefield = field(default_factory=Battlefield)
+    terrain: tuple[Terrain, ...] = ()
+    objectives: tuple[Point, ...] = ()
+    units: tuple[AnyUnit, ...] = ()
+    description: str | None = None
+    extra: tuple[tuple[str, object], ...] = ()
+    """Program-specific top-level data kept verbatim through load and save (JSON-like values)."""
+
+    # -- look-ups -------------------------------------------------------------------------
+    def player(self, player_id: str) -> Player:
+        """The player with ``player_id``."""
+        for p in self.players:
+            if p.id == player_id:
+                return p
+        raise KeyError(player_id)
+
+    def opponent(self, player_id: str) -> Player:
+        """The other player."""
+        for p in self.players:
+            if p.id != player_id:
+                return p
+        raise KeyError(player_id)
+
+    def unit(self, unit_id: str) -> AnyUnit:
+        """The unit with ``unit_id``."""
+        for u in self.units:
+            if u.id == unit_id:
+                return u
+        raise KeyError(unit_id)
+
+    def model(self, model_id: str) -> tuple[Unit, Model]:
+        """The wh40k unit and model with ``model_id``."""
+        for u in self.units:
+            if isinstance(u, Unit):
+                for m in u.models:
+                    if m.id == model_id:
+                        return u, m
+        raise KeyError(model_id)
+
+    def placed_models(self) -> tuple[tuple[Unit, Model], ...]:
+        """Every wh40k model on the battlefield with its unit."""
+        return tuple((u, m) for u in self.units if isinstance(u, Unit)
+                     for m in u.models if m.at is not None)
+
+    # -- changes --------------------------------------------------------------------------
+    def with_unit(self, unit: AnyUnit) -> GameState:
+        """A new state with ``unit`` replacing the unit of the same id."""
+        return replace(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
+
+    def with_model(self, model: Model) -> GameState:
+        """A new state with ``model`` replacing the model of the same id."""
+        unit, _ = self.model(model.id)
+        models = tuple(model if m.id == model.id else m for m in unit.models)
+        return self.with_unit(replace(unit, models=models))
