@@ -175,6 +175,27 @@ AnyUnit: TypeAlias = Unit | Block
 
 
 @dataclass(frozen=True)
+class Selection:
+    """The unit being moved right now and what has been staged for it (saved mid-move too).
+
+    ``start`` holds, for every model of a wh40k unit, ``(model_id, at, facing)`` as it was when the
+    unit was selected (``at`` is ``None`` for a model set up from reserves or a transport); for a
+    t9a block a single ``(unit_id, at, facing)``. ``staged`` holds the staged actions in order, as
+    action objects of ``spec/actions.md`` (``{"do": "move", ...}``, ``{"do": "forward", ...}``), so
+    undo drops the last one and replays the rest from ``start``. Treat the dicts as read-only.
+    """
+
+    unit: str
+    move: str
+    mode: str | None = None
+    roll: int | None = None
+    start: tuple[tuple[str, Point | None, float], ...] = ()
+    staged: tuple[dict[str, object], ...] = ()
+    files: int | None = None
+    """A t9a block's number of files when it was selected."""
+
+
+@dataclass(frozen=True)
 class Battle:
     """Where the game stands: battle round, active player, phase and step, dice."""
 
@@ -186,6 +207,8 @@ class Battle:
     """Step within the phase; ``None`` means the phase's first step."""
     dice_used: int = 0
     """How many dice have been rolled from ``seed`` so far (dice are a pure function of both)."""
+    selection: Selection | None = None
+    """The unit being moved, if a move is in progress."""
 
 
 @dataclass(frozen=True)
