@@ -13,8 +13,8 @@ curve, every edge tangent to it), so a polygonised base is never smaller than th
 from __future__ import annotations
 
 import math
-from abc import ABC, abstractmethod
 import re
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import cache
 
@@ -47,7 +47,7 @@ ROUND_SEGMENTS = 256
 """Vertices of the circumscribed polygon that stands in for a round or oval base."""
 
 OVAL_DISTANCE_SEGMENTS = 2048
-"""Vertices used when measuring a distance to an oval (error bound in :func:`footprint_distance`)."""
+"""Vertices used to measure a distance to an oval (error bound: :func:`footprint_distance`)."""
 
 
 class BaseParseError(ValueError):
