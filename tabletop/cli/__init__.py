@@ -12,14 +12,15 @@ import importlib
 import pkgutil
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from tabletop.errors import UserError
 
 __all__ = ["main"]
 
 
-def _commands() -> list[object]:
-    mods = []
+def _commands() -> list[ModuleType]:
+    mods: list[ModuleType] = []
     for info in pkgutil.iter_modules(__path__):
         if info.name.startswith("_"):
             continue
@@ -38,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for mod in _commands():
-        mod.register(sub)  # type: ignore[attr-defined]
+        mod.register(sub)
     return parser
 
 
