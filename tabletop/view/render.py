@@ -1,0 +1,709 @@
+"""Pure drawing of a game state to off-screen pygame surfaces.
+
+Nothing here handles events or opens a window: every function draws on a surface it is given (or
+returns a new one), using a :class:`~tabletop.view.viewport.Viewport` for the only inch-to-pixel
+conversion. Text uses the DejaVu Sans font shipped in ``tabletop/view/assets`` (loaded with
+:mod:`importlib.resources`), so pictures are the same on every machine with the same pygame-ce.
+
+Two families of pictures:
+
+- the full board (:func:`render_board`, :func:`draw_board` and the overlay helpers), anti-aliased,
+  with labels, for ``tabletop show`` and the window;
+- the zone layer (:func:`render_zone_layer`), for golden tests: no anti-aliasing, no text, a fixed
+  palette (:data:`ZONE_PALETTE`) and a fixed size, compared pixel for pixel.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import pygame
+import shapely
+from shapely.geometry import MultiPolygon, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from tabletop.geometry.footprints import Footprint, Rect, parse_base
+from tabletop.geometry.tolerance import mm
+from tabletop.state import Block, GameState, Model, Unit
+from tabletop.view.viewport import Viewport
+
+__all__ = [
+    "ENGAGEMENT_RANGE",
+    "ZONE_LAYER_SIZE",
+    "ZONE_PALETTE",
+    "Mark",
+    "Overlays",
+    "PathOverlay",
+    "block_model_polygons",
+    "draw_board",
+    "draw_models",
+    "draw_overlays",
+    "draw_static",
+    "draw_zone",
+    "font",
+    "player_colour",
+    "render_board",
+    "render_zone_layer",
+    "render_zone_png",
+    "save_png",
+    "surface_array",
+    "zone_surface",
+]
+
+Colour = tuple[int, int, int]
+RGBA = tuple[int, int, int, int]
+Pt = tuple[float, float]
+
+ENGAGEMENT_RANGE = 2.0
+"""Engagement range drawn around enemy models on demand (wh40k-11e: 2" horizontally)."""
+
+OBJECTIVE_DIAMETER_MM = 40.0
+"""Objective markers are 40 mm across."""
+
+DRAW_SEGMENTS = 64
+"""Vertices of the (circumscribed) polygon drawn for a round or oval base."""
+
+# -- palette ------------------------------------------------------------------------------------
+TABLE = (38, 40, 44)
+MAT = (108, 128, 92)
+MAT_EDGE = (60, 70, 52)
+GRID = (122, 142, 106)
+GRID_MAJOR = (134, 154, 118)
+TEXT = (236, 236, 230)
+TEXT_DARK = (24, 24, 24)
+OBJECTIVE = (232, 196, 72)
+PLAYER_COLOURS: tuple[Colour, ...] = ((196, 58, 48), (52, 104, 196))
+ZONE_FILL: RGBA = (255, 245, 120, 84)
+ZONE_EDGE = (255, 240, 90)
+PATH = (255, 255, 255)
+VIOLATION = (255, 64, 200)
+SETUP_FILL: RGBA = (120, 255, 200, 70)
+
+TERRAIN_STYLE: dict[str, tuple[RGBA, Colour, int]] = {
+    # kind: (fill with alpha, outline, outline width)
+    "area": ((150, 132, 90, 90), (178, 160, 112), 2),
+    "light": ((196, 170, 120, 235), (120, 98, 60), 2),
+    "dense": ((120, 86, 58, 245), (64, 44, 28), 2),
+    "impassable": ((58, 58, 64, 255), (20, 20, 24), 3),
+    "open": ((150, 132, 90, 90), (178, 160, 112), 2),
+    "dangerous": ((150, 70, 60, 200), (96, 30, 24), 2),
+}
+TERRAIN_DEFAULT: tuple[RGBA, Colour, int] = ((140, 140, 140, 200), (80, 80, 80), 2)
+
+ZONE_LAYER_SIZE = (960, 704)
+"""Default size of the zone layer: a 60" x 44" battlefield at exactly 16 px per inch."""
+
+ZONE_PALETTE: dict[str, Colour] = {
+    "outside": (0, 0, 0),
+    "battlefield": (255, 255, 255),
+    "zone": (0, 96, 224),
+    "path": (224, 32, 32),
+}
+"""The fixed colours of the zone layer (no other colour ever appears in it)."""
+
+
+# -- fonts --------------------------------------------------------------------------------------
+@cache
+def _font_bytes(name: str) -> bytes:
+    return resources.files("tabletop.view").joinpath("assets", name).read_bytes()
+
+
+_FONTS: dict[tuple[int, bool], pygame.font.Font] = {}
+
+
+def font(size: int, *, bold: bool = False) -> pygame.font.Font:
+    """The shipped DejaVu Sans at ``size`` pixels (cached)."""
+    key = (size, bold)
+    if key not in _FONTS:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+        _FONTS[key] = pygame.font.Font(io.BytesIO(_font_bytes(name)), size)
+    return _FONTS[key]
+
+
+def text(surface: pygame.Surface, s: str, pos: Pt, *, size: int = 13, colour: Colour = TEXT,
+         bold: bool = False, anchor: str = "topleft", box: RGBA | None = None) -> pygame.Rect:
+    """Draw ``s`` at ``pos`` (``anchor`` is a pygame.Rect attribute name); return its rect."""
+    img = font(size, bold=bold).render(s, True, colour)
+    rect = img.get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
+    if box is not None:
+        back = pygame.Surface((rect.w + 8, rect.h + 2), pygame.SRCALPHA)
+        back.fill(box)
+        surface.blit(back, (rect.x - 4, rect.y - 1))
+    surface.blit(img, rect)
+    return rect
+
+
+# -- overlays -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PathOverlay:
+    """A path to draw: its points in inches, its length and the move's cap."""
+
+    points: tuple[Pt, ...]
+    length: float
+    cap: float | None = None
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Something to point out on the board (a failed rule): geometry, models, a label."""
+
+    label: str = ""
+    geometry: BaseGeometry | None = None
+    models: tuple[str, ...] = ()
+    at: Pt | None = None
+
+
+@dataclass(frozen=True)
+class Ghost:
+    """A model drawn where it would go: footprint shape, position and facing."""
+
+    base: Footprint
+    at: Pt
+    facing: float
+    player_index: int
+    legal: bool = True
+
+
+@dataclass
+class Overlays:
+    """Everything drawn over the board besides the state itself."""
+
+    zone: BaseGeometry | None = None
+    zone_colour: RGBA = ZONE_FILL
+    path: PathOverlay | None = None
+    ghosts: list[Ghost] = field(default_factory=list)
+    marks: list[Mark] = field(default_factory=list)
+    selected_unit: str | None = None
+    hidden_models: frozenset[str] = frozenset()
+    engagement_player: str | None = None
+    """Draw the engagement ranges of this player's models."""
+    ruler: tuple[Pt, Pt, str] | None = None
+    hover_model: str | None = None
+
+
+# -- helpers ------------------------------------------------------------------------------------
+def player_colour(state: GameState, player_id: str) -> Colour:
+    """The colour of ``player_id``: red for the first player, blue for the second."""
+    for i, p in enumerate(state.players):
+        if p.id == player_id:
+            return PLAYER_COLOURS[i % len(PLAYER_COLOURS)]
+    return (160, 160, 160)
+
+
+def _shade(c: Colour, f: float) -> Colour:
+    if f >= 1.0:
+        return (min(255, int(c[0] + (255 - c[0]) * (f - 1))),
+                min(255, int(c[1] + (255 - c[1]) * (f - 1))),
+                min(255, int(c[2] + (255 - c[2]) * (f - 1))))
+    return (int(c[0] * f), int(c[1] * f), int(c[2] * f))
+
+
+def _px(vp: Viewport, pts: Iterable[Sequence[float]]) -> list[Pt]:
+    return [vp.to_px(float(p[0]), float(p[1])) for p in pts]
+
+
+def _polygons(geom: BaseGeometry | None) -> list[Polygon]:
+    if geom is None or geom.is_empty:
+        return []
+    if isinstance(geom, Polygon):
+        return [geom]
+    if isinstance(geom, MultiPolygon):
+        return list(geom.geoms)
+    if hasattr(geom, "geoms"):
+        out: list[Polygon] = []
+        for g in geom.geoms:
+            out.extend(_polygons(g))
+        return out
+    return []
+
+
+def _fill_polygon_alpha(surface: pygame.Surface, pts: list[Pt], rgba: RGBA) -> None:
+    """Fill a polygon with a translucent colour (blended onto ``surface``)."""
+    if len(pts) < 3:
+        return
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    x0, y0 = math.floor(min(xs)), math.floor(min(ys))
+    w, h = math.ceil(max(xs)) - x0 + 1, math.ceil(max(ys)) - y0 + 1
+    clip = surface.get_clip()
+    if w <= 0 or h <= 0 or not clip.colliderect((x0, y0, w, h)):
+        return
+    if rgba[3] >= 255:
+        pygame.draw.polygon(surface, rgba[:3], pts)
+        return
+    tmp = pygame.Surface((w, h), pygame.SRCALPHA)
+    pygame.draw.polygon(tmp, rgba, [(x - x0, y - y0) for x, y in pts])
+    surface.blit(tmp, (x0, y0))
+
+
+def _outline(surface: pygame.Surface, pts: list[Pt], colour: Colour, width: int = 1) -> None:
+    if len(pts) < 2:
+        return
+    if width <= 1:
+        pygame.draw.aalines(surface, colour, True, pts)
+    else:
+        pygame.draw.lines(surface, colour, True, pts, width)
+
+
+def block_model_polygons(block: Block) -> list[Polygon]:
+    """The rectangle of every model of a t9a block, placed and turned with the block.
+
+    Ranks of ``files`` models from the front; an incomplete last rank is centred behind the others.
+    ``at`` is the centre of the rectangle around all bases.
+    """
+    base = block.base
+    if isinstance(base, Rect):
+        fw, fd = mm(base.frontage_mm), mm(base.depth_mm)
+    else:
+        fw = fd = 2 * base.radius
+    ranks = block.ranks
+    width, depth = block.files * fw, ranks * fd
+    polys: list[Polygon] = []
+    rad = math.radians(block.facing)
+    # unit vectors of the block frame on the board: right (+x local) and back (+y local)
+    rx, ry = math.cos(rad), math.sin(rad)
+    bx, by = -math.sin(rad), math.cos(rad)
+    for i in range(block.models):
+        rank, file = divmod(i, block.files)
+        in_rank = min(block.files, block.models - rank * block.files)
+        left = -width / 2 + (block.files - in_rank) * fw / 2
+        cx = left + (file + 0.5) * fw
+        cy = -depth / 2 + (rank + 0.5) * fd
+        corners = [(cx - fw / 2, cy - fd / 2), (cx + fw / 2, cy - fd / 2),
+                   (cx + fw / 2, cy + fd / 2), (cx - fw / 2, cy + fd / 2)]
+        polys.append(Polygon([(block.at[0] + u * rx + v * bx, block.at[1] + u * ry + v * by)
+                              for u, v in corners]))
+    return polys
+
+
+def _model_polygon(model: Model) -> Polygon:
+    assert model.at is not None
+    return model.base.placed(model.at[0], model.at[1], model.facing, segments=DRAW_SEGMENTS)
+
+
+# -- the board ----------------------------------------------------------------------------------
+def draw_static(surface: pygame.Surface, state: GameState, vp: Viewport, *,
+                grid: bool = False) -> None:
+    """Draw the table, battlefield, deployment zones, terrain, objectives and (optionally) grid."""
+    surface.fill(TABLE)
+    bf = state.battlefield
+    x0, y0 = vp.to_px(0, 0)
+    x1, y1 = vp.to_px(bf.width, bf.depth)
+    rect = pygame.Rect(round(x0), round(y0), round(x1) - round(x0), round(y1) - round(y0))
+    pygame.draw.rect(surface, MAT, rect)
+    for i, p in enumerate(state.players):
+        zp = p.zone_polygon
+        if p.deployment_zone and zp is not None:
+            col = PLAYER_COLOURS[i % len(PLAYER_COLOURS)]
+            pts = _px(vp, p.deployment_zone)
+            _fill_polygon_alpha(surface, pts, (*col, 40))
+            # the outline, less the parts that run along the battlefield's edge
+            inner = zp.boundary.difference(bf.polygon.exterior.buffer(1e-3))
+            for line in getattr(inner, "geoms", [inner]):
+                if not line.is_empty and line.geom_type == "LineString":
+                    _dashed_line(surface, _px(vp, line.coords), _shade(col, 1.25), 2)
+    if grid:
+        _draw_grid(surface, state, vp)
+    for t in state.terrain:
+        fill, edge, width = TERRAIN_STYLE.get(t.kind, TERRAIN_DEFAULT)
+        pts = _px(vp, t.polygon)
+        _fill_polygon_alpha(surface, pts, fill)
+        if t.kind in ("area", "open"):
+            _dashed_polygon(surface, pts, edge, width)
+        else:
+            _outline(surface, pts, edge, width)
+        if t.kind == "dangerous":
+            _hatch(surface, t.shape, vp, (96, 30, 24))
+    r = vp.length(mm(OBJECTIVE_DIAMETER_MM) / 2)
+    for ox, oy in state.objectives:
+        c = vp.to_px(ox, oy)
+        pygame.draw.circle(surface, _shade(OBJECTIVE, 0.55), c, r + 1)
+        pygame.draw.circle(surface, OBJECTIVE, c, r)
+        pygame.draw.circle(surface, _shade(OBJECTIVE, 0.55), c, max(r * 0.45, 1.5), 2)
+        pygame.draw.aacircle(surface, _shade(OBJECTIVE, 0.45), c, r + 1, 1)
+    pygame.draw.rect(surface, MAT_EDGE, rect, 2)
+
+
+def _draw_grid(surface: pygame.Surface, state: GameState, vp: Viewport) -> None:
+    bf = state.battlefield
+    _, ytop = vp.to_px(0, 0)
+    _, ybot = vp.to_px(0, bf.depth)
+    xleft, _ = vp.to_px(0, 0)
+    xright, _ = vp.to_px(bf.width, 0)
+    step = 1 if vp.scale >= 6 else 6
+    for i in range(0, int(bf.width) + 1, step):
+        x = vp.to_px(i, 0)[0]
+        pygame.draw.line(surface, GRID_MAJOR if i % 6 == 0 else GRID, (x, ytop), (x, ybot))
+    for j in range(0, int(bf.depth) + 1, step):
+        y = vp.to_px(0, j)[1]
+        pygame.draw.line(surface, GRID_MAJOR if j % 6 == 0 else GRID, (xleft, y), (xright, y))
+
+
+def _dashed_polygon(surface: pygame.Surface, pts: list[Pt], colour: Colour, width: int,
+                    dash: float = 8.0) -> None:
+    _dashed_line(surface, [*pts, pts[0]], colour, width, dash)
+
+
+def _dashed_line(surface: pygame.Surface, pts: list[Pt], colour: Colour, width: int,
+                 dash: float = 8.0) -> None:
+    for k in range(len(pts) - 1):
+        (ax, ay), (bx, by) = pts[k], pts[k + 1]
+        seg = math.hypot(bx - ax, by - ay)
+        if seg == 0:
+            continue
+        t = 0.0
+        while t < seg:
+            t2 = min(t + dash, seg)
+            pygame.draw.line(surface, colour, (ax + (bx - ax) * t / seg, ay + (by - ay) * t / seg),
+                             (ax + (bx - ax) * t2 / seg, ay + (by - ay) * t2 / seg), width)
+            t += 2 * dash
+
+
+def _hatch(surface: pygame.Surface, shape: Polygon, vp: Viewport, colour: Colour) -> None:
+    from shapely.geometry import LineString
+
+    minx, miny, maxx, maxy = shape.bounds
+    step = 0.6
+    k = minx - (maxy - miny)
+    while k < maxx:
+        line = LineString([(k, miny), (k + (maxy - miny), maxy)]).intersection(shape)
+        for g in getattr(line, "geoms", [line]):
+            if g.geom_type == "LineString" and not g.is_empty:
+                pygame.draw.aalines(surface, colour, False, _px(vp, g.coords))
+        k += step
+
+
+def draw_models(surface: pygame.Surface, state: GameState, vp: Viewport, *,
+                hidden: frozenset[str] = frozenset(), selected_unit: str | None = None,
+                labels: bool = True, outlined: frozenset[str] = frozenset()) -> None:
+    """Draw every base in its shape and facing, coloured by player, and the unit labels."""
+    label_jobs: list[tuple[str, Pt, Colour]] = []
+    for unit in state.units:
+        col = player_colour(state, unit.player)
+        sel = unit.id == selected_unit
+        if isinstance(unit, Block):
+            polys = block_model_polygons(unit)
+            for poly in polys:
+                pts = _px(vp, poly.exterior.coords[:-1])
+                pygame.draw.polygon(surface, col, pts)
+                _outline(surface, pts, _shade(col, 0.45), 1)
+            if polys:
+                outline = MultiPolygon(polys).convex_hull
+                pts = _px(vp, outline.exterior.coords[:-1])
+                _outline(surface, pts, (250, 250, 250) if sel else _shade(col, 0.35), 2)
+                # arrow at the front edge
+                rad = math.radians(unit.facing)
+                fx, fy = math.sin(rad), -math.cos(rad)
+                depth = unit.ranks * (mm(unit.base.depth_mm) if isinstance(unit.base, Rect)
+                                      else 2 * unit.base.radius)
+                tip = (unit.at[0] + fx * (depth / 2 + 0.6), unit.at[1] + fy * (depth / 2 + 0.6))
+                back = (unit.at[0] + fx * (depth / 2), unit.at[1] + fy * (depth / 2))
+                pygame.draw.line(surface, TEXT, vp.to_px(*back), vp.to_px(*tip), 2)
+                _, miny, _, _ = outline.bounds
+                cx = outline.centroid.x
+                label_jobs.append((unit.name or unit.id, (cx, miny), col))
+            continue
+        placed = [m for m in unit.models if m.at is not None and m.id not in hidden]
+        for m in placed:
+            _draw_model(surface, vp, m, col, selected=sel, outlined=m.id in outlined)
+        if placed and labels:
+            xs = [m.at[0] for m in placed if m.at is not None]
+            ys = [m.at[1] - m.base.radius for m in placed if m.at is not None]
+            label_jobs.append((unit.name or unit.id, (sum(xs) / len(xs), min(ys)), col))
+    if labels:
+        size = 12 if vp.scale < 20 else 14
+        for s, (x, y), col in label_jobs:
+            px, py = vp.to_px(x, y)
+            text(surface, s, (px, py - 3), size=size, anchor="midbottom",
+                 box=(*_shade(col, 0.35), 200))
+
+
+def _draw_model(surface: pygame.Surface, vp: Viewport, m: Model, col: Colour, *,
+                selected: bool = False, outlined: bool = False, alpha: int = 255) -> None:
+    poly = _model_polygon(m)
+    pts = _px(vp, poly.exterior.coords[:-1])
+    fill = _shade(col, 1.18) if selected else col
+    if alpha < 255:
+        _fill_polygon_alpha(surface, pts, (*fill, alpha))
+    else:
+        pygame.draw.polygon(surface, fill, pts)
+    edge = (250, 250, 250) if selected else _shade(col, 0.45)
+    _outline(surface, pts, edge, 2 if selected else 1)
+    if outlined:
+        _outline(surface, pts, VIOLATION, 3)
+    assert m.at is not None
+    _facing_tick(surface, vp, m.base, m.at, m.facing, _shade(col, 1.6))
+
+
+def _facing_tick(surface: pygame.Surface, vp: Viewport, base: Footprint, at: Pt, facing: float,
+                 colour: Colour) -> None:
+    rad = math.radians(facing)
+    fx, fy = math.sin(rad), -math.cos(rad)
+    r = base.radius
+    if not base.is_round:
+        # the front edge of a non-round footprint is its extent along the facing
+        local = base.local_polygon(segments=16)
+        r = max(-y for _, y in local.exterior.coords)
+    if vp.length(r) < 3:
+        return
+    a = vp.to_px(at[0] + fx * r * 0.35, at[1] + fy * r * 0.35)
+    b = vp.to_px(at[0] + fx * r * 0.92, at[1] + fy * r * 0.92)
+    pygame.draw.line(surface, colour, a, b, 2 if vp.length(r) > 8 else 1)
+
+
+def draw_board(surface: pygame.Surface, state: GameState, vp: Viewport, *,
+               overlays: Overlays | None = None, grid: bool = False, labels: bool = True) -> None:
+    """Draw the whole board and its overlays on ``surface``."""
+    ov = overlays or Overlays()
+    draw_static(surface, state, vp, grid=grid)
+    if ov.zone is not None:
+        draw_zone(surface, ov.zone, vp, fill=ov.zone_colour)
+    outlined = frozenset(m for mark in ov.marks for m in mark.models)
+    draw_models(surface, state, vp, hidden=ov.hidden_models, selected_unit=ov.selected_unit,
+                labels=labels, outlined=outlined)
+    draw_overlays(surface, state, vp, ov, zone=False)
+
+
+def draw_zone(surface: pygame.Surface, geom: BaseGeometry, vp: Viewport, *,
+              fill: RGBA = ZONE_FILL, edge: Colour = ZONE_EDGE) -> None:
+    """Shade a (multi)polygon with holes, translucent, with an outline."""
+    surface.blit(zone_surface(geom, vp, surface.get_size(), fill=fill, edge=edge), (0, 0))
+
+
+def zone_surface(geom: BaseGeometry, vp: Viewport, size: tuple[int, int], *,
+                 fill: RGBA = ZONE_FILL, edge: Colour | None = ZONE_EDGE) -> pygame.Surface:
+    """A transparent surface of ``size`` with ``geom`` shaded: cache it while dragging."""
+    surf = pygame.Surface(size, pygame.SRCALPHA)
+    _paint_geometry(surf, geom, vp, fill, (0, 0, 0, 0))
+    if edge is not None:
+        for poly in _polygons(geom):
+            for ring in (poly.exterior, *poly.interiors):
+                pts = _px(vp, ring.coords[:-1])
+                if len(pts) >= 2:
+                    pygame.draw.aalines(surf, edge, True, pts)
+    return surf
+
+
+def _paint_geometry(surf: pygame.Surface, geom: BaseGeometry, vp: Viewport,
+                    fill: Sequence[int], hole: Sequence[int]) -> None:
+    """Fill polygons, punching holes with ``hole`` (drawing replaces pixels, it does not blend).
+
+    Largest polygons first, so an island inside another polygon's hole is painted after the hole.
+    """
+    polys = sorted(_polygons(geom), key=lambda p: -p.area)
+    for poly in polys:
+        ext = _px(vp, poly.exterior.coords[:-1])
+        if len(ext) >= 3:
+            pygame.draw.polygon(surf, fill, ext)
+        for ring in poly.interiors:
+            pts = _px(vp, ring.coords[:-1])
+            if len(pts) >= 3:
+                pygame.draw.polygon(surf, hole, pts)
+
+
+def draw_overlays(surface: pygame.Surface, state: GameState, vp: Viewport, ov: Overlays, *,
+                  zone: bool = True) -> None:
+    """Draw the overlays (zone, engagement ranges, ghosts, path, marks, ruler)."""
+    if zone and ov.zone is not None:
+        draw_zone(surface, ov.zone, vp, fill=ov.zone_colour)
+    if ov.engagement_player is not None:
+        draw_engagement(surface, state, vp, ov.engagement_player)
+    for g in ov.ghosts:
+        col = PLAYER_COLOURS[g.player_index % len(PLAYER_COLOURS)]
+        poly = g.base.placed(g.at[0], g.at[1], g.facing, segments=DRAW_SEGMENTS)
+        pts = _px(vp, poly.exterior.coords[:-1])
+        _fill_polygon_alpha(surface, pts, (*_shade(col, 1.3), 200))
+        _outline(surface, pts, (255, 255, 255) if g.legal else VIOLATION, 2)
+        _facing_tick(surface, vp, g.base, g.at, g.facing, (255, 255, 255))
+    if ov.path is not None and len(ov.path.points) >= 2:
+        draw_path(surface, vp, ov.path)
+    for mark in ov.marks:
+        draw_mark(surface, state, vp, mark)
+    if ov.ruler is not None:
+        a, b, label = ov.ruler
+        pa, pb = vp.to_px(*a), vp.to_px(*b)
+        pygame.draw.line(surface, (20, 20, 20), pa, pb, 4)
+        pygame.draw.line(surface, (255, 230, 80), pa, pb, 2)
+        for p in (pa, pb):
+            pygame.draw.circle(surface, (255, 230, 80), p, 4)
+        mid = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
+        text(surface, label, (mid[0], mid[1] - 8), size=14, bold=True, anchor="midbottom",
+             box=(0, 0, 0, 190))
+
+
+def draw_engagement(surface: pygame.Surface, state: GameState, vp: Viewport,
+                    player: str, *, distance: float = ENGAGEMENT_RANGE) -> None:
+    """Outline the engagement range (``distance`` around each base) of ``player``'s models."""
+    col = _shade(player_colour(state, player), 1.4)
+    ranges = engagement_geometry(state, player, distance=distance)
+    surface.blit(zone_surface(ranges, vp, surface.get_size(), fill=(*col, 36), edge=col), (0, 0))
+
+
+def engagement_geometry(state: GameState, player: str, *,
+                        distance: float = ENGAGEMENT_RANGE) -> BaseGeometry:
+    """The union of the engagement ranges of ``player``'s models (for drawing)."""
+    rings = [_model_polygon(m).buffer(distance, quad_segs=8)
+             for unit, m in state.placed_models() if unit.player == player]
+    return shapely.union_all(rings) if rings else Polygon()
+
+
+def draw_path(surface: pygame.Surface, vp: Viewport, path: PathOverlay) -> None:
+    """Draw a path with a length label (``4.7" / 9"``) at its end."""
+    pts = _px(vp, path.points)
+    pygame.draw.lines(surface, (0, 0, 0), False, pts, 5)
+    pygame.draw.lines(surface, PATH, False, pts, 2)
+    for p in pts[1:-1]:
+        pygame.draw.circle(surface, PATH, p, 3)
+    label = f'{path.length:.1f}"' + (f' / {_inches(path.cap)}' if path.cap is not None else "")
+    over = path.cap is not None and path.length > path.cap + 1e-6
+    text(surface, label, (pts[-1][0] + 14, pts[-1][1] - 14), size=15, bold=True,
+         colour=(255, 120, 120) if over else TEXT, anchor="bottomleft", box=(0, 0, 0, 200))
+
+
+def _inches(v: float) -> str:
+    return f'{v:g}"' if abs(v - round(v, 1)) < 1e-9 else f'{v:.1f}"'
+
+
+def draw_mark(surface: pygame.Surface, state: GameState, vp: Viewport, mark: Mark) -> None:
+    """Draw a failed condition: its geometry, its models outlined, its label."""
+    geom = mark.geometry
+    if geom is not None and not geom.is_empty:
+        if geom.geom_type in ("LineString", "MultiLineString"):
+            for g in getattr(geom, "geoms", [geom]):
+                pts = _px(vp, g.coords)
+                if len(pts) >= 2:
+                    pygame.draw.lines(surface, (0, 0, 0), False, pts, 5)
+                    pygame.draw.lines(surface, VIOLATION, False, pts, 3)
+        elif geom.geom_type == "Point":
+            pygame.draw.circle(surface, VIOLATION, vp.to_px(geom.x, geom.y), 5)
+        else:
+            for poly in _polygons(geom):
+                pts = _px(vp, poly.exterior.coords[:-1])
+                _fill_polygon_alpha(surface, pts, (*VIOLATION, 60))
+                _outline(surface, pts, VIOLATION, 2)
+    for mid in mark.models:
+        try:
+            _, m = state.model(mid)
+        except KeyError:
+            continue
+        if m.at is not None:
+            pts = _px(vp, _model_polygon(m).exterior.coords[:-1])
+            _outline(surface, pts, VIOLATION, 3)
+    if mark.label:
+        at = mark.at
+        if at is None and geom is not None and not geom.is_empty:
+            c = geom.centroid
+            at = (c.x, c.y)
+        if at is None and mark.models:
+            try:
+                _, m = state.model(mark.models[0])
+                at = m.at
+            except KeyError:
+                at = None
+        if at is not None:
+            px, py = vp.to_px(*at)
+            text(surface, mark.label, (px, py - 10), size=13, bold=True, colour=(255, 200, 240),
+                 anchor="midbottom", box=(40, 0, 30, 210))
+
+
+def render_board(state: GameState, *, size: tuple[int, int] | None = None,
+                 viewport: Viewport | None = None, overlays: Overlays | None = None,
+                 grid: bool = False, labels: bool = True, title: bool = True) -> pygame.Surface:
+    """A new surface with the whole board, fitted to ``size`` (default 20 px per inch)."""
+    bf = state.battlefield
+    if size is None:
+        size = (round(bf.width * 20 + 40), round(bf.depth * 20 + 40 + (28 if title else 0)))
+    surf = pygame.Surface(size)
+    top = 28 if title else 0
+    vp = viewport or Viewport.fit(bf.width, bf.depth, (0, top, size[0], size[1] - top),
+                                  margin=20)
+    draw_board(surf, state, vp, overlays=overlays, grid=grid, labels=labels)
+    if title:
+        b = state.battle
+        head = (f"{state.name}  ·  {state.ruleset}  ·  round {b.round}, {b.phase}, "
+                f"{b.active_player} to play")
+        text(surf, head, (20, 6), size=15, bold=True)
+        x = size[0] - 20
+        for i, p in reversed(list(enumerate(state.players))):
+            r = text(surf, f"{p.name or p.id}: {p.cp} CP", (x, 7), size=14,
+                     colour=_shade(PLAYER_COLOURS[i % 2], 1.5), anchor="topright")
+            x = r.left - 16
+    return surf
+
+
+# -- the zone layer (deterministic) -------------------------------------------------------------
+def render_zone_layer(zone_geometry: BaseGeometry | None, battlefield: object,
+                      size: tuple[int, int] = ZONE_LAYER_SIZE, *,
+                      path: Sequence[Pt] | None = None) -> pygame.Surface:
+    """The zone alone on the battlefield: no anti-aliasing, no text, :data:`ZONE_PALETTE`.
+
+    ``battlefield`` needs ``width`` and ``depth`` (inches); it is fitted to ``size`` with no
+    margin. Only ``pygame.draw.polygon`` fills (and ``pygame.draw.lines`` without anti-aliasing
+    for an optional path) are used, so the picture depends on nothing but the geometry, the size
+    and the pygame-ce version.
+    """
+    width = float(getattr(battlefield, "width"))  # noqa: B009
+    depth = float(getattr(battlefield, "depth"))  # noqa: B009
+    surf = pygame.Surface(size)
+    surf.fill(ZONE_PALETTE["outside"])
+    vp = Viewport.fit(width, depth, (0, 0, size[0], size[1]))
+    x0, y0 = vp.to_px(0, 0)
+    x1, y1 = vp.to_px(width, depth)
+    pygame.draw.polygon(surf, ZONE_PALETTE["battlefield"], [(x0, y0), (x1, y0), (x1, y1),
+                                                             (x0, y1)])
+    if zone_geometry is not None:
+        _paint_geometry(surf, zone_geometry, vp, ZONE_PALETTE["zone"],
+                        ZONE_PALETTE["battlefield"])
+    if path is not None and len(path) >= 2:
+        pygame.draw.lines(surf, ZONE_PALETTE["path"], False, _px(vp, path), 2)
+    return surf
+
+
+def surface_array(surface: pygame.Surface) -> np.ndarray:
+    """The pixels of ``surface`` as a ``(height, width, 3)`` uint8 array."""
+    return np.ascontiguousarray(pygame.surfarray.array3d(surface).transpose(1, 0, 2))
+
+
+def render_zone_png(state: GameState, zone: object, path: object | None,
+                    out: str | os.PathLike[str], *,
+                    size: tuple[int, int] = ZONE_LAYER_SIZE) -> Path:
+    """Write the zone-picture golden's picture of ``zone`` (and ``path``, if given) to ``out``.
+
+    ``zone`` is a legal zone (anything with ``.geometry``) or a shapely geometry; ``path`` is a
+    sequence of points or an object with ``.points``. With ``path=None`` the picture is exactly
+    :func:`render_zone_layer` of the zone, the picture compared by the zone-picture goldens.
+    """
+    geom = getattr(zone, "geometry", zone)
+    pts = None
+    if path is not None:
+        raw = getattr(path, "points", path)
+        pts = [(float(p[0]), float(p[1])) for p in raw]  # type: ignore[attr-defined]
+    surf = render_zone_layer(geom, state.battlefield, size, path=pts)  # type: ignore[arg-type]
+    return save_png(surf, out)
+
+
+def save_png(surface: pygame.Surface, out: str | os.PathLike[str]) -> Path:
+    """Save ``surface`` as a PNG at ``out`` (written to a temporary file, then renamed)."""
+    target = Path(out)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.stem}.tmp{os.getpid()}.png")
+    pygame.image.save(surface, str(tmp))
+    os.replace(tmp, target)
+    return target
+
+
+def unit_base(unit: Unit | Block) -> Footprint:
+    """A representative base of ``unit`` (for legends)."""
+    if isinstance(unit, Block):
+        return unit.base
+    return unit.models[0].base if unit.models else parse_base("32mm")
