@@ -30,9 +30,10 @@ import shapely
 from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from tabletop.geometry.footprints import Footprint, Rect, parse_base
+from tabletop.geometry.footprints import Footprint, parse_base
 from tabletop.geometry.tolerance import mm
 from tabletop.state import Block, GameState, Model, Unit
+from tabletop.view.shapes import block_geom, block_model_polygons
 from tabletop.view.viewport import Viewport
 
 __all__ = [
@@ -255,37 +256,6 @@ def _outline(surface: pygame.Surface, pts: list[Pt], colour: Colour, width: int 
         pygame.draw.lines(surface, colour, True, pts, width)
 
 
-def block_model_polygons(block: Block) -> list[Polygon]:
-    """The rectangle of every model of a t9a block, placed and turned with the block.
-
-    Ranks of ``files`` models from the front; an incomplete last rank is centred behind the others.
-    ``at`` is the centre of the rectangle around all bases.
-    """
-    base = block.base
-    if isinstance(base, Rect):
-        fw, fd = mm(base.frontage_mm), mm(base.depth_mm)
-    else:
-        fw = fd = 2 * base.radius
-    ranks = block.ranks
-    width, depth = block.files * fw, ranks * fd
-    polys: list[Polygon] = []
-    rad = math.radians(block.facing)
-    # unit vectors of the block frame on the board: right (+x local) and back (+y local)
-    rx, ry = math.cos(rad), math.sin(rad)
-    bx, by = -math.sin(rad), math.cos(rad)
-    for i in range(block.models):
-        rank, file = divmod(i, block.files)
-        in_rank = min(block.files, block.models - rank * block.files)
-        left = -width / 2 + (block.files - in_rank) * fw / 2
-        cx = left + (file + 0.5) * fw
-        cy = -depth / 2 + (rank + 0.5) * fd
-        corners = [(cx - fw / 2, cy - fd / 2), (cx + fw / 2, cy - fd / 2),
-                   (cx + fw / 2, cy + fd / 2), (cx - fw / 2, cy + fd / 2)]
-        polys.append(Polygon([(block.at[0] + u * rx + v * bx, block.at[1] + u * ry + v * by)
-                              for u, v in corners]))
-    return polys
-
-
 def _model_polygon(model: Model) -> Polygon:
     assert model.at is not None
     return model.base.placed(model.at[0], model.at[1], model.facing, segments=DRAW_SEGMENTS)
@@ -397,21 +367,16 @@ def draw_models(surface: pygame.Surface, state: GameState, vp: Viewport, *,
                 pts = _px(vp, poly.exterior.coords[:-1])
                 pygame.draw.polygon(surface, col, pts)
                 _outline(surface, pts, _shade(col, 0.45), 1)
-            if polys:
-                outline = MultiPolygon(polys).convex_hull
-                pts = _px(vp, outline.exterior.coords[:-1])
-                _outline(surface, pts, (250, 250, 250) if sel else _shade(col, 0.35), 2)
-                # arrow at the front edge
-                rad = math.radians(unit.facing)
-                fx, fy = math.sin(rad), -math.cos(rad)
-                depth = unit.ranks * (mm(unit.base.depth_mm) if isinstance(unit.base, Rect)
-                                      else 2 * unit.base.radius)
-                tip = (unit.at[0] + fx * (depth / 2 + 0.6), unit.at[1] + fy * (depth / 2 + 0.6))
-                back = (unit.at[0] + fx * (depth / 2), unit.at[1] + fy * (depth / 2))
-                pygame.draw.line(surface, TEXT, vp.to_px(*back), vp.to_px(*tip), 2)
-                _, miny, _, _ = outline.bounds
-                cx = outline.centroid.x
-                label_jobs.append((unit.name or unit.id, (cx, miny), col))
+            geom = block_geom(unit)
+            pts = _px(vp, geom.polygon.exterior.coords[:-1])
+            _outline(surface, pts, (250, 250, 250) if sel else _shade(col, 0.35), 2)
+            # an arrow out of the middle of the front edge
+            fx, fy = geom.forward
+            mid = geom.to_world(0.0, geom.depth / 2)
+            tip = (mid[0] + fx * 0.8, mid[1] + fy * 0.8)
+            pygame.draw.line(surface, TEXT, vp.to_px(*mid), vp.to_px(*tip), 2)
+            _, miny, _, _ = geom.polygon.bounds
+            label_jobs.append((unit.name or unit.id, (geom.polygon.centroid.x, miny), col))
             continue
         placed = [m for m in unit.models if m.at is not None and m.id not in hidden]
         for m in placed:

@@ -1,0 +1,451 @@
+"""The window's interaction logic as a pure state machine (no pygame, testable without SDL).
+
+The app feeds it pointer and key events in screen pixels; it answers with :class:`Intent` objects
+(actions for the rules core, a save, a toggle) and keeps what the frame needs to draw: the model
+being dragged, its ghost position snapped to the legal zone, the path and its length, the ruler,
+the viewport after zooming and panning.
+
+Zones are computed once per pick-up by the injected ``zone_fn`` (never per frame); moving the
+pointer only tests the cached zone (``contains``) and snaps to it (``nearest``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from shapely.geometry import Point as ShapelyPoint
+
+from tabletop.geometry.footprints import Footprint, footprint_distance
+from tabletop.geometry.tolerance import EPS
+from tabletop.state import Block, GameState, Model, Unit
+from tabletop.view.viewport import Viewport
+
+__all__ = [
+    "MOVE_KEYS",
+    "Controller",
+    "Drag",
+    "Intent",
+    "Ruler",
+    "ZoneLike",
+    "zone_path",
+]
+
+Pt = tuple[float, float]
+
+MOVE_KEYS: dict[str, str] = {
+    "n": "normal",
+    "a": "advance",
+    "f": "fall-back",
+    "s": "remain-stationary",
+    "i": "ingress",
+    "d": "disembark",
+}
+"""Keys that select the selected unit's move type."""
+
+ZOOM_STEP = 1.15
+"""Zoom factor per mouse-wheel notch."""
+
+
+class ZoneLike(Protocol):
+    """What the controller needs of a legal zone (``tabletop.rules.zones.Zone`` fits)."""
+
+    def contains(self, x: float, y: float) -> bool:
+        """Whether ``(x, y)`` is a legal end point."""
+
+    def nearest(self, x: float, y: float) -> Pt:
+        """The legal end point nearest ``(x, y)``."""
+
+
+def zone_path(zone: Any, start: Pt, end: Pt) -> tuple[tuple[Pt, ...], float]:
+    """The path from ``start`` to ``end`` given by ``zone.path_to`` (a straight line without one).
+
+    ``path_to`` may return ``(points, length)`` or an object with ``points`` and ``length``;
+    the points may or may not begin with ``start``: the result always does.
+    """
+    fn = getattr(zone, "path_to", None)
+    res = fn(end[0], end[1]) if fn is not None else None
+    if res is None:
+        return (start, end), math.dist(start, end)
+    if isinstance(res, tuple) and len(res) == 2 and not isinstance(res[0], (int, float)):
+        raw_pts, length = res
+    else:
+        raw_pts, length = getattr(res, "points"), getattr(res, "length")  # noqa: B009
+    pts = tuple((float(p[0]), float(p[1])) for p in raw_pts)
+    if not pts:
+        return (start, end), math.dist(start, end)
+    if math.dist(pts[0], start) > 1e-9:
+        pts = (start, *pts)
+    return pts, float(length)
+
+
+@dataclass(frozen=True)
+class Intent:
+    """Something the app must do: ``kind`` is one of
+
+    - ``"actions"``: apply ``data["actions"]`` (action objects of ``spec/actions.md``) in order;
+    - ``"focus"``: the unit ``data["unit"]`` is shown in the panel (no rules involved);
+    - ``"save"``, ``"screenshot"``, ``"quit"``;
+    - ``"toggle"``: flip the view option ``data["what"]`` (``grid``, ``engagement``, ``help``).
+    """
+
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Drag:
+    """A model (or a whole unit, with shift) being dragged."""
+
+    anchor: str
+    """The model under the pointer."""
+    models: tuple[str, ...]
+    """Every model that moves (the anchor first)."""
+    starts: dict[str, Pt | None]
+    """Position of each model at pick-up (``None`` when it is being set up)."""
+    bases: dict[str, Footprint]
+    facings: dict[str, float]
+    offset: Pt
+    """Pointer minus the anchor's centre at pick-up, in inches."""
+    zones: dict[str, Any]
+    """Legal zone of each model, computed at pick-up (``None`` when no zone is known)."""
+    cap: float | None = None
+    ghosts: dict[str, Pt] = field(default_factory=dict)
+    legal: dict[str, bool] = field(default_factory=dict)
+    path: tuple[Pt, ...] = ()
+    length: float = 0.0
+    snapped: bool = False
+    placing: bool = False
+    """True for a set-up (ingress, disembark): the models come from a list, not the board."""
+
+
+@dataclass
+class Ruler:
+    """The measuring tool: two points, or the closest points of two bases."""
+
+    a: Pt
+    b: Pt
+    a_model: str | None = None
+    b_model: str | None = None
+    distance: float = 0.0
+    label: str = ""
+
+
+class Controller:
+    """Pointer and key handling for the board.
+
+    Parameters
+    ----------
+    state:
+        The game state shown (the app replaces it after each applied action).
+    viewport:
+        Inch-to-pixel transform of the board (zoom and pan change it).
+    zone_fn:
+        ``zone_fn(state, model_id) -> zone or None``, called on pick-up only.
+    cap_fn:
+        ``cap_fn(state, model_id) -> float or None``: the model's whole allowance for the move,
+        shown as ``4.7" / 9"``.
+    """
+
+    def __init__(
+        self,
+        state: GameState,
+        viewport: Viewport,
+        *,
+        zone_fn: Callable[[GameState, str], Any] | None = None,
+        cap_fn: Callable[[GameState, str], float | None] | None = None,
+    ) -> None:
+        self.state = state
+        self.viewport = viewport
+        self.zone_fn = zone_fn
+        self.cap_fn = cap_fn
+        self.focus: str | None = None
+        self.drag: Drag | None = None
+        self.pan_from: Pt | None = None
+        self.ruler_on = False
+        self.ruler: Ruler | None = None
+        self._ruler_down = False
+        self.hover: str | None = None
+        self.pointer: Pt = (0.0, 0.0)
+        self.zone_calls = 0
+
+    # -- queries --------------------------------------------------------------------------
+    @property
+    def selection_unit(self) -> str | None:
+        """The unit the rules have selected for a move (``battle.selection``), if any."""
+        sel = self.state.battle.selection
+        return sel.unit if sel is not None else None
+
+    def model_at(self, x: float, y: float) -> str | None:
+        """The id of the placed model whose base contains ``(x, y)`` (inches), if any."""
+        best: tuple[float, str] | None = None
+        pt = ShapelyPoint(x, y)
+        for _, m in self.state.placed_models():
+            assert m.at is not None
+            d = math.dist(m.at, (x, y))
+            if d > m.base.radius + EPS:
+                continue
+            if m.base.is_round or m.footprint.covers(pt):
+                if best is None or d < best[0]:
+                    best = (d, m.id)
+        return best[1] if best else None
+
+    def block_at(self, x: float, y: float) -> str | None:
+        """The id of the t9a block under ``(x, y)``, if any."""
+        from tabletop.view.shapes import block_outline
+
+        pt = ShapelyPoint(x, y)
+        for u in self.state.units:
+            if isinstance(u, Block) and block_outline(u).covers(pt):
+                return u.id
+        return None
+
+    def unit_of(self, model_id: str) -> Unit:
+        """The unit of ``model_id``."""
+        return self.state.model(model_id)[0]
+
+    # -- pointer --------------------------------------------------------------------------
+    def pointer_down(self, px: Pt, button: int = 1, *, shift: bool = False) -> list[Intent]:
+        """A button pressed at pixel ``px`` (1 left, 2 middle, 3 right)."""
+        self.pointer = px
+        if button in (2, 3):
+            self.pan_from = px
+            return []
+        if button != 1:
+            return []
+        x, y = self.viewport.to_inches(*px)
+        if self.ruler_on:
+            mid = self.model_at(x, y)
+            self.ruler = Ruler(a=(x, y), b=(x, y), a_model=mid)
+            self._ruler_down = True
+            self._measure()
+            return []
+        mid = self.model_at(x, y)
+        if mid is None:
+            bid = self.block_at(x, y)
+            if bid is not None and bid != self.focus:
+                self.focus = bid
+                return [Intent("focus", {"unit": bid})]
+            return []
+        unit = self.unit_of(mid)
+        if unit.id != self.selection_unit:
+            if unit.id != self.focus:
+                self.focus = unit.id
+                return [Intent("focus", {"unit": unit.id})]
+            return []
+        self.focus = unit.id
+        self._start_drag(mid, (x, y), whole_unit=shift)
+        return []
+
+    def begin_placement(self, model_id: str, px: Pt) -> None:
+        """Start dragging ``model_id`` (in reserves or a transport) from a list at pixel ``px``."""
+        unit, m = self.state.model(model_id)
+        x, y = self.viewport.to_inches(*px)
+        zone = self._zone(model_id)
+        self.drag = Drag(anchor=model_id, models=(model_id,), starts={model_id: None},
+                         bases={model_id: m.base}, facings={model_id: m.facing},
+                         offset=(0.0, 0.0), zones={model_id: zone}, placing=True)
+        self.focus = unit.id
+        self._update_drag((x, y))
+
+    def _zone(self, model_id: str) -> Any:
+        if self.zone_fn is None:
+            return None
+        self.zone_calls += 1
+        return self.zone_fn(self.state, model_id)
+
+    def _start_drag(self, mid: str, at: Pt, *, whole_unit: bool) -> None:
+        unit, m = self.state.model(mid)
+        assert m.at is not None
+        models: list[Model] = [m]
+        if whole_unit:
+            models += [o for o in unit.models if o.id != mid and o.at is not None]
+        zones = {o.id: self._zone(o.id) for o in models}
+        cap = self.cap_fn(self.state, mid) if self.cap_fn is not None else None
+        self.drag = Drag(
+            anchor=mid,
+            models=tuple(o.id for o in models),
+            starts={o.id: o.at for o in models},
+            bases={o.id: o.base for o in models},
+            facings={o.id: o.facing for o in models},
+            offset=(at[0] - m.at[0], at[1] - m.at[1]),
+            zones=zones,
+            cap=cap,
+        )
+        self._update_drag(at)
+
+    def _update_drag(self, at: Pt) -> None:
+        d = self.drag
+        assert d is not None
+        target = (at[0] - d.offset[0], at[1] - d.offset[1])
+        zone = d.zones.get(d.anchor)
+        snapped = False
+        if zone is not None and not zone.contains(*target):
+            near = zone.nearest(*target)
+            if near is not None:
+                target = (float(near[0]), float(near[1]))
+                snapped = True
+        d.snapped = snapped
+        d.ghosts = {d.anchor: target}
+        d.legal = {d.anchor: True if zone is None else bool(zone.contains(*target)) or snapped}
+        start = d.starts[d.anchor]
+        if start is None:
+            d.path, d.length = (), 0.0
+        elif zone is None:
+            d.path, d.length = (start, target), math.dist(start, target)
+        else:
+            d.path, d.length = zone_path(zone, start, target)
+        vec = (target[0] - start[0], target[1] - start[1]) if start is not None else (0.0, 0.0)
+        for mid in d.models[1:]:
+            s = d.starts[mid]
+            assert s is not None
+            g = (s[0] + vec[0], s[1] + vec[1])
+            d.ghosts[mid] = g
+            z = d.zones.get(mid)
+            d.legal[mid] = True if z is None else bool(z.contains(*g))
+
+    def pointer_move(self, px: Pt) -> list[Intent]:
+        """The pointer moved to pixel ``px``."""
+        last = self.pointer
+        self.pointer = px
+        if self.pan_from is not None:
+            self.viewport = self.viewport.panned(px[0] - last[0], px[1] - last[1])
+            return []
+        x, y = self.viewport.to_inches(*px)
+        if self.drag is not None:
+            self._update_drag((x, y))
+        elif self.ruler is not None and self._ruler_down:
+            self.ruler.b = (x, y)
+            self.ruler.b_model = self.model_at(x, y)
+            self._measure()
+        else:
+            self.hover = self.model_at(x, y)
+        return []
+
+    def pointer_up(self, px: Pt, button: int = 1) -> list[Intent]:
+        """A button released at pixel ``px``: a drag stages its move(s)."""
+        self.pointer = px
+        if button in (2, 3):
+            self.pan_from = None
+            return []
+        if button != 1:
+            return []
+        if self._ruler_down:
+            self._ruler_down = False
+            return []
+        d = self.drag
+        if d is None:
+            return []
+        self.pointer_move(px)
+        self.drag = None
+        actions: list[dict[str, Any]] = []
+        for mid in d.models:
+            g = d.ghosts[mid]
+            s = d.starts[mid]
+            if d.placing:
+                actions.append({"do": "place", "model": mid, "at": [g[0], g[1]]})
+                continue
+            assert s is not None
+            if math.dist(s, g) <= EPS:
+                continue
+            if mid == d.anchor and len(d.path) >= 2:
+                pts = [list(p) for p in d.path[1:]]
+            else:
+                pts = [[g[0], g[1]]]
+            actions.append({"do": "move", "model": mid, "path": pts})
+        return [Intent("actions", {"actions": actions})] if actions else []
+
+    def wheel(self, px: Pt, notches: float) -> None:
+        """Zoom about the pixel ``px`` (positive ``notches`` zoom in)."""
+        self.viewport = self.viewport.zoomed(ZOOM_STEP ** notches, px)
+
+    # -- keys -----------------------------------------------------------------------------
+    def key(self, name: str, *, ctrl: bool = False, shift: bool = False) -> list[Intent]:
+        """A key pressed: ``name`` as pygame's ``key.name`` gives it (``"n"``, ``"return"``)."""
+        name = name.lower()
+        if ctrl:
+            if name == "z":
+                return [Intent("actions", {"actions": [{"do": "undo"}]})]
+            if name == "s":
+                return [Intent("save")]
+            if name == "q":
+                return [Intent("quit")]
+            return []
+        if name == "escape":
+            if self.drag is not None:
+                self.drag = None
+            elif self.ruler is not None or self.ruler_on:
+                self.ruler, self.ruler_on, self._ruler_down = None, False, False
+            else:
+                self.focus = None
+            return []
+        if self.drag is not None:
+            return []
+        if name in MOVE_KEYS:
+            unit = self.focus or self.selection_unit
+            if unit is None:
+                return []
+            action: dict[str, Any] = {"do": "select", "unit": unit, "move": MOVE_KEYS[name]}
+            if name == "f":
+                action["mode"] = "desperate-escape" if shift else "ordered-retreat"
+            return [Intent("actions", {"actions": [action]})]
+        if name in ("return", "enter", "keypad enter"):
+            return [Intent("actions", {"actions": [{"do": "commit"}]})]
+        if name == "r":
+            return [Intent("actions", {"actions": [{"do": "reset"}]})]
+        if name in ("space", "x"):
+            return [Intent("actions", {"actions": [{"do": "next"}]})]
+        if name == "m":
+            self.ruler_on = not self.ruler_on
+            if not self.ruler_on:
+                self.ruler = None
+            return []
+        if name == "g":
+            return [Intent("toggle", {"what": "grid"})]
+        if name == "e":
+            return [Intent("toggle", {"what": "engagement"})]
+        if name in ("h", "f1"):
+            return [Intent("toggle", {"what": "help"})]
+        if name in ("p", "f12"):
+            return [Intent("screenshot")]
+        return []
+
+    # -- ruler ----------------------------------------------------------------------------
+    def _measure(self) -> None:
+        r = self.ruler
+        assert r is not None
+        ma = self._placed(r.a_model)
+        mb = self._placed(r.b_model)
+        if ma is not None and mb is not None and ma.id != mb.id:
+            assert ma.at is not None and mb.at is not None
+            r.distance = footprint_distance(ma.base, ma.at, ma.facing, mb.base, mb.at, mb.facing)
+            pa, pb = _closest_points(ma, mb)
+            r.a, r.b = pa, pb
+            r.label = f'{r.distance:.2f}" base to base'
+        else:
+            r.distance = math.dist(r.a, r.b)
+            r.label = f'{r.distance:.2f}"'
+
+    def _placed(self, mid: str | None) -> Model | None:
+        if mid is None:
+            return None
+        try:
+            m = self.state.model(mid)[1]
+        except KeyError:
+            return None
+        return m if m.at is not None else None
+
+
+def _closest_points(a: Model, b: Model) -> tuple[Pt, Pt]:
+    from shapely.ops import nearest_points
+
+    pa, pb = nearest_points(a.footprint, b.footprint)
+    return (pa.x, pa.y), (pb.x, pb.y)
+
+
+def ghost_models(drag: Drag) -> Sequence[tuple[str, Footprint, Pt, float, bool]]:
+    """``(model_id, base, at, facing, legal)`` of every ghost of ``drag``."""
+    return [(mid, drag.bases[mid], drag.ghosts[mid], drag.facings[mid], drag.legal.get(mid, True))
+            for mid in drag.models if mid in drag.ghosts]
