@@ -1,0 +1,623 @@
+"""The 9th Age, 2nd edition (t9a-2): the Movement phase of rank-and-file blocks (seed 001).
+
+Steps of the Movement phase (``battle.step``): ``start`` (``None`` means ``start``), ``rally``
+(rally tests and flee moves happen on ``next`` in this step), ``move-units`` (select a unit,
+stage manoeuvres, commit) and ``end``. ``next`` at ``end`` goes on to the next phase of the
+player turn (charge, movement, magic, shooting, melee); after melee the other player's turn
+starts and the per-turn flags of every block are cleared.
+
+The selected block is moved live in the state (the window draws it where it stands); the
+selection keeps its start pose and the staged manoeuvres, so undo replays from the start.
+
+Rulings (``spec/rulings.md``, t9a-2) are the named constants below. Block flags used here:
+``moved`` (moved this phase), ``marched``, ``reformed``, ``no-shooting``, ``shaken``,
+``rallied``; ``charging`` and ``engaged`` come from the scenario.
+
+Public entry point: :func:`apply_action` with the dispatcher's signature. Range queries for the
+window: :func:`block_geom`, :func:`straight_range`, :func:`wheel_range`,
+:func:`outer_arc_length`, :func:`end_violations`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+import shapely
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
+
+from tabletop.errors import UserError
+from tabletop.geometry.blocks import (
+    BlockGeom,
+    bottleneck_assignment,
+    clear_of,
+    flee_clear_distance,
+    furthest_straight,
+    overlaps,
+    straight_sweep,
+    wheel_limits,
+    wheel_sweep,
+)
+from tabletop.geometry.footprints import Rect
+from tabletop.geometry.tolerance import EPS, mm
+from tabletop.rules.dice import Dice
+from tabletop.state import T9A, Block, GameState, Selection
+
+__all__ = [
+    "DECIMATED_FRACTION",
+    "FAILED_MARCH_TEST_MARCHES_AT_ADVANCE",
+    "FLEE_DANGEROUS_TERRAIN",
+    "MARCH_TEST_RANGE",
+    "MOVEMENT_STEPS",
+    "PHASES",
+    "UNIT_SPACING",
+    "apply_action",
+    "block_geom",
+    "end_violations",
+    "flee_move",
+    "is_decimated",
+    "march_test_enemies",
+    "outer_arc_length",
+    "rally_discipline",
+    "straight_range",
+    "wheel_range",
+]
+
+PHASES: tuple[str, ...] = ("charge", "movement", "magic", "shooting", "melee")
+"""Phases of a t9a-2 player turn, in order."""
+
+MOVEMENT_STEPS: tuple[str, ...] = ("start", "rally", "move-units", "end")
+"""Steps of the Movement phase (seed 001)."""
+
+MARCH_TEST_RANGE = 8.0
+"""A March Test is needed with a non-fleeing enemy unit within this distance (inches)."""
+
+UNIT_SPACING = 1.0
+"""At the end of a voluntary move a unit is more than this from other units and impassable
+terrain."""
+
+DECIMATED_FRACTION = 0.25
+"""A unit with this fraction of its starting models or fewer is Decimated (half Discipline)."""
+
+FLEE_DANGEROUS_TERRAIN = 3
+"""Dangerous Terrain (X) for models fleeing through enemies or impassable terrain (seed: 3)."""
+
+FAILED_MARCH_TEST_MARCHES_AT_ADVANCE = True
+"""Seed ruling: a failed March Test still marches, capped at the Advance Rate (T9A-2022: False,
+no March Move at all)."""
+
+TURN_FLAGS = frozenset({"moved", "marched", "reformed", "no-shooting", "shaken", "rallied"})
+"""Flags that last until the end of the player turn."""
+
+MOVES = ("advance", "march", "reform")
+MANOEUVRES = ("forward", "backward", "sideways", "wheel", "reform")
+
+Result = tuple[GameState, bool, list[str], list[dict[str, Any]]]
+
+
+# -- blocks and obstacles -----------------------------------------------------------------
+def block_geom(block: Block) -> BlockGeom:
+    """The geometry of ``block`` as it stands (bases, boundary, arcs, moves)."""
+    base = block.base
+    if isinstance(base, Rect):
+        w, d = mm(base.frontage_mm), mm(base.depth_mm)
+    else:
+        w = d = 2.0 * base.radius
+    return BlockGeom(w, d, block.models, block.files, (float(block.at[0]), float(block.at[1])),
+                     float(block.facing))
+
+
+def _blocks(state: GameState) -> list[Block]:
+    return [u for u in state.units if isinstance(u, Block)]
+
+
+def _block(state: GameState, unit_id: object) -> Block:
+    if not isinstance(unit_id, str):
+        raise UserError("field 'unit' must be a unit id (a string)")
+    try:
+        u = state.unit(unit_id)
+    except KeyError:
+        raise UserError(f"unknown unit {unit_id!r}") from None
+    if not isinstance(u, Block):
+        raise UserError(f"unit {unit_id!r} is not a t9a-2 block")
+    return u
+
+
+def _obstacles(state: GameState, unit_id: str) -> list[tuple[str, BaseGeometry]]:
+    """Every other unit's boundary and every impassable terrain piece, labelled."""
+    out: list[tuple[str, BaseGeometry]] = []
+    for b in _blocks(state):
+        if b.id != unit_id:
+            out.append((f"unit {b.id}", block_geom(b).polygon))
+    for t in state.terrain:
+        if t.kind == "impassable":
+            out.append((f"impassable terrain {t.id}", t.shape))
+    return out
+
+
+def _union(obs: list[tuple[str, BaseGeometry]]) -> BaseGeometry:
+    return shapely.union_all([g for _, g in obs]) if obs else Polygon()
+
+
+def _outside(state: GameState) -> BaseGeometry:
+    """Everything off the battlefield (a wide frame around it)."""
+    bf = state.battlefield.polygon
+    return bf.buffer(1000.0, join_style="mitre").difference(bf)
+
+
+# -- rally, march test ----------------------------------------------------------------------
+def is_decimated(block: Block) -> bool:
+    """Whether ``block`` has 25% or fewer of its starting models (rulings: Decimated)."""
+    return block.models <= DECIMATED_FRACTION * block.start_models + EPS
+
+
+def rally_discipline(block: Block) -> int:
+    """The Discipline a Rally Test needs: half, rounded up, when Decimated."""
+    return math.ceil(block.Dis / 2) if is_decimated(block) else block.Dis
+
+
+def march_test_enemies(state: GameState, block: Block) -> list[str]:
+    """Ids of non-fleeing enemy units within the March Test range of ``block``."""
+    poly = block_geom(block).polygon
+    return [b.id for b in _blocks(state)
+            if b.player != block.player and not b.fleeing
+            and poly.distance(block_geom(b).polygon) <= MARCH_TEST_RANGE + EPS]
+
+
+def flee_move(state: GameState, unit_id: str, dice: Dice) -> tuple[GameState, list[dict[str, Any]]]:
+    """The Flee Move of ``unit_id`` (2D6): pivot away from the closest enemy, then straight on.
+
+    The move is extended by the minimum needed to end more than 1" from every unit and impassable
+    terrain; models passing through an enemy unit or impassable terrain take Dangerous Terrain (3)
+    tests; friendly units passed through must take a Panic test (reported, not rolled); touching
+    the battlefield edge destroys the unit.
+    """
+    block = _block(state, unit_id)
+    g = block_geom(block)
+    events: list[dict[str, Any]] = []
+    enemies = [b for b in _blocks(state) if b.player != block.player]
+    facing = g.facing
+    away_from = None
+    if enemies:
+        closest = min(enemies, key=lambda b: math.hypot(b.at[0] - g.at[0], b.at[1] - g.at[1]))
+        dx, dy = g.at[0] - closest.at[0], g.at[1] - closest.at[1]
+        if math.hypot(dx, dy) > EPS:
+            facing = math.degrees(math.atan2(dx, -dy)) % 360.0
+        away_from = closest.id
+    pivoted = g.pivoted(facing)
+    dd = dice.take(2)
+    events.append({"kind": "roll", "what": "flee", "unit": unit_id, "dice": dd})
+    rolled = float(sum(dd))
+    obs = _obstacles(state, unit_id)
+    dist = flee_clear_distance(pivoted, rolled, [o for _, o in obs], UNIT_SPACING)
+    end = pivoted.moved("forward", dist)
+    events.append({"kind": "flee", "unit": unit_id, "away_from": away_from, "facing": facing,
+                   "rolled": rolled, "distance": dist, "extended": dist - rolled})
+    path = shapely.union(straight_sweep(pivoted, end), g.polygon)
+    bf = state.battlefield.polygon
+    if not path.within(bf) or path.distance(bf.exterior) <= EPS:
+        events.append({"kind": "destroyed", "unit": unit_id,
+                       "reason": "fled into the battlefield edge"})
+        units = tuple(u for u in state.units if u.id != unit_id)
+        return replace(state, units=units), events
+    # Dangerous Terrain (3): per model, once per feature passed through
+    starts, ends = pivoted.model_polygons(), end.model_polygons()
+    model_paths = [shapely.convex_hull(shapely.union(a, b)) for a, b in zip(starts, ends,
+                                                                            strict=True)]
+    features = [(f"unit {b.id}", block_geom(b).polygon) for b in enemies]
+    features += [(f"impassable terrain {t.id}", t.shape) for t in state.terrain
+                 if t.kind == "impassable"]
+    for label, shape in features:
+        touched = [i for i, mp in enumerate(model_paths) if overlaps(mp, shape)]
+        if not touched:
+            continue
+        dt = dice.take(len(touched))
+        events.append({"kind": "roll", "what": "dangerous-terrain", "unit": unit_id, "dice": dt})
+        events.append({"kind": "dangerous-terrain", "unit": unit_id, "feature": label,
+                       "value": FLEE_DANGEROUS_TERRAIN, "models": touched, "dice": dt,
+                       "hits": sum(1 for v in dt if v <= FLEE_DANGEROUS_TERRAIN)})
+    sweep = straight_sweep(pivoted, end)
+    for b in _blocks(state):
+        if b.player == block.player and b.id != unit_id and overlaps(sweep,
+                                                                     block_geom(b).polygon):
+            events.append({"kind": "panic-test", "unit": b.id,
+                           "cause": f"unit {unit_id} fled through it"})
+    new = replace(block, at=end.at, facing=end.facing % 360.0)
+    return state.with_unit(new), events
+
+
+def _rally_all(state: GameState, dice: Dice) -> tuple[GameState, list[dict[str, Any]]]:
+    events: list[dict[str, Any]] = []
+    for uid in [b.id for b in _blocks(state)
+                if b.player == state.battle.active_player and b.fleeing]:
+        try:
+            block = _block(state, uid)
+        except UserError:
+            continue  # destroyed by an earlier flee
+        target = rally_discipline(block)
+        dd = dice.take(2)
+        passed = sum(dd) <= target
+        events.append({"kind": "roll", "what": "rally", "unit": uid, "dice": dd})
+        events.append({"kind": "rally", "unit": uid, "dice": dd, "Dis": target,
+                       "decimated": is_decimated(block), "passed": passed})
+        if passed:
+            flags = tuple(dict.fromkeys((*block.flags, "shaken", "rallied", "no-shooting")))
+            state = state.with_unit(replace(block, fleeing=False, flags=flags))
+        else:
+            state, ev = flee_move(state, uid, dice)
+            events.extend(ev)
+    return state, events
+
+
+# -- moving -------------------------------------------------------------------------------
+def _eligibility(state: GameState, block: Block, move: str) -> list[str]:
+    reasons = []
+    if block.player != state.battle.active_player:
+        reasons.append(f"unit {block.id} belongs to {block.player}, not the active player")
+    if "moved" in block.flags:
+        reasons.append(f"unit {block.id} has already moved this phase (once per phase)")
+    if block.fleeing:
+        reasons.append(f"unit {block.id} is fleeing: it moves only by fleeing")
+    for flag, words in (("charging", "declared a charge this turn"),
+                        ("engaged", "is engaged in combat")):
+        if flag in block.flags:
+            reasons.append(f"unit {block.id} {words}")
+    if "shaken" in block.flags and not (move == "reform" and "rallied" in block.flags):
+        reasons.append(f"unit {block.id} has Shaken models until the end of the player turn"
+                       + (" (a rallied unit may only reform)" if "rallied" in block.flags
+                          else ""))
+    return reasons
+
+
+def _start_geom(state: GameState, sel: Selection) -> BlockGeom:
+    block = _block(state, sel.unit)
+    _uid, at, facing = sel.start[0]
+    assert at is not None
+    files = sel.files if sel.files is not None else block.files
+    return replace(block_geom(block), at=(float(at[0]), float(at[1])), facing=float(facing),
+                   files=files)
+
+
+def _cap(block: Block, sel: Selection, kind: str) -> float:
+    """The displacement cap of the move so far (kind: the direction class)."""
+    if sel.move == "advance":
+        return block.Adv if kind == "forward" else block.Adv / 2.0
+    if sel.move == "march":
+        return block.Adv if sel.mode == "march-test-failed" else block.Mar
+    return block.Mar
+
+
+def _kind(action: Mapping[str, Any]) -> str:
+    do = action["do"]
+    if do in ("forward", "wheel"):
+        return "forward"
+    if do == "sideways":
+        return "sideways-right" if float(action["distance"]) >= 0 else "sideways-left"
+    return str(do)
+
+
+def _apply_manoeuvre(g: BlockGeom, action: Mapping[str, Any]) -> BlockGeom:
+    do = action["do"]
+    if do == "forward":
+        return g.moved("forward", float(action["distance"]))
+    if do == "backward":
+        return g.moved("backward", float(action["distance"]))
+    if do == "sideways":
+        return g.moved("sideways", float(action["distance"]))
+    if do == "wheel":
+        return g.wheeled(float(action["angle"]))
+    return g.reformed(int(action["files"]), float(action["facing"]))
+
+
+def _sweep(g: BlockGeom, action: Mapping[str, Any]) -> BaseGeometry | None:
+    do = action["do"]
+    if do == "wheel":
+        return wheel_sweep(g, float(action["angle"]))
+    if do == "reform":
+        return None
+    return straight_sweep(g, _apply_manoeuvre(g, action))
+
+
+def _move_reasons(state: GameState, sel: Selection, start: BlockGeom, end: BlockGeom,
+                  kind: str) -> list[str]:
+    block = _block(state, sel.unit)
+    reasons = []
+    cap = _cap(block, sel, kind)
+    if sel.move == "reform" or start.files != end.files:
+        disp = bottleneck_assignment(start.centres, end.centres)
+    else:
+        disp = float(start.displacements(end).max())
+    if disp > cap + EPS:
+        what = {"advance": "Advance", "march": "March", "reform": "March"}[sel.move]
+        if sel.move == "advance" and kind != "forward":
+            what = "half the Advance"
+        if sel.move == "march" and sel.mode == "march-test-failed":
+            what = "Advance (failed March Test)"
+        reasons.append(f"a model's centre would end {disp:.2f}\" from where it started, more than "
+                       f"the {what} Rate of {cap:g}\"")
+    if not end.polygon.within(state.battlefield.polygon.buffer(EPS, join_style="mitre")):
+        reasons.append(f"unit {block.id} would leave the battlefield")
+    return reasons
+
+
+def end_violations(state: GameState) -> list[str]:
+    """Why the selected block may not end its move where it stands now (empty: it may)."""
+    sel = state.battle.selection
+    if sel is None:
+        return ["no unit is selected"]
+    block = _block(state, sel.unit)
+    poly = block_geom(block).polygon
+    reasons = []
+    for label, geom in _obstacles(state, block.id):
+        d = poly.distance(geom)
+        if not clear_of(poly, geom, UNIT_SPACING):
+            reasons.append(f"unit {block.id} would end {d:.2f}\" from {label}; it must end more "
+                           f"than {UNIT_SPACING:g}\" away")
+    return reasons
+
+
+def _current_kind(sel: Selection) -> str | None:
+    kinds = [_kind(a) for a in sel.staged]
+    return kinds[-1] if kinds else None
+
+
+def _stage(state: GameState, action: Mapping[str, Any]) -> Result:
+    sel = state.battle.selection
+    do = action["do"]
+    if sel is None:
+        return state, False, ["select a unit before moving it"], []
+    block = _block(state, sel.unit)
+    # field types
+    if do in ("forward", "backward", "sideways"):
+        v = action.get("distance")
+        if not isinstance(v, int | float) or isinstance(v, bool):
+            raise UserError(f"{do}: field 'distance' must be a number")
+        if do != "sideways" and v < 0:
+            return state, False, [f"{do}: the distance must not be negative"], []
+    elif do == "wheel":
+        v = action.get("angle")
+        if not isinstance(v, int | float) or isinstance(v, bool):
+            raise UserError("wheel: field 'angle' must be a number")
+    elif do == "reform":
+        f, fc = action.get("files"), action.get("facing", block.facing)
+        if not isinstance(f, int) or isinstance(f, bool):
+            raise UserError("reform: field 'files' must be an integer")
+        if not isinstance(fc, int | float) or isinstance(fc, bool):
+            raise UserError("reform: field 'facing' must be a number")
+        if not 1 <= f <= block.models:
+            return state, False, [f"reform: {f} files is not a formation of {block.models} "
+                                  "models"], []
+    # the kind of move allows this manoeuvre?
+    kind = _kind(action)
+    if sel.move == "reform" and do != "reform":
+        return state, False, ["a Reform only rebuilds the unit about its centre; no other "
+                              "manoeuvre"], []
+    if sel.move != "reform" and do == "reform":
+        return state, False, [f"reform is not part of a {sel.move} move: select the unit with "
+                              "move \"reform\""], []
+    if sel.move == "reform" and sel.staged:
+        return state, False, ["the unit has already been reformed: undo it first"], []
+    if sel.move == "march" and kind != "forward":
+        return state, False, ["a March Move goes forwards only (with wheels)"], []
+    prev = _current_kind(sel)
+    if sel.move == "advance" and prev is not None and prev != kind:
+        return state, False, [f"an Advance Move goes in one direction only: this move already "
+                              f"went {prev.replace('-', ' ')}, not {kind.replace('-', ' ')}"], []
+    start = _start_geom(state, sel)
+    here = block_geom(block)
+    end = _apply_manoeuvre(here, action)
+    reasons = _move_reasons(state, sel, start, end, kind)
+    sweep = _sweep(here, action)
+    if sweep is not None:
+        for label, geom in _obstacles(state, block.id):
+            if overlaps(sweep, geom):
+                reasons.append(f"the unit would move through {label}")
+        if overlaps(sweep, _outside(state)):
+            reasons.append("the unit would move off the battlefield")
+    if reasons:
+        return state, False, reasons, []
+    new_block = replace(block, at=end.at, facing=end.facing % 360.0, files=end.files)
+    new_sel = replace(sel, staged=(*sel.staged, dict(action)))
+    st = state.with_unit(new_block)
+    st = replace(st, battle=replace(st.battle, selection=new_sel))
+    info: dict[str, Any] = {"kind": "manoeuvre", "unit": block.id, "do": do,
+                            "at": list(end.at), "facing": end.facing % 360.0}
+    if do == "wheel":
+        info["outer_arc"] = here.outer_arc_length(float(action["angle"]))
+    return st, True, [], [info]
+
+
+def _replay(state: GameState, sel: Selection, staged: tuple[dict[str, object], ...]
+            ) -> GameState:
+    g = _start_geom(state, sel)
+    for a in staged:
+        g = _apply_manoeuvre(g, a)
+    block = _block(state, sel.unit)
+    st = state.with_unit(replace(block, at=g.at, facing=g.facing % 360.0, files=g.files))
+    return replace(st, battle=replace(st.battle, selection=replace(sel, staged=staged)))
+
+
+def _select(state: GameState, action: Mapping[str, Any], dice: Dice) -> Result:
+    block = _block(state, action.get("unit"))
+    move = action.get("move")
+    if move not in MOVES:
+        raise UserError(f"select: field 'move' must be one of {', '.join(MOVES)}")
+    if state.battle.step != "move-units":
+        return state, False, ["units are selected in the move-units step of the Movement "
+                              "phase"], []
+    if state.battle.selection is not None:
+        return state, False, [f"unit {state.battle.selection.unit} is still selected: commit or "
+                              "reset it first"], []
+    reasons = _eligibility(state, block, str(move))
+    if reasons:
+        return state, False, reasons, []
+    events: list[dict[str, Any]] = []
+    mode = None
+    roll_total = None
+    if move == "march":
+        near = march_test_enemies(state, block)
+        if near:
+            dd = dice.take(2)
+            roll_total = sum(dd)
+            passed = roll_total <= block.Dis
+            events.append({"kind": "roll", "what": "march-test", "unit": block.id, "dice": dd})
+            events.append({"kind": "march-test", "unit": block.id, "dice": dd, "Dis": block.Dis,
+                           "enemies": near, "passed": passed})
+            if not passed:
+                if not FAILED_MARCH_TEST_MARCHES_AT_ADVANCE:
+                    st = dice.commit(state)
+                    return st, True, [], [*events, {"kind": "march-refused", "unit": block.id}]
+                mode = "march-test-failed"
+    sel = Selection(unit=block.id, move=str(move), mode=mode, roll=roll_total,
+                    start=((block.id, (float(block.at[0]), float(block.at[1])),
+                            float(block.facing)),), files=block.files)
+    st = replace(state, battle=replace(state.battle, selection=sel))
+    return dice.commit(st), True, [], events
+
+
+def _commit(state: GameState) -> Result:
+    sel = state.battle.selection
+    if sel is None:
+        return state, False, ["no unit is selected"], []
+    block = _block(state, sel.unit)
+    start = _start_geom(state, sel)
+    here = block_geom(block)
+    kind = _current_kind(sel) or "forward"
+    reasons = _move_reasons(state, sel, start, here, kind) if sel.staged else []
+    if sel.staged:
+        reasons += end_violations(state)
+    if reasons:
+        back = replace(block, at=start.at, facing=start.facing, files=start.files)
+        st = state.with_unit(back)
+        st = replace(st, battle=replace(st.battle, selection=None))
+        return st, False, [*reasons, f"unit {block.id} goes back to where it started"], []
+    extra = {"advance": ("moved",), "march": ("moved", "marched", "no-shooting"),
+             "reform": ("moved", "reformed", "no-shooting")}[sel.move]
+    flags = tuple(dict.fromkeys((*block.flags, *extra)))
+    st = state.with_unit(replace(block, flags=flags))
+    st = replace(st, battle=replace(st.battle, selection=None))
+    return st, True, [], [{"kind": "moved", "unit": block.id, "move": sel.move,
+                           "at": list(here.at), "facing": here.facing, "files": here.files}]
+
+
+def _next(state: GameState, dice: Dice) -> Result:
+    b = state.battle
+    if b.selection is not None:
+        return state, False, [f"unit {b.selection.unit} is still selected: commit or reset it"], []
+    events: list[dict[str, Any]] = []
+    if b.phase == "movement":
+        step = b.step or "start"
+        if step not in MOVEMENT_STEPS:
+            raise UserError(f"the Movement phase has no step {step!r}")
+        if step == "rally":
+            state, events = _rally_all(state, dice)
+        if step != "end":
+            nxt = MOVEMENT_STEPS[MOVEMENT_STEPS.index(step) + 1]
+            st = replace(state, battle=replace(state.battle, step=nxt))
+            return dice.commit(st), True, [], events
+    if b.phase not in PHASES:
+        raise UserError(f"t9a-2 has no phase {b.phase!r}")
+    i = PHASES.index(b.phase)
+    if i + 1 < len(PHASES):
+        battle = replace(state.battle, phase=PHASES[i + 1], step=None)
+        return dice.commit(replace(state, battle=battle)), True, [], events
+    other = state.opponent(b.active_player).id
+    rnd = b.round + (1 if other == state.players[0].id else 0)
+    units = tuple(replace(u, flags=tuple(f for f in u.flags if f not in TURN_FLAGS))
+                  if isinstance(u, Block) else u for u in state.units)
+    battle = replace(state.battle, phase=PHASES[0], step=None, active_player=other, round=rnd)
+    return dice.commit(replace(state, units=units, battle=battle)), True, [], events
+
+
+def apply_action(state: GameState, action: Mapping[str, Any], *, dice: Dice) -> Result:
+    """Apply one t9a-2 action of ``spec/actions.md``.
+
+    Returns ``(new_state, ok, reasons, events)``. A refused action (``ok`` false) returns the
+    state unchanged, except a refused ``commit``, which puts the unit back where it started and
+    clears the selection (the unit may be selected again). A malformed action raises
+    :class:`UserError`. Dice taken from the seed are recorded in ``battle.dice_used``.
+    """
+    if state.ruleset != T9A:
+        raise UserError(f"the t9a-2 rules cannot play a {state.ruleset} scenario")
+    do = action.get("do")
+    if do == "next":
+        return _next(state, dice)
+    if do == "select":
+        return _select(state, action, dice)
+    if do in ("undo", "reset", "commit") or do in MANOEUVRES:
+        if state.battle.phase != "movement":
+            return state, False, ["units move in the Movement phase"], []
+    if do in MANOEUVRES:
+        return _stage(state, action)
+    if do == "commit":
+        return _commit(state)
+    if do in ("undo", "reset"):
+        sel = state.battle.selection
+        if sel is None:
+            return state, False, ["no unit is selected"], []
+        if do == "undo" and not sel.staged:
+            return state, False, ["nothing to undo"], []
+        return _replay(state, sel, sel.staged[:-1] if do == "undo" else ()), True, [], []
+    raise UserError(f"unknown action {do!r} for t9a-2")
+
+
+# -- range queries for the window ---------------------------------------------------------
+def _cap_check(state: GameState, kind: str):  # type: ignore[no-untyped-def]
+    sel = state.battle.selection
+    assert sel is not None
+    block = _block(state, sel.unit)
+    start = _start_geom(state, sel)
+    cap = _cap(block, sel, kind)
+    return lambda g: float(start.displacements(g).max()) <= cap + EPS
+
+
+def straight_range(state: GameState, direction: str, sign: float = 1.0) -> float:
+    """Furthest legal straight move of the selected block from where it stands now.
+
+    ``direction``: ``forward``, ``backward`` or ``sideways`` (``sign`` -1: to its left). The move
+    stops before its swept area overlaps another unit, impassable terrain or the battlefield edge
+    and before any model's centre passes its cap; the end may still be within 1" of something
+    (see :func:`end_violations`). 0 when the move type does not allow that direction.
+    """
+    sel = state.battle.selection
+    if sel is None or sel.move == "reform":
+        return 0.0
+    kind = {"forward": "forward", "backward": "backward"}.get(
+        direction, "sideways-right" if sign >= 0 else "sideways-left")
+    if sel.move == "march" and kind != "forward":
+        return 0.0
+    prev = _current_kind(sel)
+    if sel.move == "advance" and prev is not None and prev != kind:
+        return 0.0
+    block = _block(state, sel.unit)
+    g = block_geom(block)
+    obs = shapely.union(_union(_obstacles(state, block.id)), _outside(state))
+    limit = 2.0 * max(block.Mar, block.Adv) + 1.0
+    return furthest_straight(g, direction, limit, obs, sign=sign,  # type: ignore[arg-type]
+                             cap=_cap_check(state, kind))
+
+
+def wheel_range(state: GameState) -> tuple[float, float]:
+    """Range ``(most anticlockwise, most clockwise)`` of legal wheel angles (degrees) of the
+    selected block from where it stands: the swept area stays clear and every model's centre
+    within the cap. ``(0, 0)`` when wheels are not allowed now.
+    """
+    sel = state.battle.selection
+    if sel is None or sel.move == "reform":
+        return (0.0, 0.0)
+    prev = _current_kind(sel)
+    if sel.move == "advance" and prev not in (None, "forward"):
+        return (0.0, 0.0)
+    block = _block(state, sel.unit)
+    obs = shapely.union(_union(_obstacles(state, block.id)), _outside(state))
+    return wheel_limits(block_geom(block), obs, cap=_cap_check(state, "forward"))
+
+
+def outer_arc_length(state: GameState, unit_id: str, angle: float) -> float:
+    """Arc length (inches) travelled by the outer front corner of ``unit_id`` wheeling ``angle``
+    degrees: shown for information, not charged (rulings)."""
+    return block_geom(_block(state, unit_id)).outer_arc_length(angle)
+
