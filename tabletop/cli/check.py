@@ -1,0 +1,38 @@
+"""``tabletop check FILE...``: validate scenario files, one line per file or per problem."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tabletop.errors import UserError
+from tabletop.scenario.io import read_scenario
+
+ORDER = 10
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``check`` sub-command."""
+    p = subparsers.add_parser(
+        "check", help="check scenario files (TOML or JSON)",
+        description="Check scenario files: prints 'FILE: ok' for each valid file, otherwise every "
+                    "problem on its own line. Exit code 0 when all are valid, 2 otherwise.")
+    p.add_argument("files", nargs="+", metavar="FILE", help="scenario files (.toml or .json)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check every file; return 0 if all are valid, 2 otherwise."""
+    failed = False
+    for name in args.files:
+        try:
+            _, notes = read_scenario(name)
+        except UserError as exc:
+            failed = True
+            for line in exc.lines:
+                print(line, file=sys.stderr)
+            continue
+        for note in notes:
+            print(note, file=sys.stderr)
+        print(f"{name}: ok")
+    return 2 if failed else 0

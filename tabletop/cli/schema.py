@@ -1,0 +1,23 @@
+"""``tabletop schema``: print the JSON Schema of scenario format 1."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from tabletop.scenario.schema import json_schema
+
+ORDER = 20
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``schema`` sub-command."""
+    p = subparsers.add_parser("schema", help="print the JSON Schema of scenario files",
+                              description="Print the JSON Schema of scenario format 1.")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the schema; return 0."""
+    print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+    return 0

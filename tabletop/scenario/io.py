@@ -1,0 +1,567 @@
+"""Reading and writing scenario files (format 1, TOML or JSON).
+
+- :func:`load_scenario` / :func:`loads_scenario` parse, validate (schema, then
+  :func:`~tabletop.scenario.checks.check_state`) and build the frozen
+  :class:`~tabletop.state.GameState`. Every problem is reported at once as a
+  :class:`~tabletop.errors.UserError`, one line each: ``FILE: units[2].models[0].base: ...``.
+- :func:`dumps_scenario` / :func:`save_scenario` write a state back. Saving is atomic (a temporary
+  file in the same folder, then ``os.replace``) and verified: the text is read back and must give
+  an identical state, otherwise nothing is written.
+
+Absurd input is refused before it can take long: files over :data:`MAX_BYTES` are not read,
+nesting deeper than :data:`MAX_DEPTH` and more than :data:`MAX_MODELS` models are refused before
+validation. Loading never writes anything.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+import tomllib
+from decimal import Decimal
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import tomli_w
+from pydantic import ValidationError
+
+from tabletop.errors import UserError
+from tabletop.geometry.footprints import Footprint, Hull, Oval, Rect, Round, parse_base
+from tabletop.scenario.checks import check_state
+from tabletop.scenario.messages import render_errors
+from tabletop.scenario.schema import (
+    FORMAT,
+    SCENARIO_ADAPTER,
+    T9aScenario,
+    T9aUnit,
+    Wh40kScenario,
+    Wh40kUnit,
+    describe,
+)
+from tabletop.state import (
+    Battle,
+    Battlefield,
+    Block,
+    GameState,
+    Model,
+    Player,
+    Selection,
+    Terrain,
+    Unit,
+)
+
+__all__ = [
+    "MAX_BYTES",
+    "MAX_DEPTH",
+    "MAX_MODELS",
+    "base_text",
+    "dumps_scenario",
+    "load_scenario",
+    "loads_scenario",
+    "read_scenario",
+    "save_scenario",
+    "shipped",
+    "to_document",
+]
+
+Format = Literal["toml", "json"]
+
+MAX_BYTES = 50 * 1024 * 1024
+"""Largest scenario file read (50 MB)."""
+
+MAX_MODELS = 10_000
+"""Most models in one scenario (t9a blocks count their ``models``)."""
+
+MAX_DEPTH = 32
+"""Deepest nesting of tables and arrays accepted (a valid file needs 7)."""
+
+_TOML_POSITION = re.compile(r"^(?P<msg>.*?)\s*\(at line (?P<line>\d+), column (?P<col>\d+)\)\s*$",
+                            re.S)
+
+_HOISTABLE = ("objectives", "description")
+"""Top-level keys that TOML puts into the last ``[[table]]`` when written after it."""
+
+
+# -- loading --------------------------------------------------------------------------------------
+
+def shipped(name: str) -> Path:
+    """Path of a scenario shipped with the package, e.g. ``shipped("demo.toml")``."""
+    ref = resources.files("tabletop") / "scenarios" / name
+    path = Path(str(ref))
+    if not path.is_file():
+        available = sorted(p.name for p in path.parent.iterdir() if p.suffix in (".toml", ".json"))
+        raise UserError(f"{name}: no such shipped scenario; available: {', '.join(available)}")
+    return path
+
+
+def load_scenario(path: str | os.PathLike[str], *, check: bool = True) -> GameState:
+    """Load a scenario file: TOML by ``.toml``, JSON by ``.json``, otherwise by its content.
+
+    Raises
+    ------
+    UserError
+        With one line per problem, each starting with the file name.
+    """
+    return read_scenario(path, check=check)[0]
+
+
+def read_scenario(path: str | os.PathLike[str], *, check: bool = True
+                  ) -> tuple[GameState, list[str]]:
+    """Like :func:`load_scenario`, also returning notes (things read in a lenient way)."""
+    p = Path(path)
+    source = str(path)
+    try:
+        size = p.stat().st_size
+    except OSError as exc:
+        raise UserError(f"{source}: cannot read the file: {exc.strerror or exc}") from None
+    if p.is_dir():
+        raise UserError(f"{source}: is a folder, not a scenario file")
+    if size > MAX_BYTES:
+        raise UserError(f"{source}: the file is too large ({size:,} bytes; the limit is "
+                        f"{MAX_BYTES // (1024 * 1024)} MB)")
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise UserError(f"{source}: cannot read the file: {exc.strerror or exc}") from None
+    fmt: Format | None = {".toml": "toml", ".json": "json"}.get(p.suffix.lower())  # type: ignore[assignment]
+    return _loads(data, fmt=fmt, source=source, check=check)
+
+
+def loads_scenario(text: str | bytes, *, fmt: Format | None = None, source: str = "<string>",
+                   check: bool = True) -> GameState:
+    """Load a scenario from text. ``fmt=None`` guesses: JSON if it starts with ``{``."""
+    return _loads(text, fmt=fmt, source=source, check=check)[0]
+
+
+def _loads(text: str | bytes, *, fmt: Format | None, source: str, check: bool
+           ) -> tuple[GameState, list[str]]:
+    if isinstance(text, bytes):
+        if len(text) > MAX_BYTES:
+            raise UserError(f"{source}: the text is too large ({len(text):,} bytes; the limit is "
+                            f"{MAX_BYTES // (1024 * 1024)} MB)")
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise UserError(f"{source}: not UTF-8 text (byte 0x{text[exc.start]:02x} at offset "
+                            f"{exc.start}); save the file as UTF-8") from None
+    elif len(text) > MAX_BYTES:
+        raise UserError(f"{source}: the text is too large ({len(text):,} characters; the limit is "
+                        f"{MAX_BYTES // (1024 * 1024)} MB)")
+    if fmt is None:
+        fmt = "json" if text.lstrip().startswith("{") else "toml"
+    raw = _parse(text, fmt, source)
+    _refuse_absurd(raw, source)
+    notes: list[str] = []
+    if fmt == "toml":
+        notes = _hoist(raw, source)
+    try:
+        model = SCENARIO_ADAPTER.validate_python(raw)
+    except ValidationError as exc:
+        lines = [_line(source, path, msg) for path, msg in render_errors(exc.errors())]
+        raise UserError(lines) from None
+    state = build_state(model)
+    if check:
+        problems = check_state(state)
+        if problems:
+            raise UserError([_line(source, path, msg) for path, msg in problems])
+    return state, notes
+
+
+def _line(source: str, path: str, msg: str) -> str:
+    return f"{source}: {path}: {msg}" if path else f"{source}: {msg}"
+
+
+def _parse(text: str, fmt: Format, source: str) -> Any:
+    try:
+        if fmt == "json":
+            return json.loads(text, object_pairs_hook=_no_duplicate_keys)
+        return tomllib.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{source}: line {exc.lineno}, column {exc.colno}: invalid JSON: "
+                        f"{exc.msg}") from None
+    except tomllib.TOMLDecodeError as exc:
+        m = _TOML_POSITION.match(str(exc))
+        if m:
+            raise UserError(f"{source}: line {m['line']}, column {m['col']}: invalid TOML: "
+                            f"{m['msg']}") from None
+        raise UserError(f"{source}: invalid TOML: {exc}") from None
+    except _DuplicateKey as exc:
+        raise UserError(f"{source}: invalid JSON: the key {describe(exc.key)} appears twice in "
+                        "one object") from None
+    except RecursionError:
+        raise UserError(f"{source}: nested deeper than {MAX_DEPTH} levels; a scenario file needs "
+                        "far fewer") from None
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _DuplicateKey(k)
+        out[k] = v
+    return out
+
+
+def _refuse_absurd(raw: Any, source: str) -> None:
+    """Refuse deep nesting and too many models before validation (iterative, linear time)."""
+    stack: list[tuple[Any, int]] = [(raw, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise UserError(f"{source}: nested deeper than {MAX_DEPTH} levels; a scenario file "
+                            "needs far fewer")
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values() if isinstance(v, dict | list))
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value if isinstance(v, dict | list))
+    if not isinstance(raw, dict) or not isinstance(raw.get("units"), list):
+        return
+    total = 0
+    for unit in raw["units"]:
+        if isinstance(unit, dict):
+            models = unit.get("models")
+            if isinstance(models, list):
+                total += len(models)
+            elif isinstance(models, int) and not isinstance(models, bool) and models > 0:
+                total += models
+    if total > MAX_MODELS:
+        raise UserError(f"{source}: too many models ({total:,}; the limit is {MAX_MODELS:,})")
+
+
+def _hoist(raw: Any, source: str) -> list[str]:
+    """Move ``objectives``/``description`` that TOML put into a ``[[terrain]]``-like table up.
+
+    In TOML, ``objectives = [...]`` written after a ``[[terrain]]`` header belongs to that
+    terrain piece, where the key means nothing. The intent is plain, so the key is read as the
+    top-level key it was meant to be (only when the top level does not have it), with a note.
+    """
+    notes: list[str] = []
+    if not isinstance(raw, dict):
+        return notes
+    for key in _HOISTABLE:
+        if key in raw:
+            continue
+        found = [(name, i) for name in ("players", "terrain", "units")
+                 if isinstance(raw.get(name), list)
+                 for i, item in enumerate(raw[name]) if isinstance(item, dict) and key in item]
+        if len(found) == 1:
+            name, i = found[0]
+            raw[key] = raw[name][i].pop(key)
+            notes.append(f"{source}: note: {name}[{i}].{key} was read as the top-level {key} "
+                         f"(in TOML, write top-level keys before the first [[table]])")
+    return notes
+
+
+# -- building the state ---------------------------------------------------------------------------
+
+def _jsonish(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_jsonish(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _jsonish(v) for k, v in value.items()}
+    return value
+
+
+def build_state(model: Wh40kScenario | T9aScenario) -> GameState:
+    """The frozen :class:`GameState` of a validated scenario model."""
+    b = model.battle
+    selection = None
+    if b.selection is not None:
+        s = b.selection
+        selection = Selection(
+            unit=s.unit, move=s.move, mode=s.mode, roll=s.roll,
+            start=tuple((e.model, e.at, e.facing) for e in s.start),
+            staged=tuple(_jsonish(a.model_dump(exclude_none=True)) for a in s.staged),
+            files=s.files,
+        )
+    battle = Battle(round=b.round, active_player=b.active_player, phase=b.phase, seed=b.seed,
+                    step=b.step, dice_used=b.dice_used, selection=selection)
+    players = tuple(Player(id=p.id, name=p.name, cp=p.cp,
+                           deployment_zone=tuple(p.deployment_zone)
+                           if p.deployment_zone is not None else None)
+                    for p in model.players)
+    terrain = tuple(Terrain(id=t.id, kind=t.kind, polygon=tuple(t.polygon), height=t.height)
+                    for t in model.terrain)
+    units: list[Unit | Block] = []
+    for u in model.units:
+        if isinstance(u, Wh40kUnit):
+            units.append(Unit(
+                id=u.id, player=u.player, keywords=tuple(u.keywords), M=u.M, W=u.W, Ld=u.Ld,
+                OC=u.OC, name=u.name, starting_strength=u.starting_strength,
+                battle_shocked=u.battle_shocked, location=u.location, transport=u.transport,
+                flags=tuple(u.flags),
+                models=tuple(Model(id=m.id, base=parse_base(m.base, tuple(m.hull) if m.hull
+                                                            else None),
+                                   at=m.at, facing=m.facing, wounds=m.wounds, M=m.M)
+                             for m in u.models),
+            ))
+        else:
+            assert isinstance(u, T9aUnit)
+            units.append(Block(
+                id=u.id, player=u.player, Adv=u.Adv, Mar=u.Mar, Dis=u.Dis,
+                base=parse_base(u.base), models=u.models, files=u.files, at=u.at,
+                facing=u.facing, name=u.name, starting_models=u.starting_models,
+                fleeing=u.fleeing, flags=tuple(u.flags),
+            ))
+    return GameState(
+        name=model.name, ruleset=model.ruleset, battle=battle,
+        players=players,  # type: ignore[arg-type]
+        battlefield=Battlefield(width=model.battlefield.width, depth=model.battlefield.depth),
+        terrain=terrain, objectives=tuple(model.objectives), units=tuple(units),
+        description=model.description,
+    )
+
+
+# -- writing --------------------------------------------------------------------------------------
+
+def _num_text(v: float) -> str:
+    """A number as plain decimals, exactly round-tripping (no exponent: bases need digits)."""
+    text = format(Decimal(repr(float(v))), "f")
+    return text[:-2] if text.endswith(".0") else text
+
+
+def base_text(base: Footprint) -> str:
+    """The base string of a footprint, exact (``"28.5mm"``, ``"oval 60x35.5mm"``, ``"hull"``)."""
+    if isinstance(base, Round):
+        return f"{_num_text(base.diameter_mm)}mm"
+    if isinstance(base, Oval):
+        return f"oval {_num_text(base.length_mm)}x{_num_text(base.width_mm)}mm"
+    if isinstance(base, Rect):
+        return f"rect {_num_text(base.frontage_mm)}x{_num_text(base.depth_mm)}mm"
+    if isinstance(base, Hull):
+        return "hull"
+    raise TypeError(f"unknown footprint {base!r}")
+
+
+def _stat(v: float) -> int | float:
+    """A characteristic in inches: ``6`` rather than ``6.0`` when whole (it loads as 6.0)."""
+    f = float(v)
+    return int(f) if f.is_integer() and abs(f) < 2**53 else f
+
+
+def _points(points: Any) -> list[list[float]]:
+    return [[float(x), float(y)] for x, y in points]
+
+
+def _put(d: dict[str, Any], key: str, value: Any, default: Any = None) -> None:
+    if value is not None and not (default is not None and value == default
+                                  and type(value) is type(default)):
+        d[key] = value
+
+
+def to_document(state: GameState) -> dict[str, Any]:
+    """The scenario file of ``state`` as plain data (dicts, lists, str, int, float, bool)."""
+    doc: dict[str, Any] = {"format": FORMAT, "name": state.name}
+    _put(doc, "description", state.description)
+    doc["ruleset"] = state.ruleset
+    doc["battlefield"] = {"width": float(state.battlefield.width),
+                          "depth": float(state.battlefield.depth)}
+    b = state.battle
+    battle: dict[str, Any] = {"round": b.round, "active_player": b.active_player,
+                              "phase": b.phase}
+    _put(battle, "seed", b.seed)
+    _put(battle, "step", b.step)
+    if b.dice_used:
+        battle["dice_used"] = b.dice_used
+    if b.selection is not None:
+        s = b.selection
+        sel: dict[str, Any] = {"unit": s.unit, "move": s.move}
+        _put(sel, "mode", s.mode)
+        _put(sel, "roll", s.roll)
+        if s.start:
+            sel["start"] = [
+                {"model": mid, **({"at": [float(at[0]), float(at[1])]} if at is not None else {}),
+                 "facing": float(facing)}
+                for mid, at, facing in s.start
+            ]
+        if s.staged:
+            sel["staged"] = [_jsonish(dict(a)) for a in s.staged]
+        _put(sel, "files", s.files)
+        battle["selection"] = sel
+    doc["battle"] = battle
+    players = []
+    for p in state.players:
+        pd: dict[str, Any] = {"id": p.id}
+        _put(pd, "name", p.name)
+        pd["cp"] = p.cp
+        if p.deployment_zone is not None:
+            pd["deployment_zone"] = _points(p.deployment_zone)
+        players.append(pd)
+    doc["players"] = players
+    if state.terrain:
+        terrain = []
+        for t in state.terrain:
+            td: dict[str, Any] = {"id": t.id, "kind": t.kind}
+            if t.height:
+                td["height"] = float(t.height)
+            td["polygon"] = _points(t.polygon)
+            terrain.append(td)
+        doc["terrain"] = terrain
+    if state.objectives:
+        doc["objectives"] = _points(state.objectives)
+    if state.units:
+        doc["units"] = [_unit_doc(u) for u in state.units]
+    return doc
+
+
+def _unit_doc(u: Unit | Block) -> dict[str, Any]:
+    d: dict[str, Any] = {"id": u.id}
+    _put(d, "name", u.name)
+    d["player"] = u.player
+    if isinstance(u, Unit):
+        d["keywords"] = list(u.keywords)
+        d.update({"M": _stat(u.M), "W": u.W, "Ld": u.Ld, "OC": u.OC})
+        _put(d, "starting_strength", u.starting_strength)
+        if u.battle_shocked:
+            d["battle_shocked"] = True
+        if u.location != "battlefield":
+            d["location"] = u.location
+        _put(d, "transport", u.transport)
+        if u.flags:
+            d["flags"] = list(u.flags)
+        models = []
+        for m in u.models:
+            md: dict[str, Any] = {"id": m.id, "base": base_text(m.base)}
+            if m.at is not None:
+                md["at"] = [float(m.at[0]), float(m.at[1])]
+            if m.facing:
+                md["facing"] = float(m.facing)
+            _put(md, "wounds", m.wounds)
+            _put(md, "M", None if m.M is None else _stat(m.M))
+            if isinstance(m.base, Hull):
+                md["hull"] = _points(m.base.points)
+            models.append(md)
+        d["models"] = models
+    else:
+        d.update({"Adv": _stat(u.Adv), "Mar": _stat(u.Mar), "Dis": u.Dis,
+                  "base": base_text(u.base), "models": u.models, "files": u.files})
+        _put(d, "starting_models", u.starting_models)
+        d["at"] = [float(u.at[0]), float(u.at[1])]
+        d["facing"] = float(u.facing)
+        if u.fleeing:
+            d["fleeing"] = True
+        if u.flags:
+            d["flags"] = list(u.flags)
+    return d
+
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _toml_key(key: str) -> str:
+    return key if _BARE_KEY.match(key) else _toml_scalar(key)
+
+
+def _toml_scalar(value: Any) -> str:
+    return tomli_w.dumps({"v": value}).removeprefix("v = ").rstrip("\n")
+
+
+def _toml_inline(value: Any) -> str:
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        inner = ", ".join(f"{_toml_key(k)} = {_toml_inline(v)}" for k, v in value.items())
+        return "{ " + inner + " }"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_inline(v) for v in value) + "]"
+    return _toml_scalar(value)
+
+
+def _toml_value(value: Any) -> str:
+    """A value of a ``key = value`` line: arrays of tables one inline table per line."""
+    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        return "[\n" + "".join(f"  {_toml_inline(v)},\n" for v in value) + "]"
+    return _toml_inline(value)
+
+
+def _toml_table(lines: list[str], table: dict[str, Any], header: str | None,
+                array: bool = False) -> None:
+    if header is not None:
+        lines.append("")
+        lines.append(f"[[{header}]]" if array else f"[{header}]")
+    subtables = []
+    for k, v in table.items():
+        if isinstance(v, dict):
+            subtables.append((k, v))
+        else:
+            lines.append(f"{_toml_key(k)} = {_toml_value(v)}")
+    for k, v in subtables:
+        _toml_table(lines, v, f"{header}.{_toml_key(k)}" if header else _toml_key(k))
+
+
+def _to_toml(doc: dict[str, Any]) -> str:
+    lines: list[str] = []
+    top = {k: v for k, v in doc.items()
+           if not isinstance(v, dict) and k not in ("players", "terrain", "units")}
+    for k, v in top.items():
+        lines.append(f"{_toml_key(k)} = {_toml_value(v)}")
+    for k, v in doc.items():
+        if isinstance(v, dict):
+            _toml_table(lines, v, _toml_key(k))
+    for k in ("players", "terrain", "units"):
+        for item in doc.get(k, []):
+            _toml_table(lines, item, k, array=True)
+    return "\n".join(lines) + "\n"
+
+
+def dumps_scenario(state: GameState, fmt: Format = "toml") -> str:
+    """The scenario file of ``state`` as TOML (models one inline table per line) or JSON."""
+    doc = to_document(state)
+    if fmt == "json":
+        return json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    if fmt == "toml":
+        return _to_toml(doc)
+    raise ValueError(f"unknown format {fmt!r}; use 'toml' or 'json'")
+
+
+def _canonical(state: GameState) -> GameState:
+    """``state`` with staged actions as plain JSON data (lists, not tuples), as loading gives."""
+    sel = state.battle.selection
+    if sel is None or not sel.staged:
+        return state
+    from dataclasses import replace
+
+    staged = tuple(_jsonish(dict(a)) for a in sel.staged)
+    return replace(state, battle=replace(state.battle, selection=replace(sel, staged=staged)))
+
+
+def save_scenario(state: GameState, path: str | os.PathLike[str],
+                  fmt: Format | None = None) -> None:
+    """Write ``state`` to ``path`` atomically; the format follows the suffix (``.json``: JSON).
+
+    The text is read back before anything is written: if it would not load to an identical state
+    (data that format 1 cannot hold), :class:`ValueError` is raised and no file is touched.
+    """
+    p = Path(path)
+    if fmt is None:
+        fmt = "json" if p.suffix.lower() == ".json" else "toml"
+    text = dumps_scenario(state, fmt)
+    try:
+        back = loads_scenario(text, fmt=fmt, source=str(p), check=False)
+    except UserError as exc:
+        raise ValueError(f"{p}: this state cannot be saved as scenario format 1:\n{exc}") from None
+    if back != _canonical(state):
+        raise ValueError(f"{p}: this state does not survive saving in format 1; nothing written")
+    folder = p.parent if str(p.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

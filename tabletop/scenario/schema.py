@@ -1,0 +1,383 @@
+"""Pydantic models of scenario format 1 (``spec/scenario-format.md``) and its JSON Schema.
+
+The models mirror the file exactly: same keys, same nesting, unknown keys refused
+(``extra="forbid"``), no silent conversions (``strict``: ``M = "6"`` or ``W = 6.5`` are errors,
+an integer is accepted where a number is expected). The top-level ``ruleset`` chooses the model:
+:class:`Wh40kScenario` or :class:`T9aScenario` (a discriminated union, :data:`Scenario`).
+
+Besides the keys of the spec, the program adds the keys a game saved mid-phase needs:
+``battle.step``, ``battle.dice_used``, ``battle.selection`` (the unit being moved, where its models
+started and the staged actions of ``spec/actions.md``) and ``flags`` on units.
+
+These models are only the file's shape; :mod:`tabletop.scenario.io` turns them into the frozen
+:class:`tabletop.state.GameState` and :mod:`tabletop.scenario.checks` checks what a schema cannot
+(ids, references, overlaps, the battlefield's edges).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from tabletop.geometry.footprints import BaseParseError, Rect, parse_base
+from tabletop.state import T9A, TERRAIN_KINDS, WH40K
+
+__all__ = [
+    "FORMAT",
+    "SCENARIO_ADAPTER",
+    "Scenario",
+    "T9aScenario",
+    "Wh40kScenario",
+    "json_schema",
+]
+
+FORMAT = 1
+"""The scenario format this program reads and writes."""
+
+INT_MAX = 2**63 - 1
+"""Largest integer accepted anywhere (TOML integers are 64-bit)."""
+
+
+# -- value types ----------------------------------------------------------------------------------
+
+def _text(value: str) -> str:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise PydanticCustomError("text", "not valid Unicode text (a lone surrogate)") from exc
+    return value
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise PydanticCustomError("number", "expected a number, got {got}",
+                                  {"got": describe(value)})
+    return float(value)
+
+
+def _point(value: Any) -> tuple[float, float]:
+    if (not isinstance(value, list | tuple) or len(value) != 2
+            or any(isinstance(v, bool) or not isinstance(v, int | float) for v in value)):
+        raise PydanticCustomError("point", "a point is [x, y] (two numbers, inches), got {got}",
+                                  {"got": describe(value)})
+    return (float(value[0]), float(value[1]))
+
+
+def _polygon(value: Any) -> Any:
+    if not isinstance(value, list | tuple):
+        raise PydanticCustomError(
+            "polygon", "a polygon is an array of [x, y] points, got {got}",
+            {"got": describe(value)})
+    if len(value) < 3:
+        raise PydanticCustomError(
+            "polygon", "a polygon needs at least 3 points, got {n}", {"n": len(value)})
+    return list(value)
+
+
+def _id(value: str) -> str:
+    if not value:
+        raise PydanticCustomError("id", "an id must not be empty")
+    return value
+
+
+def _base(value: str) -> str:
+    try:
+        parse_base(value, hull=((0.0, 0.0), (1.0, 0.0), (0.0, 1.0)))
+    except BaseParseError as exc:
+        raise PydanticCustomError("base", str(exc)) from exc
+    return value
+
+
+def _rect_base(value: str) -> str:
+    _base(value)
+    if not isinstance(parse_base(value), Rect):
+        raise PydanticCustomError(
+            "base", 'a t9a-2 unit stands on rectangular bases: write "rect FxDmm", '
+                    'e.g. "rect 20x20mm", got {got}', {"got": describe(value)})
+    return value
+
+
+def _format(value: int) -> int:
+    if value != FORMAT:
+        raise PydanticCustomError(
+            "format", "unsupported format {got}; this program reads format 1", {"got": value})
+    return value
+
+
+Text = Annotated[str, AfterValidator(_text)]
+Id = Annotated[str, AfterValidator(_text), AfterValidator(_id)]
+Number = Annotated[float, BeforeValidator(_number), Field(allow_inf_nan=False)]
+NonNegative = Annotated[float, BeforeValidator(_number), Field(ge=0, allow_inf_nan=False)]
+Positive = Annotated[float, BeforeValidator(_number), Field(gt=0, allow_inf_nan=False)]
+Int = Annotated[int, Field(ge=-INT_MAX - 1, le=INT_MAX)]
+Count = Annotated[int, Field(ge=0, le=INT_MAX)]
+PositiveInt = Annotated[int, Field(ge=1, le=INT_MAX)]
+_Finite = Annotated[float, Field(allow_inf_nan=False)]
+Point = Annotated[
+    tuple[_Finite, _Finite],
+    BeforeValidator(_point),
+    Field(json_schema_extra={"description": "[x, y] in inches"}),
+]
+PolygonPoints = Annotated[list[Point], BeforeValidator(_polygon),
+                          Field(json_schema_extra={"description": "absolute [x, y] points"})]
+BaseText = Annotated[str, AfterValidator(_base), Field(
+    json_schema_extra={"description": '"32mm", "oval 60x35mm", "rect 25x50mm" or "hull"'})]
+RectBaseText = Annotated[str, AfterValidator(_rect_base), Field(
+    json_schema_extra={"description": '"rect FxDmm": frontage x depth'})]
+
+
+def describe(value: Any) -> str:
+    """A short rendering of a value from a file, for an error message."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
+
+
+# -- common tables --------------------------------------------------------------------------------
+
+class BattlefieldModel(_Strict):
+    """``[battlefield]``: its size in inches."""
+
+    width: Positive = 60.0
+    depth: Positive = 44.0
+
+
+class PlayerModel(_Strict):
+    """One of ``[[players]]``."""
+
+    id: Id
+    name: Text | None = None
+    cp: Count = 0
+    deployment_zone: PolygonPoints | None = None
+
+
+class StartModel(_Strict):
+    """Where a model (or a t9a block: ``model`` is the unit id) stood when its unit was selected."""
+
+    model: Id
+    at: Point | None = None
+    facing: Number = 0.0
+
+
+class MoveAction(_Strict):
+    """``{"do": "move", "model", "path", "facing"?}``."""
+
+    do: Literal["move"]
+    model: Id
+    path: Annotated[list[Point], Field(min_length=1)]
+    facing: Number | None = None
+
+
+class PlaceAction(_Strict):
+    """``{"do": "place", "model", "at", "facing"?}``."""
+
+    do: Literal["place"]
+    model: Id
+    at: Point
+    facing: Number | None = None
+
+
+class DistanceAction(_Strict):
+    """``{"do": "forward" | "backward" | "sideways", "distance"}``."""
+
+    do: Literal["forward", "backward", "sideways"]
+    distance: Number
+
+
+class WheelAction(_Strict):
+    """``{"do": "wheel", "angle"}``: degrees, positive clockwise."""
+
+    do: Literal["wheel"]
+    angle: Number
+
+
+class ReformAction(_Strict):
+    """``{"do": "reform", "files", "facing"}``."""
+
+    do: Literal["reform"]
+    files: PositiveInt
+    facing: Number
+
+
+StagedAction = Annotated[
+    MoveAction | PlaceAction | DistanceAction | WheelAction | ReformAction,
+    Field(discriminator="do"),
+]
+
+
+class SelectionModel(_Strict):
+    """``battle.selection`` (program-added): the unit being moved and what is staged for it."""
+
+    unit: Id
+    move: Text
+    mode: Text | None = None
+    roll: Int | None = None
+    start: list[StartModel] = []
+    staged: list[StagedAction] = []
+    files: PositiveInt | None = None
+
+
+class BattleModel(_Strict):
+    """``[battle]``: round, active player, phase, dice; step and selection are program-added."""
+
+    round: PositiveInt
+    active_player: Id
+    phase: Literal["command", "movement"]
+    seed: Count | None = None
+    step: Text | None = None
+    dice_used: Count = 0
+    selection: SelectionModel | None = None
+
+
+# -- wh40k-11e ------------------------------------------------------------------------------------
+
+class Wh40kTerrain(_Strict):
+    """A terrain piece of wh40k-11e."""
+
+    id: Id
+    kind: Literal["area", "light", "dense", "impassable"]
+    polygon: PolygonPoints
+    height: NonNegative = 0.0
+
+
+class Wh40kModel(_Strict):
+    """One model of a wh40k-11e unit."""
+
+    id: Id
+    base: BaseText
+    at: Point | None = None
+    facing: Number = 0.0
+    wounds: PositiveInt | None = None
+    M: NonNegative | None = None
+    hull: PolygonPoints | None = None
+
+    @model_validator(mode="after")
+    def _hull_matches_base(self) -> Wh40kModel:
+        is_hull = self.base.strip().lower() == "hull"
+        if is_hull and self.hull is None:
+            raise PydanticCustomError(
+                "hull", 'base "hull" needs a "hull" polygon (inches, relative to the model\'s '
+                        "centre, facing 0)")
+        if not is_hull and self.hull is not None:
+            raise PydanticCustomError(
+                "hull", 'a "hull" polygon is only for base = "hull" (the base is {base})',
+                {"base": describe(self.base)})
+        return self
+
+
+class Wh40kUnit(_Strict):
+    """A wh40k-11e unit."""
+
+    id: Id
+    name: Text | None = None
+    player: Id
+    keywords: list[Text] = []
+    M: NonNegative
+    W: PositiveInt
+    Ld: Int
+    OC: Count
+    starting_strength: PositiveInt | None = None
+    battle_shocked: bool = False
+    location: Literal["battlefield", "strategic-reserves", "embarked"] = "battlefield"
+    transport: Id | None = None
+    models: Annotated[list[Wh40kModel], Field(min_length=1)]
+    flags: list[Text] = []
+
+
+class Wh40kScenario(_Strict):
+    """A scenario of ruleset ``"wh40k-11e"``."""
+
+    format: Annotated[int, AfterValidator(_format)]
+    name: Text
+    description: Text | None = None
+    ruleset: Literal["wh40k-11e"]
+    battlefield: BattlefieldModel = BattlefieldModel()
+    battle: BattleModel
+    players: list[PlayerModel]
+    terrain: list[Wh40kTerrain] = []
+    objectives: list[Point] = []
+    units: list[Wh40kUnit] = []
+
+
+# -- t9a-2 ----------------------------------------------------------------------------------------
+
+class T9aTerrain(_Strict):
+    """A terrain piece of t9a-2."""
+
+    id: Id
+    kind: Literal["open", "impassable", "dangerous"]
+    polygon: PolygonPoints
+    height: NonNegative = 0.0
+
+
+class T9aUnit(_Strict):
+    """A t9a-2 unit: a block of ``models`` rectangular bases in ranks of ``files``."""
+
+    id: Id
+    name: Text | None = None
+    player: Id
+    Adv: NonNegative
+    Mar: NonNegative
+    Dis: Int
+    base: RectBaseText
+    models: PositiveInt
+    files: PositiveInt
+    starting_models: PositiveInt | None = None
+    at: Point
+    facing: Number = 0.0
+    fleeing: bool = False
+    flags: list[Text] = []
+
+
+class T9aScenario(_Strict):
+    """A scenario of ruleset ``"t9a-2"``."""
+
+    format: Annotated[int, AfterValidator(_format)]
+    name: Text
+    description: Text | None = None
+    ruleset: Literal["t9a-2"]
+    battlefield: BattlefieldModel = BattlefieldModel()
+    battle: BattleModel
+    players: list[PlayerModel]
+    terrain: list[T9aTerrain] = []
+    objectives: list[Point] = []
+    units: list[T9aUnit] = []
+
+
+Scenario = Annotated[Wh40kScenario | T9aScenario, Field(discriminator="ruleset")]
+"""A scenario file of either ruleset, chosen by its ``ruleset`` key."""
+
+SCENARIO_ADAPTER: TypeAdapter[Wh40kScenario | T9aScenario] = TypeAdapter(Scenario)
+"""Validates a parsed file (a dict) into :class:`Wh40kScenario` or :class:`T9aScenario`."""
+
+assert set(TERRAIN_KINDS[WH40K]) == set(Wh40kTerrain.model_fields["kind"].annotation.__args__)  # type: ignore[union-attr]
+assert set(TERRAIN_KINDS[T9A]) == set(T9aTerrain.model_fields["kind"].annotation.__args__)  # type: ignore[union-attr]
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of scenario format 1 (both rulesets, chosen by ``ruleset``)."""
+    schema = SCENARIO_ADAPTER.json_schema()
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "tabletop scenario, format 1",
+        "description": "A game state of wh40k-11e or t9a-2: battlefield, terrain, players, units. "
+                       "Inches for distances, millimetres for bases, x right, y down.",
+        **schema,
+    }
