@@ -630,7 +630,8 @@ def credit_text(layout: Mapping[str, Any] | None,
     if deployment is not None:
         used.append(f"deployment map \"{deployment.get('name', deployment.get('id'))}\" "
                     f"({deployment.get('id')})")
-    return (" and ".join(used).capitalize() + f" from the 40kdc data by {CREDIT}, "
+    text = " and ".join(used) or "data"
+    return (text[:1].upper() + text[1:] + f" from the 40kdc data by {CREDIT}, "
             f"licensed {LICENCE} (https://creativecommons.org/licenses/by/4.0/).")
 
 
