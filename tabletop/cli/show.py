@@ -40,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
         ids = ", ".join(p.id for p in state.players)
         raise UserError(f"--engagement: unknown player {args.engagement!r}; one of {ids}")
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
     from tabletop.view.render import Overlays, render_board, save_png

@@ -388,8 +388,8 @@ class Controller:
             if unit is None:
                 return []
             action: dict[str, Any] = {"do": "select", "unit": unit, "move": MOVE_KEYS[name]}
-            if name == "f":
-                action["mode"] = "desperate-escape" if shift else "ordered-retreat"
+            if name == "f" and shift:
+                action["mode"] = "desperate-escape"
             return [Intent("actions", {"actions": [action]})]
         if name in ("return", "enter", "keypad enter"):
             return [Intent("actions", {"actions": [{"do": "commit"}]})]

@@ -1,0 +1,70 @@
+"""``tabletop play [FILE]``: the window (drag models, see their legal zones, commit moves)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+ORDER = 10
+
+NO_DISPLAY = ("tabletop play: no display found (DISPLAY and WAYLAND_DISPLAY are not set); "
+              "without a screen use `tabletop show FILE -o board.png` for a picture, "
+              "`tabletop zone` for legal zones and `tabletop apply` to play actions")
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``play`` sub-command."""
+    p = subparsers.add_parser(
+        "play",
+        help="open the window on a scenario (default: the shipped demo)",
+        description="Open a window on a scenario: pick a unit and a move type, drag its models "
+        "inside their exact legal zones, commit the move. Ctrl+S saves; every action is also "
+        "appended to an action log beside the save. Without FILE: the demo shipped with the "
+        "package.",
+    )
+    p.add_argument("file", metavar="FILE", nargs="?", help="scenario file (.toml or .json)")
+    p.add_argument("--save", metavar="PATH",
+                   help="where Ctrl+S saves (default: <name>.save.toml in the current folder)")
+    p.add_argument("--size", metavar="WxH", default="1280x820", help="window size in pixels")
+    p.set_defaults(func=run)
+
+
+def _has_display() -> bool:
+    if os.environ.get("SDL_VIDEODRIVER") or os.environ.get("SDL_VIDEO_DRIVER"):
+        return True
+    if sys.platform.startswith("linux") or "bsd" in sys.platform:
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load the scenario and run the window until it is closed."""
+    from tabletop.errors import UserError
+    from tabletop.scenario.io import load_scenario, save_scenario, shipped
+
+    path = Path(args.file) if args.file else shipped("demo.toml")
+    state = load_scenario(path)
+    try:
+        w, h = (int(v) for v in str(args.size).lower().split("x"))
+    except ValueError:
+        raise UserError(f"--size: {args.size!r} is not WxH, e.g. 1280x820") from None
+    if not (400 <= w <= 10000 and 300 <= h <= 10000):
+        raise UserError(f"--size: {w}x{h} is out of range (400x300 to 10000x10000)")
+    save = Path(args.save) if args.save else Path.cwd() / f"{path.stem}.save.toml"
+    if not _has_display():
+        print(NO_DISPLAY, file=sys.stderr)
+        return 2
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from tabletop.view.app import App
+
+    try:
+        app = App(state, save_path=save, size=(w, h), saver=save_scenario)
+    except pygame.error as exc:
+        print(f"tabletop play: cannot open a window ({exc}); {NO_DISPLAY.split('; ', 1)[1]}",
+              file=sys.stderr)
+        return 2
+    return app.run()

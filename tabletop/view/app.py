@@ -1,0 +1,705 @@
+"""The window: a pygame-ce loop of events -> controller -> rules -> render.
+
+Layout: the board on the left (fitted to the window, zoom and pan), a side panel on the right
+(turn, CP, the focused unit, its move types, dice, coherency, refusals, reserves), a status line
+at the bottom. Every change to the game goes through the rules core as an action of
+``spec/actions.md``; each one is appended to an action log beside the save, so a game can be
+replayed with ``tabletop apply``.
+
+Per frame only cached surfaces are blitted (board, models, zone) and the ghost, path and panel are
+drawn; zones are computed when a model is picked up (see ``reference/geometry.md``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from tabletop.state import Block, GameState, Unit
+from tabletop.view import render
+from tabletop.view.bridge import Eligibility, Outcome, Rules
+from tabletop.view.controller import Controller, Intent, ghost_models
+from tabletop.view.viewport import Viewport
+
+__all__ = ["PANEL_W", "App", "atomic_write_text"]
+
+PANEL_W = 330
+STATUS_H = 26
+PANEL_BG = (30, 32, 36)
+PANEL_LINE = (58, 62, 68)
+GREY = (120, 124, 130)
+OK_GREEN = (120, 210, 120)
+BAD_RED = (255, 110, 110)
+ACCENT = (255, 226, 110)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename (never half-written)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+@dataclass
+class _Row:
+    """A clickable row of the side panel."""
+
+    rect: pygame.Rect
+    kind: str
+    value: str
+    enabled: bool = True
+
+
+class App:
+    """The interactive window on one game.
+
+    Parameters
+    ----------
+    state:
+        The game to play.
+    save_path:
+        Where Ctrl+S writes the scenario; the action log is ``<save>.actions.json`` beside it and
+        the state the log starts from ``<save>.start.toml``.
+    size:
+        Window size in pixels.
+    saver:
+        ``saver(state, path)`` writes a scenario file atomically (``tabletop.scenario.io``).
+    """
+
+    def __init__(self, state: GameState, *, save_path: Path, size: tuple[int, int] = (1280, 820),
+                 saver: Callable[[GameState, Path], Any] | None = None,
+                 rules: Rules | None = None) -> None:
+        pygame.display.init()
+        pygame.font.init()
+        self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        pygame.display.set_caption(f"tabletop — {state.name}")
+        pygame.key.set_repeat(0)
+        self.rules = rules or Rules()
+        self.saver = saver
+        self.save_path = Path(save_path)
+        self.log_path = self.save_path.with_name(self.save_path.stem + ".actions.json")
+        self.start_path = self.save_path.with_name(self.save_path.stem + ".start"
+                                                   + (self.save_path.suffix or ".toml"))
+        self.log: list[dict[str, Any]] = []
+        self.start_state = state
+        self.grid = False
+        self.engagement = False
+        self.help = False
+        self.running = True
+        self.message = "Click a model to pick its unit; N/A/F/S/I/D choose the move; H for help."
+        self.refusal: Outcome | None = None
+        self.last_events: list[dict[str, Any]] = []
+        self.command_log: list[dict[str, Any]] = []
+        self.rows: list[_Row] = []
+        self._cache: dict[str, tuple[Any, Any]] = {}
+        self._elig: tuple[Any, list[Eligibility]] | None = None
+        self._coh: tuple[Any, list[Any]] | None = None
+        self.frame_times: list[float] = []
+        self.ctrl = Controller(state, self._fit(), zone_fn=self._zone_on_pickup,
+                               cap_fn=self.rules.cap)
+        self.zone_seconds: list[float] = []
+
+    # -- geometry of the window -----------------------------------------------------------
+    @property
+    def state(self) -> GameState:
+        """The game state shown."""
+        return self.ctrl.state
+
+    def board_rect(self) -> pygame.Rect:
+        """The part of the window the board is drawn in."""
+        w, h = self.screen.get_size()
+        return pygame.Rect(0, 0, max(w - PANEL_W, 100), max(h - STATUS_H, 100))
+
+    def _fit(self) -> Viewport:
+        r = self.board_rect()
+        bf = self.state.battlefield if hasattr(self, "ctrl") else self.start_state.battlefield
+        return Viewport.fit(bf.width, bf.depth, (r.x, r.y, r.w, r.h), margin=16)
+
+    def _zone_on_pickup(self, state: GameState, model_id: str) -> Any:
+        t0 = time.perf_counter()
+        z = self.rules.zone(state, model_id)
+        self.zone_seconds.append(time.perf_counter() - t0)
+        return z
+
+    # -- actions --------------------------------------------------------------------------
+    def apply(self, action: dict[str, Any]) -> Outcome:
+        """Apply one action through the rules core, log it, and show what happened."""
+        before = self.state
+        try:
+            out = self.rules.apply(before, action)
+        except Exception as exc:
+            self.message = f"{action.get('do')}: {exc}"
+            return Outcome(before, False, (str(exc),))
+        self._log(action)
+        self.ctrl.state = out.state
+        if out.events:
+            self.last_events = [e for e in out.events if e.get("kind") in ("roll", "battle-shock")
+                                ] or self.last_events
+            bs = [e for e in out.events if e.get("kind") in ("battle-shock", "cp")]
+            if bs:
+                self.command_log = (self.command_log + bs)[-12:]
+        do = action.get("do")
+        if out.ok:
+            self.refusal = None
+            self.message = _describe(action, out)
+        else:
+            self.message = f"refused: {'; '.join(out.reasons) or do}"
+            if do == "commit":
+                self.refusal = out
+                sel = out.state.battle.selection
+                if sel is not None and any(
+                    self.state.model(mid)[1].at != at for mid, at, _ in sel.start
+                    if _has_model(self.state, mid)
+                ):
+                    # the rules keep the unit selected: put its models back where they started
+                    back = self.rules.apply(out.state, {"do": "reset"})
+                    if back.ok:
+                        self._log({"do": "reset"})
+                        self.ctrl.state = back.state
+            elif out.violations:
+                self.refusal = out
+        return out
+
+    def _log(self, action: dict[str, Any]) -> None:
+        if not self.log:
+            if self.saver is not None:
+                self.saver(self.start_state, self.start_path)
+        self.log.append(dict(action))
+        atomic_write_text(self.log_path, json.dumps(self.log, indent=1) + "\n")
+
+    def save(self) -> Path:
+        """Write the game as a scenario file (atomically) at :attr:`save_path`."""
+        if self.saver is None:
+            raise RuntimeError("no scenario writer")
+        self.saver(self.state, self.save_path)
+        self.message = f"saved {self.save_path} (log: {self.log_path.name})"
+        return self.save_path
+
+    def screenshot(self, path: str | os.PathLike[str] | None = None) -> Path:
+        """Save the window's current picture as a PNG."""
+        target = Path(path) if path is not None else self.save_path.with_name(
+            f"{self.save_path.stem}-screenshot-{time.strftime('%Y%m%d-%H%M%S')}.png")
+        render.save_png(self.screen, target)
+        self.message = f"screenshot {target}"
+        return target
+
+    def do_intents(self, intents: list[Intent]) -> None:
+        """Carry out what the controller asked for."""
+        for it in intents:
+            if it.kind == "actions":
+                for act in it.data["actions"]:
+                    self.apply(act)
+            elif it.kind == "focus":
+                self.refusal = None if self.refusal and self.ctrl.focus else self.refusal
+                self.message = _unit_line(self.state, it.data["unit"])
+            elif it.kind == "save":
+                try:
+                    self.save()
+                except Exception as exc:
+                    self.message = f"could not save: {exc}"
+            elif it.kind == "screenshot":
+                self.screenshot()
+            elif it.kind == "quit":
+                self.running = False
+            elif it.kind == "toggle":
+                what = it.data["what"]
+                setattr(self, what, not getattr(self, what))
+
+    # -- events ---------------------------------------------------------------------------
+    def handle(self, e: pygame.event.Event) -> None:
+        """Handle one pygame event."""
+        c = self.ctrl
+        if e.type == pygame.QUIT:
+            self.running = False
+        elif e.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
+            c.viewport = self._fit()
+        elif e.type == pygame.MOUSEBUTTONDOWN:
+            if e.button in (4, 5):
+                return
+            if self.board_rect().collidepoint(e.pos) or c.drag is not None:
+                down_mods = getattr(e, "mod", None)
+                if down_mods is None:
+                    down_mods = pygame.key.get_mods()
+                shift = bool(down_mods & pygame.KMOD_SHIFT)
+                self.do_intents(c.pointer_down(e.pos, e.button, shift=shift))
+            elif e.button == 1:
+                self._panel_click(e.pos)
+        elif e.type == pygame.MOUSEMOTION:
+            self.do_intents(c.pointer_move(e.pos))
+        elif e.type == pygame.MOUSEBUTTONUP:
+            if e.button in (4, 5):
+                return
+            self.do_intents(c.pointer_up(e.pos, e.button))
+        elif e.type == pygame.MOUSEWHEEL:
+            pos = pygame.mouse.get_pos()
+            if self.board_rect().collidepoint(pos):
+                c.wheel(pos, e.y)
+        elif e.type == pygame.KEYDOWN:
+            mods = int(getattr(e, "mod", 0))
+            name = pygame.key.name(e.key)
+            self.do_intents(c.key(name, ctrl=bool(mods & pygame.KMOD_CTRL),
+                                  shift=bool(mods & pygame.KMOD_SHIFT)))
+
+    def _panel_click(self, pos: tuple[int, int]) -> None:
+        for row in self.rows:
+            if not row.rect.collidepoint(pos):
+                continue
+            if row.kind == "move" and self.ctrl.focus is not None:
+                if not row.enabled:
+                    self.message = f"not now: {row.value}"
+                    return
+                self.apply({"do": "select", "unit": self.ctrl.focus, "move": row.value})
+            elif row.kind == "next":
+                self.apply({"do": "next"})
+            elif row.kind == "place":
+                self.ctrl.begin_placement(row.value, pos)
+            return
+
+    def step(self) -> bool:
+        """Handle pending events and draw one frame; ``False`` once the window should close."""
+        for e in pygame.event.get():
+            self.handle(e)
+        t0 = time.perf_counter()
+        self.draw()
+        pygame.display.flip()
+        self.frame_times.append(time.perf_counter() - t0)
+        if len(self.frame_times) > 600:
+            del self.frame_times[:300]
+        return self.running
+
+    def run(self) -> int:
+        """The loop, until the window is closed."""
+        clock = pygame.time.Clock()
+        while self.step():
+            clock.tick(60)
+        pygame.display.quit()
+        return 0
+
+    # -- drawing --------------------------------------------------------------------------
+    def _cached(self, name: str, key: Any, make: Callable[[], Any]) -> Any:
+        hit = self._cache.get(name)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        value = make()
+        self._cache[name] = (key, value)
+        return value
+
+    def draw(self) -> None:
+        """Draw one frame on the window."""
+        screen = self.screen
+        c = self.ctrl
+        vp = c.viewport
+        size = screen.get_size()
+        board = self.board_rect()
+        st = self.state
+        drag = c.drag
+        hidden = frozenset(drag.models) if drag is not None and not drag.placing else frozenset()
+        marks = self._marks()
+        outlined = frozenset(m for mark in marks for m in mark.models)
+        focus = c.focus or c.selection_unit
+
+        def make_static() -> pygame.Surface:
+            s = pygame.Surface(size)
+            render.draw_static(s, st, vp, grid=self.grid)
+            return s
+
+        static = self._cached("static", (vp, size, self.grid, id(st.terrain)), make_static)
+
+        def make_models() -> pygame.Surface:
+            s = static.copy()
+            render.draw_models(s, st, vp, hidden=hidden, selected_unit=focus, outlined=outlined)
+            return s
+
+        layer = self._cached("models", (id(static), id(st), hidden, focus, outlined), make_models)
+        screen.set_clip(board)
+        screen.blit(layer, (0, 0))
+        if self.engagement:
+            enemy = self._enemy_of(focus)
+            if enemy is not None:
+                eng = self._cached("engagement", (vp, size, id(st), enemy), lambda: (
+                    render.zone_surface(render.engagement_geometry(st, enemy), vp, size,
+                                        fill=(*render._shade(render.player_colour(st, enemy), 1.4),
+                                              36),
+                                        edge=render._shade(render.player_colour(st, enemy), 1.4))))
+                screen.blit(eng, (0, 0))
+        if drag is not None:
+            zone = drag.zones.get(drag.anchor)
+            geom = getattr(zone, "geometry", None)
+            if geom is not None:
+                fill = render.SETUP_FILL if drag.placing else render.ZONE_FILL
+                zs = self._cached("zone", (id(zone), vp, size),
+                                  lambda: render.zone_surface(geom, vp, size, fill=fill))
+                screen.blit(zs, (0, 0))
+            for mid, start in drag.starts.items():
+                if start is not None:
+                    base = drag.bases[mid]
+                    poly = base.placed(start[0], start[1], drag.facings[mid],
+                                       segments=render.DRAW_SEGMENTS)
+                    pygame.draw.aalines(screen, (230, 230, 230), True,
+                                        render._px(vp, poly.exterior.coords[:-1]))
+        ov = render.Overlays(marks=marks)
+        if drag is not None:
+            pidx = self._player_index(self.state.model(drag.anchor)[0].player)
+            ov.ghosts = [render.Ghost(base, at, facing, pidx, legal)
+                         for _, base, at, facing, legal in ghost_models(drag)]
+            if len(drag.path) >= 2:
+                used = self.rules.used(st, drag.anchor)
+                ov.path = render.PathOverlay(drag.path, used + drag.length, drag.cap)
+        if c.ruler is not None:
+            ov.ruler = (c.ruler.a, c.ruler.b, c.ruler.label)
+        render.draw_overlays(screen, st, vp, ov, zone=False)
+        if c.hover and drag is None:
+            self._draw_hover(c.hover)
+        screen.set_clip(None)
+        self._draw_panel()
+        self._draw_status()
+        if self.help:
+            self._draw_help()
+
+    def _marks(self) -> list[render.Mark]:
+        marks: list[render.Mark] = []
+        if self.refusal is not None:
+            for v in self.refusal.violations:
+                label = ""
+                if getattr(v, "distance", None) is not None:
+                    lim = getattr(v, "limit", None)
+                    label = f'{v.distance:.2f}"' + (f' (limit {lim:g}")' if lim is not None else "")
+                marks.append(render.Mark(label=label, geometry=getattr(v, "geometry", None),
+                                         models=tuple(getattr(v, "models", ()))[:1]))
+        unit = self.ctrl.selection_unit
+        if unit is not None and self.state.battle.selection is not None:
+            for v in self._coherency(unit):
+                label = f'{v.distance:.2f}"' if getattr(v, "distance", None) is not None else ""
+                marks.append(render.Mark(label=label, geometry=getattr(v, "geometry", None),
+                                         models=tuple(getattr(v, "models", ()))[:1]))
+        return marks
+
+    def _coherency(self, unit_id: str) -> list[Any]:
+        key = (id(self.state), unit_id)
+        if self._coh is None or self._coh[0] != key:
+            self._coh = (key, self.rules.coherency(self.state, unit_id))
+        return self._coh[1]
+
+    def _eligibility(self, unit_id: str) -> list[Eligibility]:
+        key = (id(self.state), unit_id)
+        if self._elig is None or self._elig[0] != key:
+            self._elig = (key, self.rules.eligibility(self.state, unit_id))
+        return self._elig[1]
+
+    def _player_index(self, player: str) -> int:
+        for i, p in enumerate(self.state.players):
+            if p.id == player:
+                return i
+        return 0
+
+    def _enemy_of(self, unit_id: str | None) -> str | None:
+        if unit_id is not None:
+            try:
+                return self.state.opponent(self.state.unit(unit_id).player).id
+            except KeyError:
+                return None
+        return self.state.opponent(self.state.battle.active_player).id
+
+    def _draw_hover(self, model_id: str) -> None:
+        try:
+            unit, m = self.state.model(model_id)
+        except KeyError:
+            return
+        lines = [f"{unit.name or unit.id}  ({unit.player})", f"model {m.id}, base {m.base.spec}",
+                 f"M {unit.move_of(m):g}\"  W {unit.wounds_of(m)}/{unit.W}  Ld {unit.Ld}+  "
+                 f"OC {unit.OC}", ", ".join(unit.keywords)]
+        state_bits = []
+        if unit.battle_shocked:
+            state_bits.append("battle-shocked")
+        state_bits += list(unit.flags)
+        if state_bits:
+            lines.append("state: " + ", ".join(state_bits))
+        x, y = pygame.mouse.get_pos() if pygame.mouse.get_focused() else self.ctrl.pointer
+        x, y = int(x) + 16, int(y) + 16
+        f = render.font(12)
+        w = max(f.size(s)[0] for s in lines) + 12
+        h = len(lines) * 16 + 8
+        br = self.board_rect()
+        x = min(x, br.right - w - 4)
+        y = min(y, br.bottom - h - 4)
+        box = pygame.Surface((w, h), pygame.SRCALPHA)
+        box.fill((14, 14, 18, 225))
+        self.screen.blit(box, (x, y))
+        for i, s in enumerate(lines):
+            render.text(self.screen, s, (x + 6, y + 4 + 16 * i), size=12)
+
+    def _draw_status(self) -> None:
+        w, h = self.screen.get_size()
+        r = pygame.Rect(0, h - STATUS_H, w - PANEL_W, STATUS_H)
+        pygame.draw.rect(self.screen, (22, 22, 26), r)
+        colour = BAD_RED if self.message.startswith("refused") else render.TEXT
+        render.text(self.screen, self.message[:160], (8, r.y + 5), size=13, colour=colour)
+        tools = []
+        if self.ctrl.ruler_on:
+            tools.append("RULER (M)")
+        if self.grid:
+            tools.append("grid")
+        if self.engagement:
+            tools.append("engagement")
+        if tools:
+            render.text(self.screen, "  ".join(tools), (r.right - 8, r.y + 5), size=13,
+                        colour=ACCENT, anchor="topright")
+
+    def _draw_panel(self) -> None:
+        w, h = self.screen.get_size()
+        x0 = w - PANEL_W
+        pygame.draw.rect(self.screen, PANEL_BG, (x0, 0, PANEL_W, h))
+        pygame.draw.line(self.screen, PANEL_LINE, (x0, 0), (x0, h))
+        st = self.state
+        b = st.battle
+        self.rows = []
+        y = 10
+        y = self._ptext(st.name, x0, y, size=15, bold=True)
+        step = f", {b.step}" if b.step else ""
+        y = self._ptext(f"Round {b.round} · {b.phase}{step} · {b.active_player} to play", x0, y,
+                        colour=(200, 200, 200))
+        for i, p in enumerate(st.players):
+            col = render._shade(render.PLAYER_COLOURS[i % 2], 1.5)
+            render.text(self.screen, f"{p.name or p.id}: {p.cp} CP", (x0 + 12 + i * 150, y),
+                        size=14, bold=True, colour=col)
+        y += 24
+        if b.phase == "command" or self.command_log:
+            y = self._command_panel(x0, y)
+        y = self._next_button(x0, y)
+        self._rule(x0, y)
+        y += 8
+        focus = self.ctrl.focus or self.ctrl.selection_unit
+        if focus is not None:
+            y = self._unit_panel(x0, y, focus)
+        else:
+            y = self._ptext("Click a model to see its unit.", x0, y, colour=GREY)
+        if self.last_events:
+            self._rule(x0, y)
+            y = self._dice_panel(x0, y + 8)
+        if self.refusal is not None and self.refusal.reasons:
+            self._rule(x0, y)
+            y = self._ptext("Refused:", x0, y + 6, colour=BAD_RED, bold=True)
+            for reason in self.refusal.reasons[:8]:
+                y = self._wrapped(f"• {reason}", x0, y, colour=BAD_RED)
+        render.text(self.screen, "H help · M ruler · G grid · E engagement · Ctrl+S save",
+                    (x0 + 12, h - 22), size=11, colour=GREY)
+
+    def _rule(self, x0: int, y: int) -> None:
+        pygame.draw.line(self.screen, PANEL_LINE, (x0 + 8, y), (x0 + PANEL_W - 8, y))
+
+    def _ptext(self, s: str, x0: int, y: int, *, size: int = 13, colour: Any = render.TEXT,
+               bold: bool = False, indent: int = 12) -> int:
+        r = render.text(self.screen, s, (x0 + indent, y), size=size, colour=colour, bold=bold)
+        return r.bottom + 4
+
+    def _wrapped(self, s: str, x0: int, y: int, *, colour: Any = render.TEXT,
+                 size: int = 12) -> int:
+        f = render.font(size)
+        words = s.split()
+        line = ""
+        for word in words:
+            trial = f"{line} {word}".strip()
+            if f.size(trial)[0] > PANEL_W - 30 and line:
+                y = self._ptext(line, x0, y, size=size, colour=colour)
+                line = "  " + word
+            else:
+                line = trial
+        if line:
+            y = self._ptext(line, x0, y, size=size, colour=colour)
+        return y
+
+    def _next_button(self, x0: int, y: int) -> int:
+        r = pygame.Rect(x0 + 12, y, PANEL_W - 24, 26)
+        pygame.draw.rect(self.screen, (54, 60, 70), r, border_radius=5)
+        render.text(self.screen, "Next step  [Space]", r.center, size=13, bold=True,
+                    anchor="center")
+        self.rows.append(_Row(r, "next", "next"))
+        return r.bottom + 8
+
+    def _command_panel(self, x0: int, y: int) -> int:
+        y = self._ptext("Command phase", x0, y, bold=True, colour=ACCENT)
+        for e in self.command_log[-6:]:
+            if e.get("kind") == "cp":
+                y = self._ptext(f"{e.get('player')}: +{e.get('gained')} CP -> {e.get('cp')}",
+                                x0, y, size=12)
+            elif e.get("kind") == "battle-shock":
+                dice = [int(d) for d in e.get("dice", [])]
+                passed = bool(e.get("passed"))
+                render.text(self.screen, f"{e.get('unit')} (Ld {e.get('Ld')}+)", (x0 + 12, y + 4),
+                            size=12)
+                xd = x0 + 170
+                for d in dice:
+                    draw_die(self.screen, (xd, y), 22, d)
+                    xd += 26
+                render.text(self.screen, "passed" if passed else "SHOCKED", (xd + 4, y + 4),
+                            size=12, bold=True, colour=OK_GREEN if passed else BAD_RED)
+                y += 28
+        return y + 4
+
+    def _unit_panel(self, x0: int, y: int, unit_id: str) -> int:
+        st = self.state
+        try:
+            unit = st.unit(unit_id)
+        except KeyError:
+            return y
+        col = render._shade(render.player_colour(st, unit.player), 1.5)
+        y = self._ptext(unit.name or unit.id, x0, y, size=15, bold=True, colour=col)
+        if isinstance(unit, Block):
+            y = self._ptext(f"{unit.models} models, {unit.files} files · Adv {unit.Adv:g}\" "
+                            f"Mar {unit.Mar:g}\" Dis {unit.Dis}", x0, y, size=12)
+            return y
+        y = self._ptext(f"M {unit.M:g}\"  W {unit.W}  Ld {unit.Ld}+  OC {unit.OC} · "
+                        f"{len(unit.models)} models", x0, y, size=12)
+        y = self._wrapped(", ".join(unit.keywords) or "no keywords", x0, y, colour=GREY)
+        flags = (["battle-shocked"] if unit.battle_shocked else []) + list(unit.flags)
+        if unit.location != "battlefield":
+            flags.append(unit.location + (f" in {unit.transport}" if unit.transport else ""))
+        if flags:
+            y = self._ptext(", ".join(flags), x0, y, size=12, colour=BAD_RED)
+        sel = st.battle.selection
+        y += 4
+        if sel is not None and sel.unit == unit.id:
+            mode = f" ({sel.mode})" if sel.mode else ""
+            y = self._ptext(f"Moving: {sel.move}{mode}", x0, y, bold=True, colour=ACCENT)
+            if sel.roll is not None:
+                render.text(self.screen, "roll", (x0 + 12, y + 4), size=12)
+                draw_die(self.screen, (x0 + 50, y), 22, sel.roll)
+                y += 28
+            moved = sum(1 for a in sel.staged if a.get("do") in ("move", "place"))
+            y = self._ptext(f"{moved} staged · drag models, Enter commits, Ctrl+Z undo, "
+                            "R reset", x0, y, size=11, colour=GREY)
+            coh = self._coherency(unit.id)
+            if coh:
+                y = self._ptext("Coherency would fail:", x0, y, size=12, bold=True,
+                                colour=BAD_RED)
+                for v in coh[:5]:
+                    y = self._wrapped(f"• {v.message}", x0, y, colour=BAD_RED, size=11)
+            else:
+                y = self._ptext("Coherency: ok", x0, y, size=12, colour=OK_GREEN)
+            y = self._reserves(x0, y, unit, sel.move)
+            return y
+        y = self._ptext("Move types:", x0, y, bold=True)
+        for el in self._eligibility(unit.id):
+            r = pygame.Rect(x0 + 8, y, PANEL_W - 16, 20)
+            colour = render.TEXT if el.ok else GREY
+            render.text(self.screen, f"[{el.key.upper()}] {el.title}", (x0 + 14, y + 2), size=13,
+                        colour=colour, bold=el.ok)
+            self.rows.append(_Row(r, "move", el.move, el.ok))
+            y += 21
+            if not el.ok and el.reason:
+                y = self._wrapped(el.reason, x0 + 14, y, colour=GREY, size=11)
+        return y
+
+    def _reserves(self, x0: int, y: int, unit: Unit, move: str) -> int:
+        waiting = [m for m in unit.models if m.at is None]
+        if move not in ("ingress", "disembark") or not waiting:
+            return y
+        where = "reserves" if move == "ingress" else f"transport {unit.transport or ''}"
+        y = self._ptext(f"Drag from {where} onto the shaded area:", x0, y + 4, size=12,
+                        bold=True)
+        for m in waiting[:14]:
+            r = pygame.Rect(x0 + 12, y, PANEL_W - 24, 20)
+            pygame.draw.rect(self.screen, (48, 52, 60), r, border_radius=4)
+            render.text(self.screen, f"{m.id}  ({m.base.spec})", (r.x + 8, r.y + 2), size=12)
+            self.rows.append(_Row(r, "place", m.id))
+            y += 23
+        return y
+
+    def _dice_panel(self, x0: int, y: int) -> int:
+        y = self._ptext("Dice", x0, y, bold=True)
+        for e in self.last_events[-4:]:
+            dice = [int(d) for d in e.get("dice", [])]
+            what = e.get("what") or e.get("kind")
+            render.text(self.screen, f"{what} {e.get('unit') or ''}", (x0 + 12, y + 4), size=12)
+            xd = x0 + 170
+            for d in dice[:5]:
+                draw_die(self.screen, (xd, y), 22, d)
+                xd += 26
+            y += 28
+        return y
+
+    def _draw_help(self) -> None:
+        lines = [
+            "Click a model: show its unit.  N normal · A advance · F fall back (Shift+F desperate",
+            "escape) · S remain stationary · I ingress · D disembark.",
+            "Drag a model of the moving unit: the shaded area is where it may end; the ghost",
+            "snaps to it. Shift-drag moves the whole unit. Esc cancels a drag.",
+            "Enter commits the unit's move · Ctrl+Z undo · R reset · Space next step.",
+            "M ruler (drag between points or bases) · G grid · E engagement ranges.",
+            "Wheel zooms about the cursor · right/middle drag pans · P screenshot · Ctrl+S save.",
+        ]
+        br = self.board_rect()
+        w = max(render.font(13).size(s)[0] for s in lines) + 24
+        h = len(lines) * 20 + 20
+        box = pygame.Surface((w, h), pygame.SRCALPHA)
+        box.fill((10, 10, 14, 235))
+        x, y = br.centerx - w // 2, br.centery - h // 2
+        self.screen.blit(box, (x, y))
+        for i, s in enumerate(lines):
+            render.text(self.screen, s, (x + 12, y + 10 + 20 * i), size=13)
+
+
+_PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+         4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+         6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+
+
+def draw_die(surface: pygame.Surface, topleft: tuple[int, int], size: int, value: int) -> None:
+    """Draw a six-sided die showing ``value`` (pips), or the number for other values."""
+    r = pygame.Rect(topleft[0], topleft[1], size, size)
+    pygame.draw.rect(surface, (240, 236, 224), r, border_radius=max(size // 5, 2))
+    pygame.draw.rect(surface, (90, 84, 70), r, 1, border_radius=max(size // 5, 2))
+    if value in _PIPS:
+        step = size * 0.27
+        for dx, dy in _PIPS[value]:
+            pygame.draw.circle(surface, (30, 30, 30),
+                               (r.centerx + dx * step, r.centery + dy * step), max(size // 10, 1))
+    else:
+        render.text(surface, str(value), r.center, size=max(size - 8, 8), colour=(30, 30, 30),
+                    anchor="center", bold=True)
+
+
+def _has_model(state: GameState, mid: str) -> bool:
+    try:
+        state.model(mid)
+    except KeyError:
+        return False
+    return True
+
+
+def _unit_line(state: GameState, unit_id: str) -> str:
+    u = state.unit(unit_id)
+    sel = state.battle.selection
+    if sel is not None and sel.unit == unit_id:
+        return f"{u.name or u.id}: moving ({sel.move}); drag its models, Enter commits."
+    return f"{u.name or u.id} ({u.player}): choose a move type (N/A/F/S/I/D) or click it."
+
+
+def _describe(action: dict[str, Any], out: Outcome) -> str:
+    do = action.get("do")
+    if do == "select":
+        rolls = [e for e in out.events if e.get("kind") == "roll"]
+        extra = f" (rolled {rolls[0].get('dice')})" if rolls else ""
+        return f"{action.get('unit')}: {action.get('move')}{extra}; drag its models."
+    if do == "move":
+        return f"staged {action.get('model')}; drag again to continue, Enter commits."
+    if do == "place":
+        return f"placed {action.get('model')}."
+    if do == "commit":
+        return "move committed."
+    if do == "next":
+        b = out.state.battle
+        return f"now: round {b.round}, {b.phase}{', ' + b.step if b.step else ''}."
+    return f"{do}: done."
+

@@ -1,0 +1,187 @@
+"""What the window asks of the rules core, in one place (no pygame).
+
+:class:`Rules` wraps ``tabletop.rules.actions.apply_action`` (every change goes through it, exactly
+as ``tabletop apply`` does), the legal-zone engine ``tabletop.rules.zones`` (zones computed on
+pick-up) and the checks the window shows live (coherency while a move is built, eligible move
+types with their reasons).
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from tabletop.state import Block, GameState, Unit
+
+__all__ = ["MOVE_TYPES", "Eligibility", "Outcome", "Rules"]
+
+MOVE_TYPES: tuple[tuple[str, str, str], ...] = (
+    ("n", "normal", "Normal move"),
+    ("a", "advance", "Advance"),
+    ("f", "fall-back", "Fall back"),
+    ("s", "remain-stationary", "Remain stationary"),
+    ("i", "ingress", "Ingress (from reserves)"),
+    ("d", "disembark", "Disembark"),
+)
+"""Key, move type and title of every wh40k-11e move type, in panel order."""
+
+
+def _module(name: str) -> Any | None:
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        return None
+
+
+@dataclass(frozen=True)
+class Eligibility:
+    """Whether a unit may make a move type now, and why not."""
+
+    move: str
+    title: str
+    key: str
+    ok: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of one action as the window shows it."""
+
+    state: GameState
+    ok: bool
+    reasons: tuple[str, ...] = ()
+    events: tuple[dict[str, Any], ...] = ()
+    violations: tuple[Any, ...] = ()
+
+
+@dataclass
+class Rules:
+    """The rules core, as the window uses it."""
+
+    _zone_cache: dict[tuple[int, str], Any] = field(default_factory=dict)
+
+    # -- actions --------------------------------------------------------------------------
+    def apply(self, state: GameState, action: Mapping[str, Any]) -> Outcome:
+        """Apply one action (``spec/actions.md``) and return what happened."""
+        actions = _module("tabletop.rules.actions")
+        if actions is None:
+            return _free_apply(state, action)
+        res = actions.apply_action(state, dict(action))
+        return Outcome(state=res.state, ok=bool(res.ok), reasons=tuple(res.reasons),
+                       events=tuple(res.events),
+                       violations=tuple(getattr(res, "violations", ()) or ()))
+
+    # -- zones ----------------------------------------------------------------------------
+    def zone(self, state: GameState, model_id: str) -> Any | None:
+        """The legal end zone of ``model_id`` for the selected move (``None`` without one)."""
+        sel = state.battle.selection
+        zones = _module("tabletop.rules.zones")
+        if sel is None or zones is None:
+            return None
+        if sel.move in ("ingress", "disembark"):
+            return self.setup_zone(state, model_id)
+        if sel.move == "remain-stationary":
+            return None
+        return zones.legal_zone(state, model_id, sel.move, roll=sel.roll, mode=sel.mode)
+
+    def setup_zone(self, state: GameState, model_id: str) -> Any | None:
+        """Where ``model_id`` may be set up (ingress, disembark)."""
+        sel = state.battle.selection
+        zones = _module("tabletop.rules.zones")
+        if sel is None or zones is None or not hasattr(zones, "setup_zone"):
+            return None
+        return zones.setup_zone(state, model_id, sel.move)
+
+    def cap(self, state: GameState, model_id: str) -> float | None:
+        """The whole allowance of ``model_id`` in the selected move, inches."""
+        sel = state.battle.selection
+        if sel is None:
+            return None
+        unit, model = state.model(model_id)
+        if sel.move == "advance":
+            return unit.move_of(model) + (sel.roll or 0)
+        if sel.move in ("normal", "fall-back"):
+            return unit.move_of(model)
+        return None
+
+    def used(self, state: GameState, model_id: str) -> float:
+        """Distance ``model_id`` has already moved in the staged actions of the selection."""
+        sel = state.battle.selection
+        if sel is None:
+            return 0.0
+        pos = {mid: at for mid, at, _ in sel.start}
+        here = pos.get(model_id)
+        total = 0.0
+        for act in sel.staged:
+            if act.get("do") != "move" or act.get("model") != model_id or here is None:
+                continue
+            pts = act.get("path") or []
+            for p in pts:  # type: ignore[attr-defined]
+                nxt = (float(p[0]), float(p[1]))
+                total += math.dist(here, nxt)
+                here = nxt
+        return total
+
+    # -- what the panel shows -------------------------------------------------------------
+    def eligibility(self, state: GameState, unit_id: str) -> list[Eligibility]:
+        """Every move type of ``unit_id``, with the reason when it may not make it now.
+
+        Asked of the rules core by trying the ``select`` action on a copy of the state (pure).
+        """
+        unit = state.unit(unit_id)
+        if isinstance(unit, Block):
+            return []
+        titles = {move: (key, title) for key, move, title in MOVE_TYPES}
+        wh40k = _module("tabletop.rules.wh40k")
+        if wh40k is not None and hasattr(wh40k, "eligible_moves"):
+            return [Eligibility(move, titles.get(move, (move[0], move))[1],
+                                titles.get(move, (move[0], move))[0], bool(ok), str(why))
+                    for move, ok, why in wh40k.eligible_moves(state, unit_id)]
+        out = []
+        for key, move, title in MOVE_TYPES:
+            act: dict[str, Any] = {"do": "select", "unit": unit_id, "move": move}
+            if move == "advance":
+                act["dice"] = [1]
+            try:
+                res = self.apply(state, act)
+            except Exception as exc:  # a refusal the core raised instead of returning
+                out.append(Eligibility(move, title, key, False, str(exc)))
+                continue
+            out.append(Eligibility(move, title, key, res.ok, "; ".join(res.reasons)))
+        return out
+
+    def coherency(self, state: GameState, unit_id: str) -> list[Any]:
+        """Coherency problems of ``unit_id`` as it stands (violations with geometry)."""
+        checks = _module("tabletop.rules.checks")
+        unit = state.unit(unit_id)
+        if checks is None or not isinstance(unit, Unit):
+            return []
+        return list(checks.coherency_violations(unit))
+
+
+def _free_apply(state: GameState, action: Mapping[str, Any]) -> Outcome:
+    """Move models without rules (used only when the rules core is not installed)."""
+    from tabletop.state import Selection
+
+    do = action.get("do")
+    b = state.battle
+    if do == "select":
+        unit = state.unit(str(action["unit"]))
+        start = tuple((m.id, m.at, m.facing) for m in getattr(unit, "models", ()))
+        sel = Selection(unit=unit.id, move=str(action["move"]), start=start)
+        return Outcome(replace(state, battle=replace(b, selection=sel)), True)
+    if do in ("move", "place") and b.selection is not None:
+        _, m = state.model(str(action["model"]))
+        end = action["path"][-1] if do == "move" else action["at"]
+        new = state.with_model(replace(m, at=(float(end[0]), float(end[1]))))
+        sel = replace(b.selection, staged=(*b.selection.staged, dict(action)))
+        return Outcome(replace(new, battle=replace(b, selection=sel)), True)
+    if do == "commit":
+        return Outcome(replace(state, battle=replace(b, selection=None)), True)
+    return Outcome(state, False, (f"{do}: the rules core is not installed",))
