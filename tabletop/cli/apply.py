@@ -1,0 +1,80 @@
+"""``tabletop apply SCENARIO ACTIONS.json [-o RESULT.toml]``: play a list of actions headless.
+
+Prints one JSON object: ``{"results": [...], "state": {round, active_player, phase, step}}``
+(spec/actions.md). A refusal is not an error (exit 0); a malformed scenario or action file exits 2
+and writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from tabletop.errors import UserError
+from tabletop.rules.actions import apply_actions
+from tabletop.rules.turns import TriggerRegistry, data_trigger, structure_for
+from tabletop.scenario.io import load_scenario, save_scenario
+
+ORDER = 40
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``apply`` sub-command."""
+    p = subparsers.add_parser(
+        "apply", help="apply an action file to a scenario (headless play)",
+        description="Apply the actions of ACTIONS.json in order to SCENARIO and print the "
+                    "results and where the game stands as JSON. Refused actions change nothing "
+                    "(exit 0); a malformed file is an error (exit 2, nothing written).")
+    p.add_argument("scenario", metavar="SCENARIO", help="scenario file (.toml or .json)")
+    p.add_argument("actions", metavar="ACTIONS.json", help="JSON array of actions")
+    p.add_argument("-o", "--output", metavar="RESULT", help="write the final state here "
+                   "(scenario format 1; .json for JSON, TOML otherwise)")
+    p.add_argument("--triggers", metavar="TRIGGERS.json", help="your own triggered rules: a "
+                   "JSON array of {at, name, effect, ...} (see tabletop.rules.turns)")
+    p.set_defaults(func=run)
+
+
+def _read_json(path: str, what: str) -> Any:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read the {what}: {exc.strerror or exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{path}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+                        ) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Apply the actions; print the results; write ``-o`` if asked."""
+    state = load_scenario(args.scenario)
+    actions = _read_json(args.actions, "action file")
+    if not isinstance(actions, list):
+        raise UserError(f"{args.actions}: an action file is a JSON array of actions")
+    registry = None
+    if args.triggers:
+        specs = _read_json(args.triggers, "trigger file")
+        if not isinstance(specs, list) or not all(isinstance(s, dict) for s in specs):
+            raise UserError(f"{args.triggers}: a trigger file is a JSON array of objects")
+        try:
+            structure = structure_for(state.ruleset)
+        except UserError:
+            raise UserError(f"{args.triggers}: triggers need the wh40k-11e turn") from None
+        registry = TriggerRegistry(data_trigger(s, structure) for s in specs)
+    try:
+        final, results = apply_actions(state, actions, triggers=registry)
+    except UserError as exc:
+        raise UserError([f"{args.actions}: {line}" for line in exc.lines]) from None
+    b = final.battle
+    out = {"results": [r.to_json(i) for i, r in enumerate(results)],
+           "state": {"round": b.round, "active_player": b.active_player, "phase": b.phase,
+                     "step": b.step}}
+    if args.output:
+        save_scenario(final, args.output)
+    json.dump(out, sys.stdout, indent=1)
+    sys.stdout.write("\n")
+    return 0

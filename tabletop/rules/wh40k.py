@@ -1,0 +1,937 @@
+"""wh40k-11e rules core: the Command phase (seed 004) and the Movement phase (seed 000).
+
+Public API for a front end (all pure; states are immutable):
+
+- :func:`eligible_moves` ``(state, unit_id) -> list[(move, ok, reason)]``;
+- :func:`select`, :func:`stage_move`, :func:`stage_place`, :func:`undo`, :func:`reset`,
+  :func:`commit` -> :class:`~tabletop.rules.result.ActionResult`;
+- :func:`commit_check` ``(state) -> list[Violation]``: what a commit would refuse, now;
+- :func:`half_strength`, :func:`needs_battle_shock_roll`, :func:`allocate_mortal_wounds`.
+
+Every named constant below is one ruling (spec/rulings.md) so a variant can change it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from shapely.geometry import Point
+
+from tabletop.geometry.footprints import Hull, Round, footprint_distance, parse_base
+from tabletop.geometry.tolerance import EPS
+from tabletop.rules import checks
+from tabletop.rules.checks import Violation, exact_polygon, fmt, footprint_overlaps, half_extents
+from tabletop.rules.dice import Dice, roll
+from tabletop.rules.paths import check_path, move_cap, path_length
+from tabletop.rules.result import ActionResult, Refusal
+from tabletop.rules.turns import Point as StepPoint
+from tabletop.rules.turns import TriggerContext, battle_shock_roll, register_steps
+from tabletop.state import WH40K, GameState, Model, Selection, Unit
+
+__all__ = [
+    "MODES",
+    "MOVE_TYPES",
+    "allocate_mortal_wounds",
+    "commit",
+    "commit_check",
+    "eligible_moves",
+    "half_strength",
+    "hazard_rolls",
+    "is_engaged",
+    "needs_battle_shock_roll",
+    "reset",
+    "select",
+    "stage_move",
+    "stage_place",
+    "undo",
+]
+
+# -- rulings as named constants ------------------------------------------------------------------
+CORE_CP = 1
+"""CP each player gains in the Gain Core CP step (08.02)."""
+HAZARD_FAIL_MAX = 2
+"""A hazard roll fails on this or less (06.03)."""
+HAZARD_MW = 1
+HAZARD_MW_BIG = 3
+"""Mortal wounds per failed hazard roll; the second when every model is MONSTER or VEHICLE."""
+INGRESS_FIRST_ROUND = 2
+INGRESS_EDGE = 6.0
+INGRESS_ENEMY = 8.0
+INGRESS_ZONE_FROM_ROUND = 3
+RESERVES_LAST_ROUND = 3
+DISEMBARK_NEAR = 3.0
+DISEMBARK_COMBAT = 6.0
+EMBARK_RANGE = 3.0
+INSANE_BRAVERY_CP = 1
+BANE_OF_COWARDS = "BANE OF COWARDS"
+"""Enemy ability (a keyword): -1 to Desperate Escape hazard rolls of a battle-shocked unit."""
+DEEP_STRIKE = "DEEP STRIKE"
+
+MOVE_TYPES = ("remain-stationary", "normal", "advance", "fall-back", "disembark", "ingress")
+"""Move types of the Move Units step, in the seed's order (09.02)."""
+MODES: dict[str, tuple[str, ...]] = {
+    "fall-back": ("ordered-retreat", "desperate-escape"),
+    "disembark": ("rapid", "tactical", "combat"),
+    "ingress": ("strategic-reserves", "deep-strike"),
+}
+MOVING = ("normal", "advance", "fall-back")
+SETTING_UP = ("ingress", "disembark")
+
+# Flags (effects until the end of the turn), visible to the view.
+F_SELECTED = "selected"
+F_STATIONARY = "remained-stationary"
+F_NORMAL = "normal-move"
+F_ADVANCED = "advanced"
+F_FELL_BACK = "fell-back"
+F_INGRESSED = "ingressed"
+F_DISEMBARKED = "disembarked"
+F_EMBARKED = "embarked-this-phase"
+F_SET_UP = "set-up"
+F_THEN_MOVE = "disembark-then-move"
+F_NO_CHARGE = "no-charge"
+F_NO_SHOOT = "no-shoot"
+F_NO_ACTION = "no-action"
+
+BEFORE_FLAG = "before-selection "
+"""Bookkeeping flag of the selected unit: what it looked like before it was selected (JSON), so a
+refused commit restores it exactly, also after a save and load mid-move."""
+BATTLE_FLAG = "battle:"
+"""Bookkeeping flags that last the whole battle (e.g. ``battle:insane-bravery``): kept at the end
+of the turn."""
+
+
+# -- small helpers --------------------------------------------------------------------------------
+
+def _unit(state: GameState, unit_id: str) -> Unit:
+    u = state.unit(unit_id)
+    if not isinstance(u, Unit):
+        raise Refusal(f"{unit_id} is not a wh40k-11e unit")
+    return u
+
+
+def visible_flags(unit: Unit) -> tuple[str, ...]:
+    """The unit's flags a player should see (bookkeeping flags left out)."""
+    return tuple(f for f in unit.flags if not f.startswith((BEFORE_FLAG, BATTLE_FLAG)))
+
+
+def _snapshot_of(unit: Unit) -> dict[str, Any] | None:
+    for f in unit.flags:
+        if f.startswith(BEFORE_FLAG):
+            return dict(json.loads(f[len(BEFORE_FLAG):]))
+    return None
+
+
+def _add_flags(unit: Unit, *flags: str) -> Unit:
+    return replace(unit, flags=unit.flags + tuple(f for f in flags if f not in unit.flags))
+
+
+def _drop_flags(unit: Unit, *flags: str) -> Unit:
+    return replace(unit, flags=tuple(f for f in unit.flags if f not in flags))
+
+
+def _set_battle(state: GameState, **kw: Any) -> GameState:
+    return replace(state, battle=replace(state.battle, **kw))
+
+
+def is_engaged(state: GameState, unit: Unit) -> bool:
+    """Whether ``unit`` is engaged (a model within 2" of an enemy model)."""
+    return checks.is_engaged(state, unit)
+
+
+def _on_battlefield(unit: Unit) -> bool:
+    return unit.location == "battlefield" and any(m.at is not None for m in unit.models)
+
+
+# -- half-strength and battle-shock (08.03, rules appendix) -------------------------------------
+
+def half_strength(unit: Unit) -> str | None:
+    """``"at"``, ``"below"`` or ``None``: the rulings' ``2 * remaining <= starting strength``.
+
+    Starting strength 1: remaining wounds against W. Otherwise remaining models against the
+    starting strength.
+    """
+    if not unit.models:
+        return "below"
+    if unit.strength == 1:
+        left, whole = unit.wounds_of(unit.models[0]), unit.W
+    else:
+        left, whole = len(unit.models), unit.strength
+    if 2 * left == whole:
+        return "at"
+    if 2 * left < whole:
+        return "below"
+    return None
+
+
+def needs_battle_shock_roll(unit: Unit) -> bool:
+    """08.03: a roll for a unit that is battle-shocked and/or at or below half-strength."""
+    return bool(unit.models) and (unit.battle_shocked or half_strength(unit) is not None)
+
+
+def gain_core_cp(state: GameState, ctx: TriggerContext, action: Mapping[str, Any]
+                 ) -> tuple[GameState, list[dict[str, Any]]]:
+    """08.02: both players gain 1 CP."""
+    events = []
+    players = []
+    for p in state.players:
+        q = replace(p, cp=p.cp + CORE_CP)
+        players.append(q)
+        events.append({"kind": "cp", "player": p.id, "gained": CORE_CP, "cp": q.cp})
+    return replace(state, players=(players[0], players[1])), events
+
+
+def battle_shock_step(state: GameState, ctx: TriggerContext, action: Mapping[str, Any]
+                      ) -> tuple[GameState, list[dict[str, Any]]]:
+    """08.03: one battle-shock roll per unit of the active player that needs one.
+
+    Units that already rolled in this step (a triggered rule, 08.03.01) do not roll again.
+    ``action["insane-bravery"]`` names a unit whose roll succeeds automatically (1CP, once per
+    battle).
+    """
+    events: list[dict[str, Any]] = []
+    me = state.battle.active_player
+    brave = action.get("insane-bravery")
+    rolling = [u for u in state.units if isinstance(u, Unit) and u.player == me
+               and needs_battle_shock_roll(u) and u.id not in ctx.rolled]
+    if brave is not None:
+        if brave not in [u.id for u in rolling]:
+            raise Refusal(f"Insane Bravery: {brave} makes no battle-shock roll in this step")
+        used_flag = BATTLE_FLAG + "insane-bravery"
+        if any(used_flag in u.flags for u in state.units
+               if isinstance(u, Unit) and u.player == me):
+            raise Refusal("Insane Bravery can be used once per battle; it was used already")
+        p = state.player(me)
+        if p.cp < INSANE_BRAVERY_CP:
+            raise Refusal(f"Insane Bravery costs {INSANE_BRAVERY_CP}CP; {me} has {p.cp}CP")
+        q = replace(p, cp=p.cp - INSANE_BRAVERY_CP)
+        state = replace(state, players=tuple(q if x.id == me else x  # type: ignore[arg-type]
+                                             for x in state.players))
+        state = state.with_unit(_add_flags(_unit(state, str(brave)), used_flag))
+        events.append({"kind": "cp", "player": me, "gained": -INSANE_BRAVERY_CP, "cp": q.cp,
+                       "stratagem": "insane-bravery"})
+    for u in rolling:
+        state, ev = battle_shock_roll(state, u.id, ctx, auto_pass=(u.id == brave))
+        events += ev
+    return state, events
+
+
+# -- mortal wounds and hazard rolls (06.02, 06.03) ---------------------------------------------
+
+def allocate_mortal_wounds(state: GameState, unit_id: str, n: int
+                           ) -> tuple[GameState, list[dict[str, Any]]]:
+    """Allocate ``n`` mortal wounds one at a time (rules-notes item 9), removing dead models.
+
+    Order: a wounded non-CHARACTER model, any non-CHARACTER model, a wounded CHARACTER, any
+    CHARACTER. Keywords belong to the unit here, so all its models are CHARACTERs or none are.
+    Among equals the program picks the model with fewest wounds left, then the last listed.
+    """
+    unit = _unit(state, unit_id)
+    if unit.starting_strength is None:
+        unit = replace(unit, starting_strength=unit.strength)
+    models = list(unit.models)
+    wounds = {m.id: unit.wounds_of(m) for m in models}
+    taken: dict[str, int] = {}
+    order: list[str] = []
+    events: list[dict[str, Any]] = []
+    for _ in range(n):
+        alive = [m for m in models if wounds[m.id] > 0]
+        if not alive:
+            break
+        wounded = [m for m in alive if wounds[m.id] < unit.W]
+        pool = wounded or alive
+        target = min(reversed(pool), key=lambda m: wounds[m.id])
+        wounds[target.id] -= 1
+        if target.id not in taken:
+            order.append(target.id)
+        taken[target.id] = taken.get(target.id, 0) + 1
+    for mid in order:
+        events.append({"kind": "mortal-wounds", "unit": unit_id, "model": mid,
+                       "wounds": taken[mid]})
+        if wounds[mid] <= 0:
+            events.append({"kind": "destroyed", "model": mid})
+    survivors = tuple(replace(m, wounds=(None if wounds[m.id] == unit.W else wounds[m.id]))
+                      if m.id in taken else m for m in models if wounds[m.id] > 0)
+    unit = replace(unit, models=survivors)
+    if not survivors:
+        events.append({"kind": "destroyed", "unit": unit_id})
+        return replace(state, units=tuple(u for u in state.units if u.id != unit_id)), events
+    return state.with_unit(unit), events
+
+
+def hazard_rolls(state: GameState, unit_id: str, dice: Dice, *, what: str = "hazard",
+                 modifier: int = 0) -> tuple[GameState, list[dict[str, Any]]]:
+    """One hazard roll per model, made together; failures inflict mortal wounds."""
+    unit = _unit(state, unit_id)
+    values, ev = roll(dice, len(unit.models), what, unit_id)
+    if modifier:
+        ev["modifier"] = modifier
+    failed = sum(1 for v in values if v + modifier <= HAZARD_FAIL_MAX)
+    ev["failed"] = failed
+    events: list[dict[str, Any]] = [ev]
+    big = unit.has("MONSTER") or unit.has("VEHICLE")  # keywords are per unit here
+    per = HAZARD_MW_BIG if big else HAZARD_MW
+    if failed:
+        state, more = allocate_mortal_wounds(state, unit_id, failed * per)
+        events += more
+    return state, events
+
+
+# -- eligibility (09.02-09.07, 18.04, 20.04) ------------------------------------------------------
+
+def _transport_state(state: GameState, unit: Unit) -> tuple[Unit | None, str]:
+    if unit.transport is None:
+        return None, "it is not embarked in a transport"
+    try:
+        t = _unit(state, unit.transport)
+    except KeyError:
+        return None, f"its transport {unit.transport} is not on the battlefield"
+    if not _on_battlefield(t):
+        return None, f"its transport {t.id} is not on the battlefield"
+    return t, ""
+
+
+def disembark_mode(state: GameState, unit: Unit) -> tuple[str | None, str]:
+    """The disembark mode that applies first (rapid, tactical), or ``None`` with the reason.
+
+    Rapid: the transport made a normal or ingress move this phase. Tactical: it remained
+    stationary or has not moved yet. A transport that advanced or fell back allows no disembark.
+    Combat mode is chosen by the player when the unit cannot be set up within 3" (the program
+    cannot decide that by itself; see :func:`select`).
+    """
+    t, why = _transport_state(state, unit)
+    if t is None:
+        return None, why
+    if F_ADVANCED in t.flags or F_FELL_BACK in t.flags:
+        return None, f"its transport {t.id} " + (
+            "advanced" if F_ADVANCED in t.flags else "fell back") + " this phase"
+    if F_NORMAL in t.flags or F_INGRESSED in t.flags:
+        return "rapid", ""
+    return "tactical", ""
+
+
+def _not_my_move(state: GameState, unit: Unit) -> str:
+    b = state.battle
+    if b.phase != "movement" or (b.step or "start") != "move-units":
+        return "units are selected to move in the Move Units step of the Movement phase"
+    if unit.player != b.active_player:
+        return f"{unit.id} belongs to {unit.player}, not to the active player {b.active_player}"
+    if b.selection is not None and b.selection.unit != unit.id:
+        return f"{b.selection.unit} is moving: commit or reset its move first"
+    if b.selection is not None:
+        return f"{unit.id} is already moving"
+    return ""
+
+
+def eligible_moves(state: GameState, unit_id: str) -> list[tuple[str, bool, str]]:
+    """Each move type with whether ``unit_id`` may make it now and, if not, why.
+
+    For the window's list of move types (greyed with the reason when not eligible).
+    """
+    unit = _unit(state, unit_id)
+    general = _not_my_move(state, unit)
+    then_move = F_THEN_MOVE in unit.flags
+    out: list[tuple[str, bool, str]] = []
+    for move in MOVE_TYPES:
+        why = general
+        if not why and F_SELECTED in unit.flags and not (then_move and move in
+                                                         ("normal", "advance")):
+            why = f"{unit.id} has already been selected to move this phase"
+            if move == "normal" and F_NORMAL in unit.flags:
+                why = f"{unit.id} has already made a normal move this phase (09.05.01)"
+        if not why:
+            why = _move_reason(state, unit, move)
+        out.append((move, not why, why))
+    return out
+
+
+def _move_reason(state: GameState, unit: Unit, move: str) -> str:
+    if move == "remain-stationary":
+        return ""
+    if move in ("normal", "advance"):
+        if not _on_battlefield(unit):
+            return f"{unit.id} is not on the battlefield"
+        if is_engaged(state, unit):
+            return f"{unit.id} is engaged: only a fall-back move or remaining stationary"
+        return ""
+    if move == "fall-back":
+        if not _on_battlefield(unit):
+            return f"{unit.id} is not on the battlefield"
+        if not is_engaged(state, unit):
+            return f"{unit.id} is not engaged: a fall-back move needs an engaged unit"
+        return ""
+    if move == "disembark":
+        if unit.location != "embarked":
+            return f"{unit.id} is not embarked in a transport"
+        if F_EMBARKED in unit.flags:
+            return f"{unit.id} embarked this phase"
+        mode, why = disembark_mode(state, unit)
+        return "" if mode else f"{unit.id} cannot disembark: {why}"
+    if move == "ingress":
+        if unit.location != "strategic-reserves":
+            return f"{unit.id} is not in strategic reserves"
+        if state.battle.round < INGRESS_FIRST_ROUND:
+            return (f"no ingress move before battle round {INGRESS_FIRST_ROUND} "
+                    f"(this is round {state.battle.round})")
+        return ""
+    return f"unknown move type {move!r}"
+
+
+# -- the selection as a transaction --------------------------------------------------------------
+
+def _model_json(m: Model) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": m.id, "base": m.base.spec, "facing": m.facing}
+    if isinstance(m.base, Hull):
+        out["hull"] = [list(p) for p in m.base.points]
+    if m.at is not None:
+        out["at"] = list(m.at)
+    if m.wounds is not None:
+        out["wounds"] = m.wounds
+    if m.M is not None:
+        out["M"] = m.M
+    return out
+
+
+def _model_from_json(d: Mapping[str, Any]) -> Model:
+    hull = d.get("hull")
+    base = parse_base(d["base"], tuple((float(x), float(y)) for x, y in hull) if hull else None)
+    at = d.get("at")
+    return Model(str(d["id"]), base, (float(at[0]), float(at[1])) if at is not None else None,
+                 float(d.get("facing", 0.0)), d.get("wounds"), d.get("M"))
+
+
+def _snapshot(state: GameState, unit: Unit) -> dict[str, Any]:
+    snap: dict[str, Any] = {"dice_used": state.battle.dice_used,
+                            "battle_shocked": unit.battle_shocked, "flags": list(unit.flags),
+                            "location": unit.location,
+                            "models": [_model_json(m) for m in unit.models]}
+    if unit.starting_strength is not None:
+        snap["starting_strength"] = unit.starting_strength
+    if unit.transport is not None:
+        snap["transport"] = unit.transport
+    return snap
+
+
+def _restore(state: GameState) -> GameState:
+    """The state as it was before the selected unit was selected."""
+    sel = state.battle.selection
+    assert sel is not None
+    unit = _unit(state, sel.unit)
+    snap = _snapshot_of(unit)
+    assert snap is not None
+    unit = replace(unit, battle_shocked=bool(snap["battle_shocked"]),
+                   flags=tuple(snap["flags"]), location=snap["location"],
+                   transport=snap.get("transport"),
+                   starting_strength=snap.get("starting_strength"),
+                   models=tuple(_model_from_json(m) for m in snap["models"]))
+    state = state.with_unit(unit)
+    return _set_battle(state, selection=None, dice_used=int(snap["dice_used"]))
+
+
+def select(state: GameState, unit_id: str, move: str, *, mode: str | None = None,
+           dice: Sequence[int] | None = None) -> ActionResult:
+    """Select ``unit_id`` to move with ``move`` (and ``mode``), resolving what comes before moving.
+
+    Remain stationary ends at once. An advance makes its advance roll; a Desperate Escape makes
+    its hazard rolls (models destroyed are removed); the other moves open a selection that model
+    moves or placements are staged into, then committed.
+    """
+    try:
+        return _select(state, unit_id, move, mode, Dice(state, dice))
+    except Refusal as r:
+        return ActionResult(state, False, tuple(r.reasons), tuple(r.events),
+                            tuple(r.violations))
+
+
+def _select(state: GameState, unit_id: str, move: str, mode: str | None, dice: Dice
+            ) -> ActionResult:
+    unit = _unit(state, unit_id)
+    reasons = {m: why for m, ok, why in eligible_moves(state, unit_id) if not ok}
+    if move not in MOVE_TYPES:
+        raise Refusal(f"unknown move type {move!r}; one of " + ", ".join(MOVE_TYPES))
+    if move in reasons:
+        raise Refusal(f"{unit_id} cannot make a {move} move: {reasons[move]}")
+    if mode is not None and mode not in MODES.get(move, ()):
+        raise Refusal(f"a {move} move has no mode {mode!r}" + (
+            "; modes: " + ", ".join(MODES[move]) if move in MODES else ""))
+    events: list[dict[str, Any]] = [{"kind": "select", "unit": unit_id, "move": move}]
+    before = _snapshot(state, unit)
+    if move == "remain-stationary":
+        state = state.with_unit(_add_flags(unit, F_SELECTED, F_STATIONARY))
+        events.append({"kind": "remain-stationary", "unit": unit_id})
+        return ActionResult(state, True, (), tuple(events))
+    roll_value: int | None = None
+    if move == "advance":
+        values, ev = roll(dice, 1, "advance", unit_id)
+        roll_value = values[0]
+        events.append(ev)
+    elif move == "fall-back":
+        if mode is None:
+            mode = "desperate-escape" if unit.battle_shocked else "ordered-retreat"
+        if mode == "ordered-retreat" and unit.battle_shocked:
+            raise Refusal(f"{unit_id} is battle-shocked: Ordered Retreat is not allowed, "
+                          "Desperate Escape is compulsory")
+        if mode == "desperate-escape":
+            modifier = 0
+            if unit.battle_shocked and any(
+                    eu.has(BANE_OF_COWARDS) for _, eu, *_ in checks.engaged_with(state, unit)):
+                modifier = -1
+            state, hz = hazard_rolls(state, unit_id, dice, what="desperate-escape",
+                                     modifier=modifier)
+            events += hz
+            if not any(u.id == unit_id for u in state.units):
+                return ActionResult(dice.commit(state), True, (), tuple(events))
+            unit = _unit(state, unit_id)
+    elif move == "disembark":
+        auto, _ = disembark_mode(state, unit)
+        if mode is None:
+            mode = auto
+        elif (mode == "tactical" and auto == "rapid") or (mode == "rapid" and auto != "rapid"):
+            raise Refusal(f"{unit_id} must use {auto} disembark (the first mode that applies)")
+        elif mode == "combat" and auto == "rapid":
+            raise Refusal(f"{unit_id} must use rapid disembark: its transport made a normal or "
+                          "ingress move this phase")
+        events[0]["mode"] = mode
+    elif move == "ingress":
+        if mode is None:
+            mode = "strategic-reserves"
+        if mode == "deep-strike" and not unit.has(DEEP_STRIKE):
+            raise Refusal(f"{unit_id} does not have Deep Strike")
+    if mode is not None:
+        events[0]["mode"] = mode
+    unit = _add_flags(unit, F_SELECTED,
+                      BEFORE_FLAG + json.dumps(before, separators=(",", ":"), sort_keys=True))
+    state = state.with_unit(unit)
+    sel = Selection(unit=unit_id, move=move, mode=mode, roll=roll_value,
+                    start=tuple((m.id, m.at, m.facing) for m in unit.models))
+    state = dice.commit(state)
+    state = _set_battle(state, selection=sel)
+    return ActionResult(state, True, (), tuple(events))
+
+
+def _selection(state: GameState) -> Selection:
+    sel = state.battle.selection
+    if sel is None:
+        raise Refusal("no unit is selected to move: select one first")
+    return sel
+
+
+def _model_of_selection(state: GameState, sel: Selection, model_id: str) -> tuple[Unit, Model]:
+    try:
+        unit, model = state.model(model_id)
+    except KeyError:
+        raise Refusal(f"model {model_id} is not on the battlefield any more") from None
+    if unit.id != sel.unit:
+        raise Refusal(f"{model_id} belongs to {unit.id}, not to the moving unit {sel.unit}")
+    return unit, model
+
+
+def _model_path(sel: Selection, model_id: str) -> list[tuple[float, float]]:
+    """The model's path so far: its start and the points of its staged moves."""
+    start = next(at for mid, at, _ in sel.start if mid == model_id)
+    pts: list[tuple[float, float]] = [start] if start is not None else []
+    for a in sel.staged:
+        if a.get("model") == model_id and a.get("do") == "move":
+            path: Any = a["path"]
+            pts += [(float(p[0]), float(p[1])) for p in path]
+    return pts
+
+
+def _staged_state(state: GameState, sel: Selection, staged: Sequence[Mapping[str, Any]]
+                  ) -> GameState:
+    """``state`` with the selected unit's models at their start, then ``staged`` replayed."""
+    unit = _unit(state, sel.unit)
+    pos = {mid: (at, facing) for mid, at, facing in sel.start}
+    for a in staged:
+        mid = str(a["model"])
+        at, facing = pos[mid]
+        if a["do"] == "move":
+            p = a["path"][-1]
+            at = (float(p[0]), float(p[1]))
+        else:
+            p = a["at"]
+            at = (float(p[0]), float(p[1]))
+        if a.get("facing") is not None:
+            facing = float(a["facing"])
+        pos[mid] = (at, facing)
+    models = tuple(replace(m, at=pos[m.id][0], facing=pos[m.id][1]) if m.id in pos else m
+                   for m in unit.models)
+    state = state.with_unit(replace(unit, models=models))
+    return _set_battle(state, selection=replace(sel, staged=tuple(dict(a) for a in staged)))
+
+
+def stage_move(state: GameState, model_id: str, path: Sequence[Sequence[float]],
+               facing: float | None = None) -> ActionResult:
+    """Stage one model move of the selected unit: straight lines through ``path``.
+
+    The model's whole path since the unit was selected is checked (length against its cap,
+    enemy models, edge, terrain).
+    """
+    try:
+        sel = _selection(state)
+        if sel.move not in MOVING:
+            raise Refusal(f"a {sel.move} move sets models up: use place, not move")
+        unit, model = _model_of_selection(state, sel, model_id)
+        new = [(float(p[0]), float(p[1])) for p in path]
+        full = _model_path(sel, model_id) + new
+        board = _staged_state(state, sel, [a for a in sel.staged if a.get("model") != model_id])
+        vs = check_path(board, model_id, sel.move, full, roll=sel.roll, mode=sel.mode)
+        if vs:
+            raise Refusal([v.message for v in vs], vs)
+        action: dict[str, Any] = {"do": "move", "model": model_id, "path": [list(p) for p in new]}
+        if facing is not None:
+            action["facing"] = float(facing)
+        new_state = _staged_state(state, sel, [*sel.staged, action])
+        cap = move_cap(unit, model, sel.move, sel.roll)
+        ev = {"kind": "move", "model": model_id, "to": list(new[-1]),
+              "length": round(path_length(full), 6), "max": cap}
+        return ActionResult(new_state, True, (), (ev,))
+    except Refusal as r:
+        return ActionResult(state, False, tuple(r.reasons), (), tuple(r.violations))
+
+
+def stage_place(state: GameState, model_id: str, at: Sequence[float],
+                facing: float | None = None) -> ActionResult:
+    """Stage setting up one model of the selected unit (ingress, disembark)."""
+    try:
+        sel = _selection(state)
+        if sel.move not in SETTING_UP:
+            raise Refusal(f"a {sel.move} move moves models: use move, not place")
+        _model_of_selection(state, sel, model_id)
+        action: dict[str, Any] = {"do": "place", "model": model_id,
+                                  "at": [float(at[0]), float(at[1])]}
+        if facing is not None:
+            action["facing"] = float(facing)
+        staged = [a for a in sel.staged if a.get("model") != model_id] + [action]
+        new_state = _staged_state(state, sel, staged)
+        _, placed = new_state.model(model_id)
+        vs = _placement_violations(new_state, sel, [placed])
+        if vs:
+            raise Refusal([v.message for v in vs], vs)
+        return ActionResult(new_state, True, (),
+                            ({"kind": "place", "model": model_id, "at": action["at"]},))
+    except Refusal as r:
+        return ActionResult(state, False, tuple(r.reasons), (), tuple(r.violations))
+
+
+def undo(state: GameState) -> ActionResult:
+    """Take back the selected unit's last staged model move or placement."""
+    try:
+        sel = _selection(state)
+        if not sel.staged:
+            raise Refusal(f"nothing to undo for {sel.unit}")
+        last = sel.staged[-1]
+        return ActionResult(_staged_state(state, sel, sel.staged[:-1]), True, (),
+                            ({"kind": "undo", "model": last.get("model")},))
+    except Refusal as r:
+        return ActionResult(state, False, tuple(r.reasons))
+
+
+def reset(state: GameState) -> ActionResult:
+    """Put every model of the selected unit back where it started (the unit stays selected)."""
+    try:
+        sel = _selection(state)
+        return ActionResult(_staged_state(state, sel, ()), True, (),
+                            ({"kind": "reset", "unit": sel.unit},))
+    except Refusal as r:
+        return ActionResult(state, False, tuple(r.reasons))
+
+
+# -- end-of-move checks ---------------------------------------------------------------------------
+
+def _wholly_within(model: Model, target: Any, limit: float) -> tuple[bool, float]:
+    """Whether every point of ``model``'s base is within ``limit`` of the convex ``target``.
+
+    Round base outside the target: farthest distance = centre distance + radius (exact for a
+    convex target). Otherwise the farthest vertex of the measuring polygon (exact for polygons).
+    """
+    assert model.at is not None
+    if isinstance(model.base, Round) and not target.contains(Point(model.at)):
+        far = float(target.distance(Point(model.at))) + model.base.radius
+    else:
+        poly = exact_polygon(model)
+        far = max(float(target.distance(Point(p))) for p in poly.exterior.coords)
+    return far <= limit + EPS, far
+
+
+def _edge_far(state: GameState, model: Model) -> float:
+    """How far the farthest point of the base is from its nearest battlefield edge."""
+    assert model.at is not None
+    hx, hy = half_extents(model)
+    x, y = model.at
+    return min(x + hx, state.battlefield.width - x + hx, y + hy,
+               state.battlefield.depth - y + hy)
+
+
+def _placement_violations(state: GameState, sel: Selection, models: Sequence[Model]
+                          ) -> list[Violation]:
+    """Set-up rules of an ingress or disembark for ``models`` (already placed in ``state``)."""
+    unit = _unit(state, sel.unit)
+    out: list[Violation] = []
+    me = unit.player
+    enemies = [(u, m) for u, m in state.placed_models() if u.player != me]
+    enemy_zone = state.opponent(me).zone_polygon
+    limits_from: str | None = None
+    if sel.move == "ingress":
+        limits_from = sel.mode or "strategic-reserves"
+    elif sel.move == "disembark":
+        t = _unit(state, unit.transport or "")
+        tpoly = t.models[0].footprint if len(t.models) == 1 else None
+        limit = DISEMBARK_COMBAT if sel.mode == "combat" else DISEMBARK_NEAR
+        for m in models:
+            assert m.at is not None
+            far_ok = False
+            far = math.inf
+            for tm in t.models:
+                if tm.at is None:
+                    continue
+                ok, d = _wholly_within(m, exact_polygon(tm), limit)
+                far = min(far, d)
+                far_ok = far_ok or ok
+            if not far_ok:
+                out.append(Violation("disembark-range",
+                                     f"{m.id} must be set up wholly within {fmt(limit)} of "
+                                     f"{t.id} (its farthest point is {fmt(far)} away)",
+                                     (m.id, t.id), far, limit, tpoly))
+        if sel.mode == "rapid" and F_INGRESSED in t.flags:
+            limits_from = "strategic-reserves"
+    if limits_from is not None:
+        for m in models:
+            assert m.at is not None
+            if limits_from == "strategic-reserves" and sel.move == "ingress":
+                far = _edge_far(state, m)
+                if far > INGRESS_EDGE + EPS:
+                    out.append(Violation("ingress-edge",
+                                         f"{m.id} must be wholly within 6\" of a battlefield "
+                                         f"edge (its farthest point is {fmt(far)} from the "
+                                         "nearest edge)", (m.id,), far, INGRESS_EDGE,
+                                         m.footprint))
+            for eu, e in enemies:
+                assert e.at is not None
+                d = footprint_distance(m.base, m.at, m.facing, e.base, e.at, e.facing)
+                if d <= INGRESS_ENEMY + EPS:
+                    _, line = checks.closest(m, e)
+                    out.append(Violation("setup-enemy",
+                                         f"{m.id} must be set up more than 8\" from every enemy "
+                                         f"model: {e.id} ({eu.id}) is {fmt(d)} away",
+                                         (m.id, e.id), d, INGRESS_ENEMY, line))
+            if (limits_from == "strategic-reserves" and enemy_zone is not None
+                    and state.battle.round < INGRESS_ZONE_FROM_ROUND
+                    and footprint_overlaps(m, enemy_zone)):
+                out.append(Violation("ingress-zone",
+                                     f"{m.id} may not be set up in the enemy deployment zone "
+                                     f"before battle round {INGRESS_ZONE_FROM_ROUND}",
+                                     (m.id,), None, None,
+                                     exact_polygon(m).intersection(enemy_zone)))
+    return out
+
+
+def commit_check(state: GameState) -> list[Violation]:
+    """Every condition the selected unit's move fails if it ended now (empty: it may commit).
+
+    Coherency (2" to one other model, 9" to every other), no overlapping bases, the battlefield
+    edge, no base partway through a terrain feature, the set-up rules of an ingress or disembark,
+    and the move type's After Moving condition "unengaged" (combat disembark: engaged only with
+    units its transport is engaged with).
+    """
+    sel = state.battle.selection
+    if sel is None:
+        return []
+    unit = _unit(state, sel.unit)
+    out: list[Violation] = []
+    if sel.move in SETTING_UP:
+        missing = [m.id for m in unit.models if m.at is None]
+        if missing:
+            out.append(Violation("unplaced", "every model must be set up: "
+                                 + ", ".join(missing) + " not placed yet", tuple(missing)))
+    out += checks.coherency_violations(unit)
+    out += checks.overlap_violations(state, unit)
+    out += checks.edge_violations(state, unit)
+    out += checks.terrain_violations(state, unit)
+    if sel.move in SETTING_UP:
+        out += _placement_violations(state, sel, [m for m in unit.models if m.at is not None])
+    allowed: list[str] = []
+    if sel.move == "disembark" and sel.mode == "combat" and unit.transport:
+        t = _unit(state, unit.transport)
+        allowed = sorted({eu.id for _, eu, *_ in checks.engaged_with(state, t)})
+    out += checks.engagement_violations(state, unit, allowed=allowed)
+    return out
+
+
+def commit(state: GameState, *, dice: Sequence[int] | None = None,
+           embark: str | None = None) -> ActionResult:
+    """End the selected unit's move.
+
+    If any end-of-move check fails, the state goes back to what it was before the unit was
+    selected (every model at its start, the dice not used, the unit not selected) and the refusal
+    lists every failed condition. Otherwise the move's effects apply: flags until the end of the
+    turn, the Desperate Escape battle-shock roll, a combat disembark's hazard rolls.
+    ``embark``: after a normal, advance or fall-back move, embark in that transport.
+    """
+    try:
+        sel = _selection(state)
+    except Refusal as r:
+        return ActionResult(state, False, tuple(r.reasons))
+    vs = commit_check(state)
+    if embark is not None:
+        vs += embark_violations(state, sel, embark)
+    if vs:
+        back = _restore(state)
+        reasons = [f"{sel.unit} cannot end its {sel.move} move: " + v.message for v in vs]
+        reasons.append(f"every model of {sel.unit} goes back to where it started; "
+                       f"{sel.unit} may be selected again")
+        return ActionResult(back, False, tuple(reasons),
+                            ({"kind": "refused", "unit": sel.unit, "move": sel.move},),
+                            tuple(vs))
+    d = Dice(state, dice)
+    events: list[dict[str, Any]] = []
+    unit = _unit(state, sel.unit)
+    flags: tuple[str, ...] = (F_SELECTED,)
+    if sel.move == "normal":
+        flags += (F_NORMAL,)
+    elif sel.move == "advance":
+        flags += (F_ADVANCED, F_NO_CHARGE, F_NO_ACTION)
+    elif sel.move == "fall-back":
+        flags += (F_FELL_BACK, F_NO_SHOOT, F_NO_CHARGE, F_NO_ACTION)
+    elif sel.move == "ingress":
+        flags += (F_INGRESSED, F_SET_UP)
+        unit = replace(unit, location="battlefield")
+    elif sel.move == "disembark":
+        flags += (F_DISEMBARKED, F_SET_UP)
+        if sel.mode in ("rapid", "combat"):
+            flags += (F_NO_CHARGE,)
+        if sel.mode == "tactical":
+            flags += (F_THEN_MOVE,)
+        unit = replace(unit, location="battlefield", transport=None)
+    unit = _add_flags(_drop_flags(unit, *[f for f in unit.flags if f.startswith(BEFORE_FLAG)]),
+                      *flags)
+    if sel.move in MOVING:
+        unit = _drop_flags(unit, F_THEN_MOVE)
+    state = state.with_unit(unit)
+    state = _set_battle(state, selection=None)
+    events.append({"kind": "commit", "unit": sel.unit, "move": sel.move,
+                   **({"mode": sel.mode} if sel.mode else {})})
+    ctx = TriggerContext(_point_now(state), d)
+    if sel.move == "fall-back" and sel.mode == "desperate-escape" and not unit.battle_shocked:
+        state, ev = battle_shock_roll(state, sel.unit, ctx)
+        events += ev
+    if sel.move == "disembark" and sel.mode == "combat":
+        state, ev = hazard_rolls(state, sel.unit, d, what="combat-disembark")
+        events += ev
+        if any(u.id == sel.unit for u in state.units):
+            u = _unit(state, sel.unit)
+            state = state.with_unit(replace(u, battle_shocked=True))
+            events.append({"kind": "battle-shocked", "unit": sel.unit})
+    if embark is not None and any(u.id == sel.unit for u in state.units):
+        u = _unit(state, sel.unit)
+        state = state.with_unit(replace(
+            _add_flags(u, F_EMBARKED), location="embarked", transport=embark,
+            models=tuple(replace(m, at=None) for m in u.models)))
+        events.append({"kind": "embark", "unit": sel.unit, "transport": embark})
+    return ActionResult(d.commit(state), True, (), tuple(events))
+
+
+def _point_now(state: GameState) -> StepPoint:
+    return StepPoint(state.battle.phase, state.battle.step or "")
+
+
+def embark_violations(state: GameState, sel: Selection, transport_id: str) -> list[Violation]:
+    """18.02: after a normal, advance or fall-back move, every model within 3" of the transport,
+    and the unit not set up on the battlefield this turn."""
+    out: list[Violation] = []
+    unit = _unit(state, sel.unit)
+    if sel.move not in MOVING:
+        return [Violation("embark", f"a unit may embark only after a normal, advance or "
+                          f"fall-back move, not a {sel.move} move")]
+    try:
+        t = _unit(state, transport_id)
+    except KeyError:
+        return [Violation("embark", f"no transport {transport_id}")]
+    if not t.has("TRANSPORT") or t.player != unit.player or not _on_battlefield(t):
+        return [Violation("embark", f"{transport_id} is not a friendly TRANSPORT on the "
+                          "battlefield")]
+    if F_SET_UP in unit.flags:
+        out.append(Violation("embark", f"{unit.id} was set up on the battlefield this turn"))
+    for m in unit.models:
+        if m.at is None:
+            continue
+        best = min(checks.closest(m, tm) for tm in t.models if tm.at is not None)
+        if best[0] > EMBARK_RANGE + EPS:
+            out.append(Violation("embark", f"{m.id} is {fmt(best[0])} from {transport_id}; "
+                                 "every model must be within 3\" to embark", (m.id,),
+                                 best[0], EMBARK_RANGE, best[1]))
+    return out
+
+
+# -- steps that resolve automatically ------------------------------------------------------------
+
+def end_move_units(state: GameState, ctx: TriggerContext, action: Mapping[str, Any]
+                   ) -> tuple[GameState, list[dict[str, Any]]]:
+    """09.02.01: every unit not selected to move this phase remains stationary."""
+    events: list[dict[str, Any]] = []
+    me = state.battle.active_player
+    for u in state.units:
+        if isinstance(u, Unit) and u.player == me and F_SELECTED not in u.flags:
+            state = state.with_unit(_add_flags(u, F_SELECTED, F_STATIONARY))
+            events.append({"kind": "remain-stationary", "unit": u.id})
+    return state, events
+
+
+def restore_coherency(state: GameState, unit_id: str) -> tuple[GameState, list[dict[str, Any]]]:
+    """End of turn (03.03): remove models one at a time until the unit is in coherency.
+
+    The program removes the model named in most coherency violations (ties: the last listed).
+    """
+    events: list[dict[str, Any]] = []
+    while True:
+        unit = _unit(state, unit_id)
+        vs = checks.coherency_violations(unit)
+        if not vs:
+            return state, events
+        count: dict[str, int] = {}
+        for v in vs:
+            for mid in v.models:
+                count[mid] = count.get(mid, 0) + 1
+        placed = [m for m in unit.models if m.at is not None]
+        victim = max(reversed(placed), key=lambda m: count.get(m.id, 0))
+        unit = replace(unit, starting_strength=unit.strength,
+                       models=tuple(m for m in unit.models if m.id != victim.id))
+        state = state.with_unit(unit)
+        events.append({"kind": "destroyed", "model": victim.id, "reason": "coherency"})
+
+
+def end_of_turn(state: GameState, ctx: TriggerContext, action: Mapping[str, Any]
+                ) -> tuple[GameState, list[dict[str, Any]]]:
+    """End of turn: coherency for both players' units, flags expire, and at the end of battle
+    round 3 units still in strategic reserves are destroyed (with units embarked in them)."""
+    events: list[dict[str, Any]] = []
+    for u in list(state.units):
+        if isinstance(u, Unit) and _on_battlefield(u):
+            state, ev = restore_coherency(state, u.id)
+            events += ev
+    state = replace(state, units=tuple(
+        replace(u, flags=tuple(f for f in u.flags if f.startswith(BATTLE_FLAG))) if u.flags
+        else u for u in state.units))
+    last = state.players[1].id == state.battle.active_player
+    if last and state.battle.round >= RESERVES_LAST_ROUND:
+        doomed = {u.id for u in state.units if isinstance(u, Unit)
+                  and u.location == "strategic-reserves"}
+        doomed |= {u.id for u in state.units if isinstance(u, Unit)
+                   and u.location == "embarked" and u.transport in doomed}
+        for uid in sorted(doomed):
+            events.append({"kind": "destroyed", "unit": uid, "reason": "still in strategic "
+                           f"reserves at the end of battle round {state.battle.round}"})
+        state = replace(state, units=tuple(u for u in state.units if u.id not in doomed))
+    return state, events
+
+
+register_steps(WH40K, {
+    ("command", "gain-core-cp"): gain_core_cp,
+    ("command", "battle-shock"): battle_shock_step,
+    ("movement", "move-units"): end_move_units,
+    ("end-of-turn", "end-of-turn"): end_of_turn,
+})
+
