@@ -57,7 +57,12 @@ def run(args: argparse.Namespace) -> int:
                      deployments_path=args.deployments)
     state = data.state()
     out = Path(args.output)
-    save_scenario(state, out)
+    if not (out.parent if str(out.parent) else Path(".")).is_dir():
+        raise UserError(f"-o {out}: the folder {out.parent} does not exist")
+    try:
+        save_scenario(state, out)
+    except OSError as exc:
+        raise UserError(f"-o {out}: cannot write it ({exc.strerror or exc})") from None
     zones = "no deployment zones" if data.deployment is None else \
         f"deployment map {data.deployment.get('id')} (red = attacker, blue = defender), " \
         f"{len(state.objectives)} objectives"

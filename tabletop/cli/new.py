@@ -63,7 +63,12 @@ def run(args: argparse.Namespace) -> int:
               if text.strip()]
     state = new_battle(data.state(), catalogue, armies)
     out = Path(args.output)
-    save_scenario(state, out)
+    if not (out.parent if str(out.parent) else Path(".")).is_dir():
+        raise UserError(f"-o {out}: the folder {out.parent} does not exist")
+    try:
+        save_scenario(state, out)
+    except OSError as exc:
+        raise UserError(f"-o {out}: cannot write it ({exc.strerror or exc})") from None
     for pid in ("red", "blue"):
         units = [u for u in state.units if u.player == pid]
         if units:
