@@ -1,0 +1,33 @@
+"""Shared pytest configuration."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+# -- zone goldens (tests/test_zone_goldens.py) ----------------------------------------------------
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-goldens", action="store_true", default=False,
+                     help="write the zone goldens in tests/goldens/ from the current code "
+                          "instead of comparing (review the diff before committing)")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not hasattr(session.config, "workerinput"):  # not on pytest-xdist workers
+        from zone_goldens import clear_failures
+
+        clear_failures()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    from zone_goldens import failures_dir
+
+    index = failures_dir() / "index.html"
+    if index.is_file():
+        terminalreporter.write_line(f"zone golden failures: {index}  (expected, actual and "
+                                    f"difference pictures in {failures_dir()})", red=True)
