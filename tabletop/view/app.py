@@ -172,16 +172,22 @@ class App:
         return out
 
     def _log(self, action: dict[str, Any]) -> None:
-        if not self.log:
-            if self.saver is not None:
-                self.saver(self.start_state, self.start_path)
-        self.log.append(dict(action))
-        atomic_write_text(self.log_path, json.dumps(self.log, indent=1) + "\n")
+        """Append ``action`` to the action log (rewritten atomically: always a valid file)."""
+        try:
+            if not self.log:
+                self.log_path.parent.mkdir(parents=True, exist_ok=True)
+                if self.saver is not None:
+                    self.saver(self.start_state, self.start_path)
+            self.log.append(dict(action))
+            atomic_write_text(self.log_path, json.dumps(self.log, indent=1) + "\n")
+        except OSError as exc:
+            self.message = f"could not write the action log {self.log_path}: {exc}"
 
     def save(self) -> Path:
         """Write the game as a scenario file (atomically) at :attr:`save_path`."""
         if self.saver is None:
             raise RuntimeError("no scenario writer")
+        self.save_path.parent.mkdir(parents=True, exist_ok=True)
         self.saver(self.state, self.save_path)
         self.message = f"saved {self.save_path} (log: {self.log_path.name})"
         return self.save_path
@@ -422,7 +428,7 @@ class App:
         state_bits = []
         if unit.battle_shocked:
             state_bits.append("battle-shocked")
-        state_bits += list(unit.flags)
+        state_bits += list(self.rules.flags(unit))
         if state_bits:
             lines.append("state: " + ", ".join(state_bits))
         x, y = pygame.mouse.get_pos() if pygame.mouse.get_focused() else self.ctrl.pointer
@@ -562,11 +568,11 @@ class App:
         y = self._ptext(f"M {unit.M:g}\"  W {unit.W}  Ld {unit.Ld}+  OC {unit.OC} · "
                         f"{len(unit.models)} models", x0, y, size=12)
         y = self._wrapped(", ".join(unit.keywords) or "no keywords", x0, y, colour=GREY)
-        flags = (["battle-shocked"] if unit.battle_shocked else []) + list(unit.flags)
+        flags = (["battle-shocked"] if unit.battle_shocked else []) + list(self.rules.flags(unit))
         if unit.location != "battlefield":
             flags.append(unit.location + (f" in {unit.transport}" if unit.transport else ""))
         if flags:
-            y = self._ptext(", ".join(flags), x0, y, size=12, colour=BAD_RED)
+            y = self._wrapped(", ".join(flags), x0, y, size=12, colour=BAD_RED)
         sel = st.battle.selection
         y += 4
         if sel is not None and sel.unit == unit.id:
@@ -577,8 +583,8 @@ class App:
                 draw_die(self.screen, (x0 + 50, y), 22, sel.roll)
                 y += 28
             moved = sum(1 for a in sel.staged if a.get("do") in ("move", "place"))
-            y = self._ptext(f"{moved} staged · drag models, Enter commits, Ctrl+Z undo, "
-                            "R reset", x0, y, size=11, colour=GREY)
+            y = self._wrapped(f"{moved} staged · drag models, Enter commits, Ctrl+Z undo, "
+                              "R reset", x0, y, size=11, colour=GREY)
             coh = self._coherency(unit.id)
             if coh:
                 y = self._ptext("Coherency would fail:", x0, y, size=12, bold=True,

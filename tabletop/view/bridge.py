@@ -156,6 +156,13 @@ class Rules:
             out.append(Eligibility(move, title, key, res.ok, "; ".join(res.reasons)))
         return out
 
+    def flags(self, unit: Unit | Block) -> tuple[str, ...]:
+        """The unit's flags a player should see (bookkeeping left out)."""
+        wh40k = _module("tabletop.rules.wh40k")
+        if isinstance(unit, Unit) and wh40k is not None and hasattr(wh40k, "visible_flags"):
+            return tuple(wh40k.visible_flags(unit))
+        return tuple(f for f in unit.flags if len(f) < 40)
+
     def coherency(self, state: GameState, unit_id: str) -> list[Any]:
         """Coherency problems of ``unit_id`` as it stands (violations with geometry)."""
         checks = _module("tabletop.rules.checks")

@@ -1,0 +1,53 @@
+"""Small hand-built states for the view tests (no scenario files needed)."""
+
+from __future__ import annotations
+
+from shapely.geometry import Point, Polygon
+
+from tabletop.geometry.footprints import parse_base
+from tabletop.state import Battle, Battlefield, GameState, Model, Player, Selection, Terrain, Unit
+
+
+def small_state(*, selected: bool = True) -> GameState:
+    """Two red models and one blue model on a 30" x 20" board, red's squad selected (normal)."""
+    b32 = parse_base("32mm")
+    squad = Unit("squad", "red", ("INFANTRY",), 6, 2, 6, 2,
+                 (Model("s1", b32, at=(5.0, 10.0)), Model("s2", b32, at=(6.5, 10.0))),
+                 name="Squad")
+    foe = Unit("foe", "blue", ("INFANTRY",), 6, 1, 7, 2, (Model("f1", b32, at=(20.0, 10.0)),))
+    sel = None
+    if selected:
+        sel = Selection(unit="squad", move="normal",
+                        start=(("s1", (5.0, 10.0), 0.0), ("s2", (6.5, 10.0), 0.0)))
+    return GameState(
+        name="small", ruleset="wh40k-11e",
+        battle=Battle(2, "red", "movement", step="move-units", selection=sel),
+        players=(Player("red"), Player("blue")),
+        battlefield=Battlefield(30.0, 20.0),
+        terrain=(Terrain("wall", "dense", ((10, 4), (11, 4), (11, 8), (10, 8)), height=3.0),),
+        objectives=((15.0, 15.0),),
+        units=(squad, foe),
+    )
+
+
+class DiscZone:
+    """A stand-in legal zone: a disc of ``radius`` about ``centre`` (for the controller tests)."""
+
+    def __init__(self, centre: tuple[float, float], radius: float) -> None:
+        self.centre = centre
+        self.max_distance = radius
+        self.geometry: Polygon = Point(centre).buffer(radius, quad_segs=32)
+
+    def contains(self, x: float, y: float) -> bool:
+        return bool(self.geometry.covers(Point(x, y)))
+
+    def nearest(self, x: float, y: float) -> tuple[float, float]:
+        from shapely.ops import nearest_points
+
+        p = nearest_points(self.geometry, Point(x, y))[0]
+        return (p.x, p.y)
+
+    def path_to(self, x: float, y: float) -> tuple[list[tuple[float, float]], float]:
+        import math
+
+        return [self.centre, (x, y)], math.dist(self.centre, (x, y))
