@@ -1,0 +1,457 @@
+"""Every class of bad input gives the exact message a user can act on, all problems at once."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tomli_w
+
+from tabletop.cli import main
+from tabletop.errors import UserError
+from tabletop.scenario.io import MAX_BYTES, load_scenario
+
+BASE_HELP = 'write "32mm", "oval 60x35mm", "rect 25x50mm" or "hull"'
+R = 0.5 * 32 / 25.4  # radius of a 32mm base
+
+
+def wh40k() -> dict[str, Any]:
+    return {
+        "format": 1, "name": "Test", "ruleset": "wh40k-11e",
+        "battle": {"round": 2, "active_player": "red", "phase": "movement", "seed": 1},
+        "players": [{"id": "red"}, {"id": "blue"}],
+        "terrain": [{"id": "rock", "kind": "impassable",
+                     "polygon": [[40.0, 10.0], [44.0, 10.0], [44.0, 14.0], [40.0, 14.0]]}],
+        "units": [
+            {"id": "squad", "player": "red", "keywords": ["INFANTRY"], "M": 6, "W": 2, "Ld": 6,
+             "OC": 2, "models": [{"id": "s1", "base": "32mm", "at": [20.0, 22.0]},
+                                 {"id": "s2", "base": "32mm", "at": [21.5, 22.0]}]},
+            {"id": "rhino", "player": "red", "keywords": ["VEHICLE", "TRANSPORT"], "M": 12,
+             "W": 10, "Ld": 6, "OC": 2,
+             "models": [{"id": "rh1", "base": "hull", "at": [10.0, 10.0],
+                         "hull": [[-2.0, -3.5], [2.0, -3.5], [2.0, 3.5], [-2.0, 3.5]]}]},
+            {"id": "gants", "player": "blue", "keywords": ["INFANTRY"], "M": 6, "W": 1, "Ld": 8,
+             "OC": 2, "models": [{"id": "g1", "base": "25mm", "at": [30.0, 30.0]}]},
+        ],
+    }
+
+
+def t9a() -> dict[str, Any]:
+    return {
+        "format": 1, "name": "Lines", "ruleset": "t9a-2",
+        "battlefield": {"width": 72.0, "depth": 48.0},
+        "battle": {"round": 1, "active_player": "red", "phase": "movement"},
+        "players": [{"id": "red"}, {"id": "blue"}],
+        "terrain": [{"id": "rocks", "kind": "impassable",
+                     "polygon": [[34.0, 20.0], [40.0, 20.0], [40.0, 26.0], [34.0, 26.0]]}],
+        "units": [
+            {"id": "spears", "player": "red", "Adv": 4, "Mar": 8, "Dis": 7,
+             "base": "rect 20x20mm", "models": 20, "files": 5, "at": [20.0, 30.0]},
+            {"id": "orcs", "player": "blue", "Adv": 4, "Mar": 8, "Dis": 7,
+             "base": "rect 25x25mm", "models": 10, "files": 5, "at": [20.0, 10.0],
+             "facing": 180},
+        ],
+    }
+
+
+def problems(doc: dict[str, Any] | str, tmp_path: Path, suffix: str = ".toml") -> list[str]:
+    """Write ``doc`` and load it; return the error lines with the file name replaced by FILE."""
+    path = tmp_path / f"s{suffix}"
+    if isinstance(doc, str):
+        path.write_text(doc, encoding="utf-8")
+    elif suffix == ".json":
+        path.write_text(json.dumps(doc), encoding="utf-8")
+    else:
+        path.write_text(tomli_w.dumps(doc), encoding="utf-8")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    with pytest.raises(UserError) as info:
+        load_scenario(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing written
+    return [line.replace(str(path), "FILE") for line in info.value.lines]
+
+
+def test_valid_documents_are_valid(tmp_path: Path) -> None:
+    for doc in (wh40k(), t9a()):
+        for suffix in (".toml", ".json"):
+            path = tmp_path / f"ok{suffix}"
+            path.write_text(json.dumps(doc) if suffix == ".json" else tomli_w.dumps(doc))
+            load_scenario(path)
+
+
+# -- schema ---------------------------------------------------------------------------------------
+
+def test_unknown_base(tmp_path: Path) -> None:
+    doc = wh40k()
+    doc["units"][0]["models"][1]["base"] = "33"
+    assert problems(doc, tmp_path) == [
+        f'FILE: units[0].models[1].base: unknown base "33"; {BASE_HELP}']
+
+
+def test_unknown_key_with_suggestion(tmp_path: Path) -> None:
+    doc = wh40k()
+    doc["units"][2]["keywrods"] = doc["units"][2].pop("keywords")
+    assert problems(doc, tmp_path) == [
+        'FILE: units[2].keywrods: unknown key (did you mean "keywords"?); allowed here: id, name, '
+        "player, keywords, M, W, Ld, OC, starting_strength, battle_shocked, location, transport, "
+        "models, flags"]
+
+
+def test_wrong_types_and_ranges_all_at_once(tmp_path: Path) -> None:
+    doc = wh40k()
+    doc["units"][0]["M"] = "6"
+    doc["units"][0]["W"] = 2.5
+    doc["units"][0]["battle_shocked"] = "no"
+    doc["battle"]["round"] = 0
+    doc["battle"]["phase"] = "shooting"
+    doc["units"][0]["models"][0]["at"] = [20.0]
+    doc["players"][1]["cp"] = -1
+    doc["units"][1]["location"] = "reserves"
+    assert problems(doc, tmp_path, ".json") == [
+        "FILE: battle.round: must be at least 1, got 0",
+        'FILE: battle.phase: unknown value "shooting"; write "command" or "movement"',
+        "FILE: players[1].cp: must be at least 0, got -1",
+        'FILE: units[0].M: expected a number, got "6"',
+        "FILE: units[0].W: expected a whole number, got 2.5",
+        'FILE: units[0].battle_shocked: expected true or false, got "no"',
+        "FILE: units[0].models[0].at: a point is [x, y] (two numbers, inches), got [20.0]",
+        'FILE: units[1].location: unknown value "reserves"; write "battlefield", '
+        '"strategic-reserves" or "embarked"',
+    ]
+
+
+def test_missing_keys_ruleset_and_format(tmp_path: Path) -> None:
+    doc = wh40k()
+    del doc["units"][0]["W"]
+    doc["format"] = 2
+    assert problems(doc, tmp_path) == [
+        "FILE: format: unsupported format 2; this program reads format 1",
+        "FILE: units[0].W: required key is missing",
+    ]
+    doc = wh40k()
+    doc["ruleset"] = "wh40k-10e"
+    assert problems(doc, tmp_path) == [
+        'FILE: ruleset: unknown value "wh40k-10e"; write "wh40k-11e" or "t9a-2"']
+    del doc["ruleset"]
+    assert problems(doc, tmp_path) == [
+        'FILE: ruleset: required key is missing; write "wh40k-11e" or "t9a-2"']
+
+
+def test_terrain_kind_depends_on_ruleset(tmp_path: Path) -> None:
+    doc = t9a()
+    doc["terrain"][0]["kind"] = "dense"
+    assert problems(doc, tmp_path) == [
+        'FILE: terrain[0].kind: unknown value "dense"; write "open", "impassable" or "dangerous"']
+
+
+def test_t9a_base_must_be_rect_and_wh40k_keys_are_unknown(tmp_path: Path) -> None:
+    doc = t9a()
+    doc["units"][0]["base"] = "25mm"
+    doc["units"][1]["W"] = 1
+    assert problems(doc, tmp_path) == [
+        'FILE: units[0].base: a t9a-2 unit stands on rectangular bases: write "rect FxDmm", '
+        'e.g. "rect 20x20mm", got "25mm"',
+        "FILE: units[1].W: unknown key; allowed here: id, name, player, Adv, Mar, Dis, base, "
+        "models, files, starting_models, at, facing, fleeing, flags",
+    ]
+
+
+def test_hull_needs_polygon_and_polygon_needs_points(tmp_path: Path) -> None:
+    doc = wh40k()
+    del doc["units"][1]["models"][0]["hull"]
+    doc["terrain"][0]["polygon"] = [[0.0, 0.0], [1.0, 1.0]]
+    assert problems(doc, tmp_path) == [
+        "FILE: terrain[0].polygon: a polygon needs at least 3 points, got 2",
+        'FILE: units[1].models[0]: base "hull" needs a "hull" polygon (inches, relative to the '
+        "model's centre, facing 0)",
+    ]
+
+
+def test_not_a_table_and_nan(tmp_path: Path) -> None:
+    assert problems("[1, 2]", tmp_path, ".json") == [
+        "FILE: a scenario file is a table of keys (format, name, ruleset, battle, players, "
+        "units, ...), got [1, 2]"]
+    doc = wh40k()
+    doc["units"][0]["models"][0]["facing"] = float("nan")
+    assert problems(doc, tmp_path) == [
+        "FILE: units[0].models[0].facing: expected a finite number, got NaN"]
+
+
+def test_staged_actions_are_checked(tmp_path: Path) -> None:
+    doc = wh40k()
+    doc["battle"]["selection"] = {
+        "unit": "squad", "move": "normal",
+        "start": [{"model": "s1", "at": [20.0, 22.0]}, {"model": "zz", "at": [1.0, 1.0]}],
+        "staged": [{"do": "move", "model": "s1", "path": [[21.0, 23.0]]}, {"do": "jump"}],
+    }
+    assert problems(doc, tmp_path) == [
+        'FILE: battle.selection.staged[1].do: unknown value "jump"; write "move", "place", '
+        '"forward", "backward", "sideways", "wheel" or "reform"']
+    doc["battle"]["selection"]["staged"].pop()
+    assert problems(doc, tmp_path) == [
+        'FILE: battle.selection.start[1].model: "zz" is not a model of unit "squad"']
+
+
+# -- beyond the schema ----------------------------------------------------------------------------
+
+def test_duplicate_ids(tmp_path: Path) -> None:
+    doc = wh40k()
+    doc["units"][2]["models"][0]["id"] = "s1"
+    doc["terrain"][0]["id"] = "red"
+    doc["units"][1]["id"] = "squad"
+    assert problems(doc, tmp_path) == [
+        'FILE: terrain[0].id: duplicate id "red" (first used at players[0].id)',
+        'FILE: units[1].id: duplicate id "squad" (first used at units[0].id)',
+        'FILE: units[2].models[0].id: duplicate id "s1" (first used at units[0].models[0].id)',
+    ]
+
+
+def test_unknown_players_and_two_players(tmp_path: Path) -> None:
+    doc = wh40k()
+    doc["units"][2]["player"] = "bleu"
+    doc["battle"]["active_player"] = "rouge"
+    assert problems(doc, tmp_path) == [
+        'FILE: battle.active_player: unknown player "rouge"; the players are "red" and "blue"',
+        'FILE: units[2].player: unknown player "bleu"; the players are "red" and "blue"',
+    ]
+    doc = wh40k()
+    doc["players"].append({"id": "green"})
+    assert problems(doc, tmp_path) == ["FILE: players: exactly two players are needed, found 3"]
+
+
+def test_transports(tmp_path: Path) -> None:
+    doc = wh40k()
+    doc["units"][0]["location"] = "embarked"
+    for m in doc["units"][0]["models"]:
+        del m["at"]
+    assert problems(doc, tmp_path) == [
+        'FILE: units[0].transport: required when location = "embarked"']
+    doc["units"][0]["transport"] = "rhyno"
+    assert problems(doc, tmp_path) == ['FILE: units[0].transport: unknown unit "rhyno"']
+    doc["units"][0]["transport"] = "gants"
+    assert problems(doc, tmp_path) == [
+        'FILE: units[0].transport: unit "gants" is not a TRANSPORT (its keywords: INFANTRY)']
+    doc["units"][0]["transport"] = "rhino"
+    load_scenario_ok(doc, tmp_path)
+    doc["units"][0]["location"] = "battlefield"
+    doc["units"][0]["models"][0]["at"] = [20.0, 22.0]
+    doc["units"][0]["models"][1]["at"] = [21.5, 22.0]
+    assert problems(doc, tmp_path) == [
+        'FILE: units[0].transport: only for location = "embarked" (this unit\'s location is '
+        '"battlefield")']
+
+
+def load_scenario_ok(doc: dict[str, Any], tmp_path: Path) -> None:
+    path = tmp_path / "ok.toml"
+    path.write_text(tomli_w.dumps(doc))
+    load_scenario(path)
+
+
+def test_positions_and_locations(tmp_path: Path) -> None:
+    doc = wh40k()
+    del doc["units"][0]["models"][1]["at"]
+    doc["units"][2]["location"] = "strategic-reserves"
+    assert problems(doc, tmp_path) == [
+        "FILE: units[0].models[1].at: required key is missing: a model on the battlefield needs "
+        "a position [x, y]",
+        'FILE: units[2].models[0].at: a model in strategic-reserves has no position; remove "at" '
+        "(or set the unit's location = \"battlefield\")",
+    ]
+
+
+def test_wounds_above_w(tmp_path: Path) -> None:
+    doc = wh40k()
+    doc["units"][0]["models"][0]["wounds"] = 3
+    assert problems(doc, tmp_path) == [
+        "FILE: units[0].models[0].wounds: 3 wounds left is more than the unit's W of 2"]
+
+
+def test_overlapping_bases_and_touching_is_fine(tmp_path: Path) -> None:
+    doc = wh40k()
+    doc["units"][0]["models"][1]["at"] = [20.0 + 2 * R, 22.0]  # exactly touching
+    load_scenario_ok(doc, tmp_path)
+    doc["units"][0]["models"][1]["at"] = [20.0 + 2 * R - 1e-3, 22.0]
+    assert problems(doc, tmp_path) == [
+        'FILE: units[0].models[1]: the base overlaps model "s1" (units[0].models[0])']
+    # a round base against the hull: touching the side is fine, 0.01" into it is not
+    doc = wh40k()
+    doc["units"][2]["models"][0]["at"] = [12.0 + 0.5 * 25 / 25.4, 10.0]
+    load_scenario_ok(doc, tmp_path)
+    doc["units"][2]["models"][0]["at"] = [12.0 + 0.5 * 25 / 25.4 - 0.01, 10.0]
+    assert problems(doc, tmp_path) == [
+        'FILE: units[2].models[0]: the base overlaps model "rh1" (units[1].models[0])']
+
+
+def test_ovals_overlap(tmp_path: Path) -> None:
+    doc = wh40k()
+    doc["units"].append({"id": "bikes", "player": "red", "keywords": ["MOUNTED"], "M": 12,
+                         "W": 3, "Ld": 6, "OC": 2, "models": [
+                             {"id": "b1", "base": "oval 75x42mm", "at": [5.0, 30.0]},
+                             {"id": "b2", "base": "oval 75x42mm", "at": [5.0 + 42 / 25.4, 30.0]},
+                         ]})
+    load_scenario_ok(doc, tmp_path)  # side by side, touching
+    doc["units"][3]["models"][1]["facing"] = 90  # turned: its long axis reaches into b1
+    assert problems(doc, tmp_path) == [
+        'FILE: units[3].models[1]: the base overlaps model "b1" (units[3].models[0])']
+
+
+def test_overlapping_impassable_terrain(tmp_path: Path) -> None:
+    doc = wh40k()
+    doc["units"][2]["models"][0]["at"] = [40.0 - 0.5 * 25 / 25.4, 12.0]  # touching: fine
+    load_scenario_ok(doc, tmp_path)
+    doc["units"][2]["models"][0]["at"] = [40.2, 12.0]
+    assert problems(doc, tmp_path) == [
+        'FILE: units[2].models[0]: the base overlaps impassable terrain "rock"']
+
+
+def test_off_the_battlefield(tmp_path: Path) -> None:
+    doc = wh40k()
+    doc["units"][0]["models"][0]["at"] = [R, 22.0]  # touching the edge: fine
+    load_scenario_ok(doc, tmp_path)
+    doc["units"][0]["models"][0]["at"] = [0.5, 22.0]
+    doc["units"][1]["models"][0]["at"] = [10.0, 3.0]
+    doc["objectives"] = [[61.0, 10.0]]
+    assert problems(doc, tmp_path) == [
+        'FILE: objectives[0]: (61, 10) is not on the battlefield (60 x 44")',
+        'FILE: units[0].models[0].at: (0.5, 22): the base is not wholly on the battlefield '
+        '(60 x 44")',
+        'FILE: units[1].models[0].at: (10, 3): the base is not wholly on the battlefield '
+        '(60 x 44")',
+    ]
+
+
+def test_invalid_polygons(tmp_path: Path) -> None:
+    doc = wh40k()
+    doc["terrain"][0]["polygon"] = [[40.0, 10.0], [44.0, 14.0], [44.0, 10.0], [40.0, 14.0]]
+    doc["players"][0]["deployment_zone"] = [[0.0, 0.0], [10.0, 0.0], [20.0, 0.0]]
+    doc["units"][1]["models"][0]["hull"] = [[-2.0, -3.5], [2.0, 3.5], [2.0, -3.5], [-2.0, 3.5]]
+    assert problems(doc, tmp_path) == [
+        "FILE: players[0].deployment_zone: invalid polygon: the outline crosses or touches itself "
+        "at (10, 0)",
+        "FILE: terrain[0].polygon: invalid polygon: the outline crosses or touches itself at "
+        "(42, 12)",
+        "FILE: units[1].models[0].hull: invalid polygon: the outline crosses or touches itself "
+        "at (0, 0)",
+    ]
+
+
+def test_t9a_blocks(tmp_path: Path) -> None:
+    doc = t9a()
+    doc["units"][0]["files"] = 25
+    assert problems(doc, tmp_path) == [
+        "FILE: units[0].files: 25 files but only 20 models; files must be between 1 and models"]
+    doc = t9a()
+    doc["units"][0]["files"] = 0
+    assert problems(doc, tmp_path) == ["FILE: units[0].files: must be at least 1, got 0"]
+    doc = t9a()
+    doc["units"][0]["at"] = [1.0, 30.0]
+    doc["units"][1]["at"] = [36.0, 20.0]
+    doc["units"].append({"id": "wolves", "player": "blue", "Adv": 9, "Mar": 18, "Dis": 5,
+                         "base": "rect 25x50mm", "models": 5, "files": 5, "at": [37.0, 19.5]})
+    assert problems(doc, tmp_path) == [
+        'FILE: units[0].at: the unit\'s block (5 files x 4 ranks, 3.937 x 3.15" around (1, 30)) '
+        'is not wholly on the battlefield (72 x 48")',
+        'FILE: units[1]: the block overlaps impassable terrain "rocks"',
+        'FILE: units[2]: the block overlaps unit "orcs"',
+        'FILE: units[2]: the block overlaps impassable terrain "rocks"',
+    ]
+
+
+def test_t9a_blocks_touching_are_fine(tmp_path: Path) -> None:
+    doc = t9a()
+    # spears: 5 x 20mm wide, 4 ranks of 20mm deep, centred (20, 30): top edge at y = 30 - 1.5748
+    top = 30.0 - 2 * 20 / 25.4
+    # orcs: 2 ranks of 25 mm: put their back edge (facing 180: the top) on the spears' front edge
+    doc["units"][1]["at"] = [20.0, top - 25 / 25.4]
+    load_scenario_ok(doc, tmp_path)
+
+
+# -- malformed and absurd files -------------------------------------------------------------------
+
+def test_malformed_toml_and_json_give_line_and_column(tmp_path: Path) -> None:
+    text = 'format = 1\nname = "x"\nruleset "wh40k-11e"\n'
+    assert problems(text, tmp_path) == [
+        "FILE: line 3, column 9: invalid TOML: Expected '=' after a key in a key/value pair"]
+    assert problems('{"format": 1,\n "name": }', tmp_path, ".json") == [
+        "FILE: line 2, column 10: invalid JSON: Expecting value"]
+    assert problems('{"format": 1, "format": 1}', tmp_path, ".json") == [
+        'FILE: invalid JSON: the key "format" appears twice in one object']
+    bad = tmp_path / "bad.toml"
+    bad.write_bytes(b'name = "\xff"\n')
+    with pytest.raises(UserError) as info:
+        load_scenario(bad)
+    assert info.value.lines == [
+        f"{bad}: not UTF-8 text (byte 0xff at offset 8); save the file as UTF-8"]
+
+
+def test_format_by_content_without_suffix(tmp_path: Path) -> None:
+    for name, text in (("a.scenario", json.dumps(wh40k())), ("b", tomli_w.dumps(wh40k()))):
+        (tmp_path / name).write_text(text)
+        assert load_scenario(tmp_path / name).name == "Test"
+
+
+def test_absurd_input_is_refused(tmp_path: Path) -> None:
+    big = tmp_path / "big.toml"
+    with big.open("wb") as fh:
+        fh.truncate(MAX_BYTES + 1)
+    with pytest.raises(UserError) as info:
+        load_scenario(big)
+    assert info.value.lines == [
+        f"{big}: the file is too large ({MAX_BYTES + 1:,} bytes; the limit is 50 MB)"]
+
+    deep = "[" * 100_000 + "]" * 100_000
+    for text, suffix in ((f'{{"format": {deep}}}', ".json"), (f"format = {deep}\n", ".toml")):
+        assert problems(text, tmp_path, suffix) == [
+            "FILE: nested deeper than 32 levels; a scenario file needs far fewer"]
+    assert problems('{"a":' * 40 + "1" + "}" * 40, tmp_path, ".json") == [
+        "FILE: nested deeper than 32 levels; a scenario file needs far fewer"]
+
+    doc = wh40k()
+    doc["units"][0]["models"] = [{"id": f"m{i}", "base": "25mm", "at": [1.0, 1.0]}
+                                 for i in range(10_001)]
+    assert problems(doc, tmp_path, ".json") == [
+        "FILE: too many models (10,003; the limit is 10,000)"]
+    doc = t9a()
+    doc["units"][0]["models"] = 10**12
+    assert problems(doc, tmp_path) == [
+        "FILE: too many models (1,000,000,000,010; the limit is 10,000)"]
+
+
+def test_missing_file_and_folder(tmp_path: Path) -> None:
+    with pytest.raises(UserError) as info:
+        load_scenario(tmp_path / "nope.toml")
+    assert info.value.lines == [f"{tmp_path / 'nope.toml'}: cannot read the file: No such file "
+                                "or directory"]
+    with pytest.raises(UserError) as info:
+        load_scenario(tmp_path)
+    assert info.value.lines == [f"{tmp_path}: is a folder, not a scenario file"]
+
+
+# -- the check command ----------------------------------------------------------------------------
+
+def test_check_command_exit_codes_and_output(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    good = tmp_path / "good.toml"
+    good.write_text(tomli_w.dumps(wh40k()))
+    doc = copy.deepcopy(wh40k())
+    doc["units"][0]["models"][0]["base"] = "33"
+    doc["units"][0]["models"][1]["wounds"] = 0
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    before = sorted(p.name for p in tmp_path.iterdir())
+
+    assert main(["check", str(good)]) == 0
+    out = capsys.readouterr()
+    assert (out.out, out.err) == (f"{good}: ok\n", "")
+
+    assert main(["check", str(bad), str(good)]) == 2
+    out = capsys.readouterr()
+    assert out.out == f"{good}: ok\n"
+    assert out.err.splitlines() == [
+        f'{bad}: units[0].models[0].base: unknown base "33"; {BASE_HELP}',
+        f"{bad}: units[0].models[1].wounds: must be at least 1, got 0",
+    ]
+    assert "Traceback" not in out.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
