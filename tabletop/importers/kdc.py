@@ -655,7 +655,10 @@ def build_state(layout: Mapping[str, Any] | None, templates: Any,
         Player(id="red", name=PLAYER_NAMES["red"], deployment_zone=zones.get("red")),
         Player(id="blue", name=PLAYER_NAMES["blue"], deployment_zone=zones.get("blue")),
     )
-    titles = [str(x.get("name", x.get("id"))) for x in (layout, deployment) if x is not None]
+    titles: list[str] = []
+    for x in (layout, deployment):
+        if x is not None and str(x.get("name", x.get("id"))) not in titles:
+            titles.append(str(x.get("name", x.get("id"))))
     return GameState(
         name=" - ".join(titles) or "40kdc battlefield",
         ruleset=WH40K,
