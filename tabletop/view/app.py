@@ -349,11 +349,8 @@ class App:
                 screen.blit(zs, (0, 0))
             for mid, start in drag.starts.items():
                 if start is not None:
-                    base = drag.bases[mid]
-                    poly = base.placed(start[0], start[1], drag.facings[mid],
-                                       segments=render.DRAW_SEGMENTS)
-                    pygame.draw.aalines(screen, (230, 230, 230), True,
-                                        render._px(vp, poly.exterior.coords[:-1]))
+                    pts = render.base_outline_px(vp, drag.bases[mid], start, drag.facings[mid])
+                    pygame.draw.aalines(screen, (230, 230, 230), True, pts)
         ov = render.Overlays(marks=marks)
         if drag is not None:
             pidx = self._player_index(self.state.model(drag.anchor)[0].player)
@@ -368,7 +365,7 @@ class App:
         if c.hover and drag is None:
             self._draw_hover(c.hover)
         screen.set_clip(None)
-        self._draw_panel()
+        self._blit_panel()
         self._draw_status()
         if self.help:
             self._draw_help()
@@ -461,6 +458,22 @@ class App:
         if tools:
             render.text(self.screen, "  ".join(tools), (r.right - 8, r.y + 5), size=13,
                         colour=ACCENT, anchor="topright")
+
+    def _blit_panel(self) -> None:
+        """Draw the side panel, redrawn only when what it shows changes."""
+        w, h = self.screen.get_size()
+        st = self.state
+        key = (w, h, id(st), self.ctrl.focus, id(self.refusal), len(self.last_events),
+               id(self.last_events[-1]) if self.last_events else 0, len(self.command_log))
+        hit = self._cache.get("panel")
+        if hit is not None and hit[0] == key:
+            surf, rows = hit[1]
+            self.screen.blit(surf, (w - PANEL_W, 0))
+            self.rows = list(rows)
+            return
+        self._draw_panel()
+        surf = self.screen.subsurface((w - PANEL_W, 0, PANEL_W, h)).copy()
+        self._cache["panel"] = (key, (surf, list(self.rows)))
 
     def _draw_panel(self) -> None:
         w, h = self.screen.get_size()

@@ -43,6 +43,7 @@ __all__ = [
     "Mark",
     "Overlays",
     "PathOverlay",
+    "base_outline_px",
     "block_model_polygons",
     "draw_board",
     "draw_models",
@@ -256,6 +257,22 @@ def _outline(surface: pygame.Surface, pts: list[Pt], colour: Colour, width: int 
         pygame.draw.lines(surface, colour, True, pts, width)
 
 
+@cache
+def _local_ring(base: Footprint, facing: float) -> np.ndarray:
+    """The outline of ``base`` turned by ``facing``, about the origin (inches, cached)."""
+    poly = base.placed(0.0, 0.0, facing, segments=DRAW_SEGMENTS)
+    return np.asarray(poly.exterior.coords[:-1], dtype=float)
+
+
+def base_outline_px(vp: Viewport, base: Footprint, at: Sequence[float],
+                    facing: float) -> list[Pt]:
+    """The outline of a base placed at ``at`` with ``facing``, in pixels (fast, cached shape)."""
+    ring = _local_ring(base, float(facing) % 360.0)
+    xs = vp.ox + (ring[:, 0] + at[0]) * vp.scale
+    ys = vp.oy + (ring[:, 1] + at[1]) * vp.scale
+    return list(zip(xs.tolist(), ys.tolist(), strict=True))
+
+
 def _model_polygon(model: Model) -> Polygon:
     assert model.at is not None
     return model.base.placed(model.at[0], model.at[1], model.facing, segments=DRAW_SEGMENTS)
@@ -395,8 +412,8 @@ def draw_models(surface: pygame.Surface, state: GameState, vp: Viewport, *,
 
 def _draw_model(surface: pygame.Surface, vp: Viewport, m: Model, col: Colour, *,
                 selected: bool = False, outlined: bool = False, alpha: int = 255) -> None:
-    poly = _model_polygon(m)
-    pts = _px(vp, poly.exterior.coords[:-1])
+    assert m.at is not None
+    pts = base_outline_px(vp, m.base, m.at, m.facing)
     fill = _shade(col, 1.18) if selected else col
     if alpha < 255:
         _fill_polygon_alpha(surface, pts, (*fill, alpha))
@@ -410,15 +427,19 @@ def _draw_model(surface: pygame.Surface, vp: Viewport, m: Model, col: Colour, *,
     _facing_tick(surface, vp, m.base, m.at, m.facing, _shade(col, 1.6))
 
 
+@cache
+def _front_extent(base: Footprint) -> float:
+    """How far the footprint reaches forwards from its centre (its radius for a round base)."""
+    if base.is_round:
+        return base.radius
+    return float(max(-y for _, y in base.local_polygon(segments=16).exterior.coords))
+
+
 def _facing_tick(surface: pygame.Surface, vp: Viewport, base: Footprint, at: Pt, facing: float,
                  colour: Colour) -> None:
     rad = math.radians(facing)
     fx, fy = math.sin(rad), -math.cos(rad)
-    r = base.radius
-    if not base.is_round:
-        # the front edge of a non-round footprint is its extent along the facing
-        local = base.local_polygon(segments=16)
-        r = max(-y for _, y in local.exterior.coords)
+    r = _front_extent(base)
     if vp.length(r) < 3:
         return
     a = vp.to_px(at[0] + fx * r * 0.35, at[1] + fy * r * 0.35)
@@ -485,8 +506,7 @@ def draw_overlays(surface: pygame.Surface, state: GameState, vp: Viewport, ov: O
         draw_engagement(surface, state, vp, ov.engagement_player)
     for g in ov.ghosts:
         col = PLAYER_COLOURS[g.player_index % len(PLAYER_COLOURS)]
-        poly = g.base.placed(g.at[0], g.at[1], g.facing, segments=DRAW_SEGMENTS)
-        pts = _px(vp, poly.exterior.coords[:-1])
+        pts = base_outline_px(vp, g.base, g.at, g.facing)
         _fill_polygon_alpha(surface, pts, (*_shade(col, 1.3), 200))
         _outline(surface, pts, (255, 255, 255) if g.legal else VIOLATION, 2)
         _facing_tick(surface, vp, g.base, g.at, g.facing, (255, 255, 255))
