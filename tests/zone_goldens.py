@@ -62,7 +62,7 @@ UPDATE_HINT = ("create or refresh it on purpose with\n"
                "then look at the new files in tests/goldens/ and commit them")
 
 CASE_KEYS = {"description", "scenario", "model", "unit", "move", "roll", "mode", "setup",
-             "picture", "target", "error"}
+             "picture", "target", "error", "dice"}
 
 
 def _rel(path: Path) -> str:
@@ -95,13 +95,16 @@ class ZoneCase:
     picture: bool = False
     target: tuple[float, float] | None = None
     error: str | None = None
+    dice: tuple[int, ...] | None = None
     scenario: dict[str, Any] | None = field(default=None, compare=False, hash=False)
     scenario_ref: str | None = None
 
     @property
     def kind(self) -> str:
-        """``move`` or ``setup``."""
-        return "setup" if self.setup else "move"
+        """``move``, ``setup`` or ``block`` (a t9a-2 unit's move: no ``model``)."""
+        if self.setup:
+            return "setup"
+        return "block" if not self.model else "move"
 
     def golden(self, tier: str) -> Path:
         """The golden file of ``tier`` for this case."""
@@ -118,8 +121,8 @@ def load_case(path: Path) -> ZoneCase:
     desc = data.get("description")
     if not isinstance(desc, str) or not desc.strip() or "\n" in desc:
         raise ValueError(f"{path.name}: `description` must be one line of text")
-    if "model" not in data:
-        raise ValueError(f"{path.name}: `model` is required")
+    if "model" not in data and "unit" not in data:
+        raise ValueError(f"{path.name}: give `model` (or `unit` for a t9a-2 block)")
     if bool(data.get("move")) == bool(data.get("setup")):
         raise ValueError(f"{path.name}: give exactly one of `move` and `setup`")
     scen = data.get("scenario")
@@ -131,11 +134,12 @@ def load_case(path: Path) -> ZoneCase:
         raise ValueError(f"{path.name}: `scenario` must be a file name or an inline table")
     target = data.get("target")
     return ZoneCase(
-        name=path.stem, path=path, description=desc.strip(), model=str(data["model"]),
+        name=path.stem, path=path, description=desc.strip(), model=str(data.get("model", "")),
         move=data.get("move"), roll=data.get("roll"), mode=data.get("mode"),
         setup=data.get("setup"), unit=data.get("unit"), picture=bool(data.get("picture", False)),
         target=(float(target[0]), float(target[1])) if target else None,
         error=data.get("error"), scenario=inline, scenario_ref=ref,
+        dice=tuple(int(d) for d in data["dice"]) if "dice" in data else None,
     )
 
 
@@ -175,11 +179,15 @@ class Evaluated:
     zone: Any
     geometry: BaseGeometry
     error: str | None = None
+    facts: tuple[str, ...] = ()
+    """Extra lines for the geometry golden (t9a-2 ranges)."""
 
 
 def evaluate(c: ZoneCase) -> Evaluated:
     """Compute the zone of ``c`` now (no caching: mutation tests rely on that)."""
     state = case_state(c)
+    if c.kind == "block":
+        return _block_reach(c, state)
     try:
         if c.setup:
             zone = _setup_zone(state, c)
@@ -203,6 +211,47 @@ def _setup_zone(state: Any, c: ZoneCase) -> Any:
     return setup_zone(state, c.model, c.setup)
 
 
+def _block_reach(c: ZoneCase, state: Any) -> Evaluated:
+    """A t9a-2 block's ranges from where it stands after being selected for ``c.move``.
+
+    The golden stores the furthest legal straight move in each direction, the legal wheel angles
+    and, as geometry, everything the block may sweep in one manoeuvre: the straight sweeps to
+    the furthest legal positions and the wheel sweeps to both wheel limits, plus the block.
+    """
+    from dataclasses import replace
+
+    from tabletop.geometry.blocks import straight_sweep, wheel_sweep
+    from tabletop.rules.dice import Dice
+    from tabletop.rulesets import t9a
+
+    st = replace(state, battle=replace(state.battle, step="move-units", selection=None))
+    action: dict[str, Any] = {"do": "select", "unit": c.unit, "move": c.move}
+    st, ok, reasons, _ = t9a.apply_action(st, action, dice=Dice(st, c.dice))
+    if not ok or st.battle.selection is None:
+        raise ValueError(f"{c.name}: selecting {c.unit} for {c.move} was refused: {reasons}")
+    g = t9a.block_geom(st.unit(c.unit))
+    ranges = {
+        "forward": t9a.straight_range(st, "forward"),
+        "backward": t9a.straight_range(st, "backward"),
+        "sideways-right": t9a.straight_range(st, "sideways", 1.0),
+        "sideways-left": t9a.straight_range(st, "sideways", -1.0),
+    }
+    lo, hi = t9a.wheel_range(st)
+    parts = [g.polygon]
+    for key, d in ranges.items():
+        if d > 0:
+            direction = "sideways" if key.startswith("sideways") else key
+            sign = -1.0 if key == "sideways-left" else 1.0
+            parts.append(straight_sweep(g, g.moved(direction, sign * d)))  # type: ignore[arg-type]
+    for angle in (lo, hi):
+        if angle:
+            parts.append(wheel_sweep(g, angle))
+    facts = [f"{k}: {v:.3f}" for k, v in ranges.items()]
+    facts.append(f"wheel: {lo:.2f} {hi:.2f}")
+    facts.append(f"march-mode: {st.battle.selection.mode or '-'}")
+    return Evaluated(c, st, None, shapely.union_all(parts), facts=tuple(facts))
+
+
 @cache
 def evaluated(name: str) -> Evaluated:
     """:func:`evaluate`, once per case per process (the three tiers share it)."""
@@ -215,8 +264,8 @@ def snapped(geom: BaseGeometry) -> BaseGeometry:
     return shapely.normalize(shapely.set_precision(geom, GRID))
 
 
-def geometry_text(c: ZoneCase, geom: BaseGeometry) -> str:
-    """The geometry golden of ``c`` for ``geom``: a header, area, bounds, parts, WKT."""
+def geometry_text(c: ZoneCase, geom: BaseGeometry, facts: tuple[str, ...] = ()) -> str:
+    """The geometry golden of ``c`` for ``geom``: a header, facts, area, bounds, parts, WKT."""
     g = snapped(geom)
     wkt = shapely.to_wkt(g, rounding_precision=2)
     bounds = "empty" if g.is_empty else " ".join(f"{v:.2f}" for v in g.bounds)
@@ -225,6 +274,7 @@ def geometry_text(c: ZoneCase, geom: BaseGeometry) -> str:
     lines = [
         f"# {c.name}: {c.description}",
         f"# snapped to {GRID}\" and normalised; regenerate with pytest --update-goldens",
+        *facts,
         f"area: {g.area:.4f}",
         f"bounds: {bounds}",
         f"parts: {len(polys)}",
@@ -327,7 +377,7 @@ def check(c: ZoneCase, tier: str, *, update: bool = False, fresh: bool = False,
     golden = c.golden(tier)
     out_dir = artefacts if artefacts is not None else failures_dir()
     if tier == "geometry":
-        actual_text = geometry_text(c, ev.geometry)
+        actual_text = geometry_text(c, ev.geometry, ev.facts)
         if update:
             golden.parent.mkdir(parents=True, exist_ok=True)
             golden.write_text(actual_text, encoding="utf-8")
@@ -395,11 +445,15 @@ def _geometry_failure(c: ZoneCase, ev: Evaluated, expected_text: str, actual_tex
                   "difference": "geometry-diff.png"}
     except ImportError:
         pass
+    changed = [f"{e.split(':')[0]} {e.split(':', 1)[1].strip()} -> {a.split(':', 1)[1].strip()}"
+               for e, a in zip(expected_text.split("\nwkt:")[0].splitlines()[2:],
+                               actual_text.split("\nwkt:")[0].splitlines()[2:], strict=False)
+               if e != a and ":" in e and ":" in a and e.split(":")[0] == a.split(":")[0]]
     msg = (f"zone case {c.name!r}: geometry differs from {_rel(c.golden('geometry'))}"
            f": area {_field(expected_text, 'area')} -> {actual.area:.4f} sq in "
            f"(+{added:.4f} added, -{removed:.4f} removed); bounds "
-           f"{_field(expected_text, 'bounds')} -> {_field(actual_text, 'bounds')}. "
-           f"Artefacts: {folder}")
+           f"{_field(expected_text, 'bounds')} -> {_field(actual_text, 'bounds')}; "
+           f"changed: {', '.join(changed) or 'the WKT only'}. Artefacts: {folder}")
     _record(out_dir, c, "geometry", msg, images)
     return msg
 
