@@ -24,10 +24,10 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import pygame  # noqa: E402
+import pygame
 
-from tabletop.scenario.io import load_scenario, save_scenario, shipped  # noqa: E402
-from tabletop.view.app import App  # noqa: E402
+from tabletop.scenario.io import load_scenario, save_scenario, shipped
+from tabletop.view.app import App
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,8 +48,9 @@ def main(argv: list[str] | None = None) -> int:
         unit_id = args.unit
         if unit_id is None:
             for u in app.state.units:
+                moves = app.rules.eligibility(app.state, u.id)
                 if u.player == app.state.battle.active_player and any(
-                        e.ok and e.move == "normal" for e in app.rules.eligibility(app.state, u.id)):
+                        e.ok and e.move == "normal" for e in moves):
                     unit_id = u.id
                     break
         if unit_id is None:
