@@ -6,7 +6,7 @@ import pytest
 from rules_helpers import act, get, kinds, ok, scenario, unit
 
 from tabletop.rules.dice import Dice, die
-from tabletop.rules.turns import TriggerRegistry, WH40K_TURN, parse_point
+from tabletop.rules.turns import WH40K_TURN, TriggerRegistry, parse_point
 from tabletop.rules.wh40k import half_strength, needs_battle_shock_roll
 from tabletop.state import Unit
 

@@ -56,7 +56,7 @@ def test_m4_m5_m6_normal_move_must_end_unengaged(gap: float, legal: bool) -> Non
     if not legal:
         assert res.state == before
         assert any("e1" in r and "a1" in r for r in res.reasons)
-        v = [v for v in res.violations if v.rule == "engaged"][0]
+        v = next(v for v in res.violations if v.rule == "engaged")
         assert v.distance == pytest.approx(gap) and v.geometry is not None
 
 

@@ -39,6 +39,7 @@ __all__ = [
     "commit",
     "commit_check",
     "eligible_moves",
+    "emergency_disembark",
     "half_strength",
     "hazard_rolls",
     "is_engaged",
@@ -935,3 +936,61 @@ register_steps(WH40K, {
     ("end-of-turn", "end-of-turn"): end_of_turn,
 })
 
+
+
+def emergency_disembark(state: GameState, unit_id: str,
+                        placements: Mapping[str, Sequence[float]], *,
+                        dice: Sequence[int] | None = None) -> ActionResult:
+    """18.05: the transport of ``unit_id`` is destroyed; set the unit up around it.
+
+    ``placements`` maps model ids to ``[x, y]`` (or ``[x, y, facing]``); each must be wholly
+    within 6" of the transport, not overlapping and unengaged. Models without a placement are
+    destroyed. Then one hazard roll per model; the unit becomes battle-shocked and cannot charge
+    this turn. Call it before the transport is removed. The program does not check "as close as
+    possible": it cannot know which closer spots a player could have used.
+    """
+    unit = _unit(state, unit_id)
+    if unit.location != "embarked" or unit.transport is None:
+        return ActionResult(state, False, (f"{unit_id} is not embarked in a transport",))
+    t = _unit(state, unit.transport)
+    events: list[dict[str, Any]] = [{"kind": "emergency-disembark", "unit": unit_id,
+                                     "transport": t.id}]
+    kept = []
+    for m in unit.models:
+        p = placements.get(m.id)
+        if p is None:
+            events.append({"kind": "destroyed", "model": m.id, "reason": "cannot be placed"})
+            continue
+        kept.append(replace(m, at=(float(p[0]), float(p[1])),
+                            facing=float(p[2]) if len(p) > 2 else m.facing))
+    placed = replace(unit, models=tuple(kept), location="battlefield", transport=None,
+                     starting_strength=unit.strength)
+    board = state.with_unit(placed)
+    vs: list[Violation] = []
+    for m in kept:
+        near = [_wholly_within(m, exact_polygon(tm), DISEMBARK_COMBAT)
+                for tm in t.models if tm.at is not None]
+        if not any(okk for okk, _ in near):
+            far = min(d for _, d in near)
+            vs.append(Violation("disembark-range", f"{m.id} must be set up wholly within 6\" of "
+                                f"{t.id} (its farthest point is {fmt(far)} away)", (m.id, t.id),
+                                far, DISEMBARK_COMBAT))
+    vs += checks.overlap_violations(board, placed)
+    vs += checks.edge_violations(board, placed)
+    vs += checks.terrain_violations(board, placed)
+    vs += checks.engagement_violations(board, placed)
+    if vs:
+        return ActionResult(state, False, tuple(v.message for v in vs), (), tuple(vs))
+    d = Dice(board, dice)
+    if kept:
+        board, ev = hazard_rolls(board, unit_id, d, what="emergency-disembark")
+        events += ev
+    if any(u.id == unit_id for u in board.units):
+        u = _unit(board, unit_id)
+        if u.models:
+            board = board.with_unit(replace(_add_flags(u, F_NO_CHARGE, F_SET_UP),
+                                            battle_shocked=True))
+            events.append({"kind": "battle-shocked", "unit": unit_id})
+        else:
+            board = replace(board, units=tuple(x for x in board.units if x.id != unit_id))
+    return ActionResult(d.commit(board), True, (), tuple(events))
