@@ -581,11 +581,13 @@ class App:
         y = self._ptext(f"M {unit.M:g}\"  W {unit.W}  Ld {unit.Ld}+  OC {unit.OC} · "
                         f"{len(unit.models)} models", x0, y, size=12)
         y = self._wrapped(", ".join(unit.keywords) or "no keywords", x0, y, colour=GREY)
-        flags = (["battle-shocked"] if unit.battle_shocked else []) + list(self.rules.flags(unit))
+        if unit.battle_shocked:
+            y = self._ptext("BATTLE-SHOCKED", x0, y, size=12, bold=True, colour=BAD_RED)
+        flags = list(self.rules.flags(unit))
         if unit.location != "battlefield":
             flags.append(unit.location + (f" in {unit.transport}" if unit.transport else ""))
         if flags:
-            y = self._wrapped(", ".join(flags), x0, y, size=12, colour=BAD_RED)
+            y = self._wrapped("state: " + ", ".join(flags), x0, y, size=12, colour=ACCENT)
         sel = st.battle.selection
         y += 4
         if sel is not None and sel.unit == unit.id:

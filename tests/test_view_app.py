@@ -1,0 +1,218 @@
+"""The window driven by posted mouse and keyboard events under SDL's dummy video driver."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pygame
+import pytest
+from shapely.geometry import Point
+
+from tabletop.geometry.footprints import parse_base
+from tabletop.state import Battle, Battlefield, GameState, Model, Player, Terrain, Unit
+from tabletop.view.app import App
+
+pytest.importorskip("tabletop.rules.actions")
+from tabletop.scenario.io import load_scenario, save_scenario
+
+B32 = parse_base("32mm")
+R32 = 32 / 25.4 / 2
+
+
+def board(*, screen: bool = False) -> GameState:
+    """Red's 3-model squad on the left; with ``screen``, a wall of blue models in front of it."""
+    squad = Unit("squad", "red", ("INFANTRY",), 6, 1, 7, 2,
+                 tuple(Model(f"s{i}", B32, at=(6.0, 8.0 + 1.5 * i)) for i in range(3)),
+                 name="Squad")
+    foes: tuple[Model, ...]
+    if screen:
+        foes = tuple(Model(f"f{i}", B32, at=(12.0, 3.0 + 1.3 * i)) for i in range(12))
+    else:
+        foes = (Model("f0", B32, at=(26.0, 18.0)),)
+    foe = Unit("foe", "blue", ("INFANTRY",), 6, 1, 7, 2, foes, name="Foes")
+    return GameState(
+        name="view test", ruleset="wh40k-11e",
+        battle=Battle(2, "red", "movement", seed=3, step="move-units"),
+        players=(Player("red"), Player("blue")),
+        battlefield=Battlefield(30.0, 22.0),
+        terrain=(Terrain("crate", "light", ((20, 2), (22, 2), (22, 4), (20, 4)), height=1.0),),
+        units=(squad, foe),
+    )
+
+
+@pytest.fixture
+def app_factory(tmp_path: Path):  # type: ignore[no-untyped-def]
+    apps: list[App] = []
+
+    def make(state: GameState) -> App:
+        app = App(state, save_path=tmp_path / "game.toml", size=(1100, 700), saver=save_scenario)
+        app.step()
+        apps.append(app)
+        return app
+
+    yield make
+    pygame.display.quit()
+
+
+def post(app: App, kind: int, **kw: object) -> None:
+    pygame.event.post(pygame.event.Event(kind, **kw))
+    app.step()
+
+
+def key(app: App, k: int, mod: int = 0) -> None:
+    post(app, pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
+
+
+def drag(app: App, a: tuple[float, float], b: tuple[float, float], *, steps: int = 6,
+         mod: int = 0) -> None:
+    """Drag with the left button from board point ``a`` to ``b`` (inches)."""
+    vp = app.ctrl.viewport
+    pa, pb = vp.to_px(*a), vp.to_px(*b)
+    post(app, pygame.MOUSEBUTTONDOWN, pos=pa, button=1, mod=mod)
+    for k in range(1, steps + 1):
+        t = k / steps
+        post(app, pygame.MOUSEMOTION, pos=(pa[0] + (pb[0] - pa[0]) * t,
+                                          pa[1] + (pb[1] - pa[1]) * t),
+             rel=(0, 0), buttons=(1, 0, 0))
+    post(app, pygame.MOUSEBUTTONUP, pos=pb, button=1)
+
+
+def select_normal(app: App, model_at: tuple[float, float]) -> None:
+    vp = app.ctrl.viewport
+    post(app, pygame.MOUSEBUTTONDOWN, pos=vp.to_px(*model_at), button=1)
+    post(app, pygame.MOUSEBUTTONUP, pos=vp.to_px(*model_at), button=1)
+    key(app, pygame.K_n)
+    sel = app.state.battle.selection
+    assert sel is not None and sel.unit == "squad" and sel.move == "normal", app.message
+
+
+def at(app: App, mid: str) -> tuple[float, float]:
+    pos = app.state.model(mid)[1].at
+    assert pos is not None
+    return pos
+
+
+def test_a_drag_moves_a_model_to_a_legal_spot(app_factory) -> None:  # type: ignore[no-untyped-def]
+    app = app_factory(board())
+    select_normal(app, (6.0, 8.0))
+    drag(app, (6.0, 8.0), (9.0, 8.0))
+    assert at(app, "s0") == pytest.approx((9.0, 8.0), abs=0.02)
+    assert app.state.battle.selection is not None
+    assert len(app.state.battle.selection.staged) == 1
+    # dragging again continues from there
+    drag(app, (9.0, 8.0), (10.0, 8.0))
+    assert at(app, "s0") == pytest.approx((10.0, 8.0), abs=0.02)
+    # the action log beside the save holds every action, replayable
+    log = json.loads(app.log_path.read_text())
+    assert [a["do"] for a in log] == ["select", "move", "move"]
+    assert app.start_path.is_file()
+
+
+def test_a_drag_into_an_enemy_screen_snaps_to_the_zone_edge(app_factory) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("tabletop.rules.zones")
+    app = app_factory(board(screen=True))
+    select_normal(app, (6.0, 9.5))
+    vp = app.ctrl.viewport
+    start = (6.0, 9.5)
+    post(app, pygame.MOUSEBUTTONDOWN, pos=vp.to_px(*start), button=1)
+    d = app.ctrl.drag
+    assert d is not None
+    zone = d.zones["s1"]
+    assert zone is not None
+    target = (11.0, 9.5)  # inside the enemies' engagement range
+    post(app, pygame.MOUSEMOTION, pos=vp.to_px(*target), rel=(0, 0), buttons=(1, 0, 0))
+    assert d.snapped
+    gx, gy = d.ghosts["s1"]
+    assert zone.contains(gx, gy)
+    assert zone.geometry.boundary.distance(Point(gx, gy)) < 1e-3
+    post(app, pygame.MOUSEBUTTONUP, pos=vp.to_px(*target), button=1)
+    x, y = at(app, "s1")
+    assert (x, y) == pytest.approx((gx, gy), abs=1e-6)
+    foes = [m for u in app.state.units if u.id == "foe" for m in u.models]  # type: ignore[union-attr]
+    nearest = min(math.dist((x, y), f.at) - 2 * R32 for f in foes)
+    assert nearest >= 2.0 - 1e-4  # not within engagement range
+    assert nearest < 2.05  # ... and right at its edge
+
+
+def test_a_commit_that_breaks_coherency_is_refused_and_the_models_return(app_factory) -> None:  # type: ignore[no-untyped-def]
+    app = app_factory(board())
+    select_normal(app, (6.0, 8.0))
+    before = {m: at(app, m) for m in ("s0", "s1", "s2")}
+    drag(app, (6.0, 8.0), (6.0, 3.0))  # 5" away from the others: out of coherency
+    assert at(app, "s0") == pytest.approx((6.0, 3.0), abs=0.02)
+    assert any("s0" in getattr(v, "models", ()) for v in app.rules.coherency(app.state, "squad"))
+    key(app, pygame.K_RETURN)
+    assert app.refusal is not None and app.refusal.reasons
+    assert app.message.startswith("refused")
+    assert {m: at(app, m) for m in before} == before
+    shot = app.screenshot(app.save_path.with_name("refused.png"))
+    assert shot.is_file()
+
+
+def test_undo_takes_back_the_last_model_move(app_factory) -> None:  # type: ignore[no-untyped-def]
+    app = app_factory(board())
+    select_normal(app, (6.0, 8.0))
+    drag(app, (6.0, 8.0), (8.0, 8.0))
+    drag(app, (6.0, 9.5), (8.0, 9.5))
+    key(app, pygame.K_z, pygame.KMOD_CTRL)
+    assert at(app, "s1") == (6.0, 9.5)
+    assert at(app, "s0") == pytest.approx((8.0, 8.0), abs=0.02)
+    key(app, pygame.K_r)
+    assert at(app, "s0") == (6.0, 8.0)
+
+
+def test_ctrl_s_saves_a_file_that_loads_with_the_new_positions(app_factory) -> None:  # type: ignore[no-untyped-def]
+    from tabletop.cli import main
+
+    app = app_factory(board())
+    select_normal(app, (6.0, 8.0))
+    drag(app, (6.0, 8.0), (8.0, 8.0))
+    drag(app, (6.0, 9.5), (8.0, 9.5))
+    drag(app, (6.0, 11.0), (8.0, 11.0))
+    key(app, pygame.K_RETURN)
+    assert app.state.battle.selection is None, app.message
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert app.save_path.is_file(), app.message
+    assert main(["check", str(app.save_path)]) == 0
+    saved = load_scenario(app.save_path)
+    for mid, y in (("s0", 8.0), ("s1", 9.5), ("s2", 11.0)):
+        assert saved.model(mid)[1].at == pytest.approx((8.0, y), abs=0.02)
+    # the log replays from the start state to the same positions
+    from tabletop.rules.actions import apply_actions
+
+    start = load_scenario(app.start_path)
+    final, results = apply_actions(start, json.loads(app.log_path.read_text()))
+    assert all(r.ok for r in results)
+    assert final.model("s2")[1].at == saved.model("s2")[1].at
+
+
+def test_screenshot_of_the_window(app_factory, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from pngio import read_png
+
+    app = app_factory(board(screen=True))
+    select_normal(app, (6.0, 9.5))
+    vp = app.ctrl.viewport
+    post(app, pygame.MOUSEBUTTONDOWN, pos=vp.to_px(6.0, 9.5), button=1)
+    post(app, pygame.MOUSEMOTION, pos=vp.to_px(9.5, 12.0), rel=(0, 0), buttons=(1, 0, 0))
+    out = app.screenshot(tmp_path / "window.png")
+    img = read_png(out)
+    assert img.shape == (700, 1100, 3)
+    assert len(np.unique(img.reshape(-1, 3), axis=0)) > 50
+    post(app, pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0)
+    assert app.ctrl.drag is None
+    assert at(app, "s1") == (6.0, 9.5)
+
+
+def test_play_without_a_display_says_so(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    from tabletop.cli import main
+
+    for var in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER", "SDL_VIDEO_DRIVER"):
+        monkeypatch.delenv(var, raising=False)
+    rc = main(["play"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2
+    assert len(err) == 1 and "no display" in err[0] and "tabletop show" in err[0]
+
