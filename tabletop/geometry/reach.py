@@ -1,0 +1,711 @@
+"""Exact reachability of a translating disk among obstacles (configuration space).
+
+The mover is a disk of radius ``r`` that translates; rotation is free. Working with its centre,
+every obstacle is inflated by ``r`` (a Minkowski sum with the disk) and the battlefield shrinks
+to the box ``[r, W - r] x [r, H - r]``. The reachable set from ``p`` within ``D`` is the
+geodesic disk of the free space; shortest paths bend only at convex corners of the inflated
+obstacles (Lozano-Perez and Wesley 1979). See ``shared/reference/geometry.md``.
+
+Construction (all of it conservative: nothing here ever makes the free space larger):
+
+1. *Inflation.* A round obstacle of radius ``re`` becomes a regular polygon of
+   :data:`CIRCLE_SEGMENTS` vertices **circumscribed** about the circle of radius ``re + r``
+   (every edge tangent to it, vertices ``(re + r) * (1 / cos(pi / n) - 1)`` outside it). A
+   polygon obstacle is cut into convex pieces (constrained Delaunay triangles; convex
+   polygons stay whole) and each piece is buffered by ``r / cos(pi / (4 q))`` with
+   ``quad_segs = q`` (:data:`BUFFER_QUAD_SEGS`), so that its chords never come closer than
+   ``r`` to the piece: a buffer that never under-inflates. Every inflated piece is convex.
+2. *Corners.* The vertices of the pieces that lie in the box and inside no other piece are
+   the bend candidates.
+3. *Tangent visibility graph* (once per obstacle set, cached on the :class:`ReachMap`): an
+   edge ``u-v`` is kept only when the line ``uv`` is locally tangent at both ends (both ring
+   neighbours on one side) and the open segment meets no piece, tested in one vectorised
+   ``STRtree`` query against the pieces eroded by :data:`ERODE`.
+4. *Per query* (start ``p``, limit ``D``): edges from ``p`` to the corners it sees, Dijkstra
+   (``heapq``) stopped at ``D``: distance and parent of every reached corner.
+5. *Region*: one wedge per reached corner ``v``, a sector of radius ``D - d(v)`` between the
+   continuation of ``parent -> v`` and the obstacle edge at ``v`` (``p`` gets the full disk),
+   each clipped by the shadows of the pieces it meets (the region behind a convex piece seen
+   from the wedge's apex: the convex hull of the piece and far points on the rays through it).
+   The wedges' arcs are **inscribed** polygons (chord sag at most :data:`ARC_TOLERANCE`), so
+   the region never exceeds the true geodesic disk. The union of the clipped wedges, cut to
+   the box, is the geodesic disk (the union-of-circular-visibility-regions description of
+   J. Wang, arXiv 1210.7638).
+6. *Point query*: ``d(x) = min(d(v) + |x - v|)`` over reached nodes ``v`` that see ``x``; the
+   path follows the parents back to ``p``.
+
+Start inside an inflated piece: a mover in base contact with an obstacle stands inside the
+piece's circumscribed polygon (which is slightly larger than the circle). Such a piece is cut,
+for that query, by the half-plane through ``p`` facing away from the obstacle (the tangent
+line of the true inflated shape), which still contains the true inflated obstacle.
+
+Error bounds: the free space is smaller than the true free space by at most
+``(re + r) * (1 / cos(pi / CIRCLE_SEGMENTS) - 1)`` near round obstacles and
+``r * (1 / cos(pi / (4 q)) - 1)`` near polygons; the erosion used in the blocking test lets a
+segment through gaps narrower than ``2 * ERODE`` (1e-7 inch, far below the rules tolerance).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+import shapely
+from shapely.geometry import Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import nearest_points
+
+__all__ = [
+    "ARC_TOLERANCE",
+    "BUFFER_QUAD_SEGS",
+    "CIRCLE_SEGMENTS",
+    "ERODE",
+    "GeodesicDisk",
+    "ReachMap",
+    "conservative_buffer",
+    "convex_pieces",
+    "reach_map",
+]
+
+CIRCLE_SEGMENTS = 32
+"""Vertices of the circumscribed polygon that stands in for an inflated round obstacle."""
+
+BUFFER_QUAD_SEGS = 8
+"""``quad_segs`` of the conservative buffer of polygon obstacles."""
+
+ARC_TOLERANCE = 0.002
+"""Largest chord sag of the inscribed arcs of the wedges, inches."""
+
+ERODE = 1e-7
+"""Pieces are shrunk by this much for the blocking test, so that touching is not blocking."""
+
+SHADOW_SLOTS = 9
+"""Far points per shadow (angular step at most pi / 8)."""
+
+_TURN_TOL = 1e-10
+
+
+def conservative_buffer(geom: BaseGeometry, distance: float, *,
+                        quad_segs: int = BUFFER_QUAD_SEGS) -> BaseGeometry:
+    """Buffer ``geom`` by ``distance`` so that the result contains the exact buffer.
+
+    shapely puts the arc vertices on the circle, so its chords cut inside; buffering by
+    ``distance / cos(pi / (4 * quad_segs))`` moves every chord out to at least ``distance``.
+    The excess is at most ``distance * (1 / cos(pi / (4 quad_segs)) - 1)``.
+    """
+    if distance <= 0:
+        return geom
+    return geom.buffer(distance / math.cos(math.pi / (4 * quad_segs)), quad_segs=quad_segs)
+
+
+def convex_pieces(poly: Polygon) -> list[Polygon]:
+    """Cut a polygon into convex pieces whose union is the polygon (triangles unless convex)."""
+    poly = shapely.make_valid(poly) if not poly.is_valid else poly
+    polys = [g for g in getattr(poly, "geoms", [poly]) if g.geom_type == "Polygon"]
+    out: list[Polygon] = []
+    for p in polys:
+        if p.is_empty or p.area <= 0:
+            continue
+        if not p.interiors and abs(p.convex_hull.area - p.area) <= 1e-12 * max(1.0, p.area):
+            out.append(p)
+            continue
+        tris = shapely.constrained_delaunay_triangles(p)
+        out.extend(t for t in tris.geoms if t.area > 0)
+    return out
+
+
+def _ccw(coords: np.ndarray) -> np.ndarray:
+    """Vertices (no repeated first point) in counter-clockwise order (positive shoelace area)."""
+    x, y = coords[:, 0], coords[:, 1]
+    area = 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+    return coords if area > 0 else coords[::-1].copy()
+
+
+def _ring(poly: Polygon) -> np.ndarray:
+    c = np.asarray(poly.exterior.coords)[:-1]
+    # drop repeated vertices
+    keep = np.ones(len(c), bool)
+    keep[1:] = np.any(np.abs(np.diff(c, axis=0)) > 1e-12, axis=1)
+    return _ccw(c[keep])
+
+
+def _circle_coords(x: float, y: float, radius: float, n: int) -> np.ndarray:
+    k = np.arange(n)
+    theta = (k + 0.5) * 2.0 * math.pi / n
+    rho = radius / math.cos(math.pi / n)
+    return np.column_stack([x + rho * np.cos(theta), y + rho * np.sin(theta)])
+
+
+def _sign(v: np.ndarray) -> np.ndarray:
+    return np.where(v > _TURN_TOL, 1, np.where(v < -_TURN_TOL, -1, 0))
+
+
+def _tangent(u: np.ndarray, v: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Whether the line ``u -> v`` leaves both neighbours ``a`` and ``b`` of ``u`` on one side."""
+    d = v - u
+    dn = np.hypot(d[..., 0], d[..., 1])
+    dn = np.where(dn == 0, 1.0, dn)
+    ea, eb = a - u, b - u
+    na = np.hypot(ea[..., 0], ea[..., 1])
+    nb = np.hypot(eb[..., 0], eb[..., 1])
+    ca = (d[..., 0] * ea[..., 1] - d[..., 1] * ea[..., 0]) / (dn * np.where(na == 0, 1, na))
+    cb = (d[..., 0] * eb[..., 1] - d[..., 1] * eb[..., 0]) / (dn * np.where(nb == 0, 1, nb))
+    return _sign(ca) * _sign(cb) >= 0
+
+
+def _segments(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return shapely.linestrings(np.stack([a, b], axis=1))
+
+
+@dataclass
+class _Query:
+    """Per-query replacement of pieces that contain the start point."""
+
+    changed: dict[int, np.ndarray] = field(default_factory=dict)
+    eroded: dict[int, Polygon] = field(default_factory=dict)
+
+
+class ReachMap:
+    """Obstacles inflated for one mover radius, with their corners and visibility graph.
+
+    Build it once per obstacle set and mover radius (:func:`reach_map` caches it); then
+    :meth:`disk` answers every start point and distance.
+
+    Parameters
+    ----------
+    width, height : float
+        The battlefield, inches.
+    radius : float
+        The mover's radius (for a non-round base: its circumscribed circle's).
+    circles : sequence of (x, y, radius)
+        Round obstacles, un-inflated.
+    polygons : sequence of sequences of (x, y)
+        Polygon obstacles, un-inflated.
+    """
+
+    def __init__(self, width: float, height: float, radius: float,
+                 circles: Sequence[tuple[float, float, float]] = (),
+                 polygons: Sequence[Sequence[tuple[float, float]]] = ()) -> None:
+        self.width, self.height, self.radius = float(width), float(height), float(radius)
+        r = self.radius
+        self.box = (r, r, self.width - r, self.height - r)
+        self.box_polygon = box(*self.box)
+        rings: list[np.ndarray] = []
+        # analytic description of each piece for the start-point cut: (kind, data)
+        self._exact: list[tuple[str, object]] = []
+        for x, y, re in circles:
+            rings.append(_circle_coords(float(x), float(y), float(re) + r, CIRCLE_SEGMENTS))
+            self._exact.append(("circle", (float(x), float(y), float(re) + r)))
+        for pts in polygons:
+            for piece in convex_pieces(Polygon(pts)):
+                inflated = conservative_buffer(piece, r)
+                rings.append(_ring(inflated))
+                self._exact.append(("polygon", piece))
+        self.rings = rings
+        self.pieces = [Polygon(c) for c in rings]
+        self.eroded = [p.buffer(-ERODE, join_style="mitre") for p in self.pieces]
+        self.tree = shapely.STRtree(self.eroded)
+        self.piece_tree = shapely.STRtree(self.pieces)
+        self._corners()
+        self._graph_cap = 0.0
+        self._adj_ptr = np.zeros(len(self.corners) + 1, dtype=np.int64)
+        self._adj_nbr = np.zeros(0, dtype=np.int64)
+        self._adj_w = np.zeros(0)
+        self._slack: dict[object, np.ndarray] = {}
+
+    # -- corners --------------------------------------------------------------------------
+    def _corners(self) -> None:
+        xs, prevs, nexts, owner = [], [], [], []
+        for i, c in enumerate(self.rings):
+            xs.append(c)
+            prevs.append(np.roll(c, 1, axis=0))
+            nexts.append(np.roll(c, -1, axis=0))
+            owner.append(np.full(len(c), i))
+        if not xs:
+            self.corners = np.zeros((0, 2))
+            self.prev = self.next = self.corners
+            self.owner = np.zeros(0, dtype=np.int64)
+            return
+        pts = np.concatenate(xs)
+        prv = np.concatenate(prevs)
+        nxt = np.concatenate(nexts)
+        own = np.concatenate(owner)
+        x0, y0, x1, y1 = self.box
+        tol = 1e-9
+        keep = (pts[:, 0] >= x0 - tol) & (pts[:, 0] <= x1 + tol) & \
+               (pts[:, 1] >= y0 - tol) & (pts[:, 1] <= y1 + tol)
+        # strictly convex vertices only (collinear ones are no bends)
+        e1, e2 = pts - prv, nxt - pts
+        cross = e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]
+        keep &= cross > 1e-14
+        # not inside another piece
+        idx = np.nonzero(keep)[0]
+        if len(idx):
+            pq, tq = self.tree.query(shapely.points(pts[idx]), predicate="intersects")
+            inside = pq[own[idx[pq]] != tq]
+            keep[idx[np.unique(inside)]] = False
+        self.corners = pts[keep]
+        self.prev = prv[keep]
+        self.next = nxt[keep]
+        self.owner = own[keep]
+
+    # -- the corner-to-corner graph ------------------------------------------------------
+    def _ensure_graph(self, cap: float) -> None:
+        if cap <= self._graph_cap:
+            return
+        cap = max(cap, 2 * self._graph_cap)
+        n = len(self.corners)
+        rows_i: list[np.ndarray] = []
+        rows_j: list[np.ndarray] = []
+        c = self.corners
+        chunk = max(1, 4_000_000 // max(n, 1))
+        for s in range(0, n, chunk):
+            e = min(n, s + chunk)
+            dx = c[None, :, 0] - c[s:e, None, 0]
+            dy = c[None, :, 1] - c[s:e, None, 1]
+            ok = (dx * dx + dy * dy <= cap * cap)
+            jj = np.arange(n)[None, :]
+            ii = np.arange(s, e)[:, None]
+            ok &= jj > ii
+            i, j = np.nonzero(ok)
+            i = i + s
+            if not len(i):
+                continue
+            t = _tangent(c[i], c[j], self.prev[i], self.next[i]) & \
+                _tangent(c[j], c[i], self.prev[j], self.next[j])
+            rows_i.append(i[t])
+            rows_j.append(j[t])
+        if rows_i:
+            i = np.concatenate(rows_i)
+            j = np.concatenate(rows_j)
+        else:
+            i = j = np.zeros(0, dtype=np.int64)
+        if len(i):
+            blocked = self._blocked(c[i], c[j], None)
+            i, j = i[~blocked], j[~blocked]
+        w = np.hypot(*(c[j] - c[i]).T) if len(i) else np.zeros(0)
+        src = np.concatenate([i, j])
+        dst = np.concatenate([j, i])
+        ww = np.concatenate([w, w])
+        order = np.argsort(src, kind="stable")
+        src, dst, ww = src[order], dst[order], ww[order]
+        self._adj_ptr = np.searchsorted(src, np.arange(n + 1)).astype(np.int64)
+        self._adj_nbr = dst.astype(np.int64)
+        self._adj_w = ww
+        self._graph_cap = cap
+
+    def _blocked(self, a: np.ndarray, b: np.ndarray, q: _Query | None) -> np.ndarray:
+        """Whether each segment ``a[k] - b[k]`` meets the interior of a piece."""
+        out = np.zeros(len(a), bool)
+        if not len(a) or not len(self.pieces):
+            return out
+        segs = _segments(a, b)
+        si, pi = self.tree.query(segs, predicate="intersects")
+        if q is not None and q.changed:
+            changed = np.array(sorted(q.changed))
+            si = si[~np.isin(pi, changed)]
+            for poly in q.eroded.values():
+                out |= shapely.intersects(segs, poly)
+        out[si] = True
+        return out
+
+    # -- queries --------------------------------------------------------------------------
+    def slack(self, key: object, exclude: BaseGeometry) -> np.ndarray:
+        """For each corner, the radius of a disk about it lying inside ``exclude`` (0 outside).
+
+        A wedge whose radius is at most this lies wholly in ``exclude`` and can be skipped.
+        Cached under ``key`` (a hashable description of ``exclude``).
+        """
+        got = self._slack.get(key)
+        if got is None:
+            pts = shapely.points(self.corners) if len(self.corners) else np.zeros(0, object)
+            inside = shapely.contains(exclude, pts) if len(pts) else np.zeros(0, bool)
+            got = np.zeros(len(self.corners))
+            if inside.any():
+                got[inside] = shapely.distance(exclude.boundary, pts[inside])
+            self._slack[key] = got
+        return got
+
+    def disk(self, p: tuple[float, float], distance: float) -> GeodesicDisk:
+        """The reachable set from ``p`` within ``distance``: Dijkstra now, region on demand."""
+        return GeodesicDisk(self, (float(p[0]), float(p[1])), float(distance))
+
+    def _start_query(self, p: tuple[float, float]) -> tuple[_Query, np.ndarray, np.ndarray,
+                                                            np.ndarray, set[int]]:
+        """Cut the pieces that contain ``p``; return the extra corners and the removed ones."""
+        q = _Query()
+        extra: list[np.ndarray] = []
+        extra_prev: list[np.ndarray] = []
+        extra_next: list[np.ndarray] = []
+        removed: set[int] = set()
+        if not len(self.pieces):
+            z = np.zeros((0, 2))
+            return q, z, z, z, removed
+        hits = self.tree.query(Point(p), predicate="intersects")
+        for k in hits:
+            k = int(k)
+            kind, data = self._exact[k]
+            if kind == "circle":
+                cxy = np.asarray(data, dtype=float)[:2]
+                normal = np.array(p) - cxy
+            else:
+                piece: Polygon = data  # type: ignore[assignment]
+                near = nearest_points(piece, Point(p))[0]
+                normal = np.array([p[0] - near.x, p[1] - near.y])
+                if np.hypot(*normal) < 1e-12:
+                    c0 = piece.centroid
+                    normal = np.array([p[0] - c0.x, p[1] - c0.y])
+            nn = float(np.hypot(*normal))
+            if nn < 1e-12:
+                normal = np.array([1.0, 0.0])
+            else:
+                normal = normal / nn
+            # keep the part of the piece behind the line through p, normal pointing out
+            big = 4.0 * (self.width + self.height)
+            t = np.array([-normal[1], normal[0]])
+            half = Polygon([np.array(p) + t * big, np.array(p) + t * big - normal * big,
+                            np.array(p) - t * big - normal * big, np.array(p) - t * big])
+            cut = self.pieces[k].intersection(half)
+            if cut.is_empty or cut.geom_type != "Polygon" or cut.area <= 0:
+                cut_ring = np.zeros((0, 2))
+            else:
+                cut_ring = _ring(cut)
+            q.changed[k] = cut_ring
+            q.eroded[k] = cut.buffer(-ERODE, join_style="mitre") if len(cut_ring) else Polygon()
+            mine = np.nonzero(self.owner == k)[0]
+            if len(mine):
+                beyond = (self.corners[mine] - np.array(p)) @ normal > 1e-12
+                removed.update(int(ci) for ci in mine[beyond])
+            # the new corners of the cut piece: its vertices on the cut line
+            if len(cut_ring):
+                on_line = np.abs((cut_ring - np.array(p)) @ normal) <= 1e-9
+                pr = np.roll(cut_ring, 1, axis=0)
+                nx = np.roll(cut_ring, -1, axis=0)
+                for m in np.nonzero(on_line)[0]:
+                    extra.append(cut_ring[m])
+                    extra_prev.append(pr[m])
+                    extra_next.append(nx[m])
+        if extra:
+            return (q, np.array(extra), np.array(extra_prev), np.array(extra_next), removed)
+        z = np.zeros((0, 2))
+        return q, z, z, z, removed
+
+
+@dataclass
+class _Wedge:
+    apex: tuple[float, float]
+    radius: float
+    start: float
+    sweep: float
+    own: int
+    query: bool
+
+
+class GeodesicDisk:
+    """Points reachable from ``p`` by a free path of length at most ``distance``.
+
+    Attributes
+    ----------
+    nodes : ndarray (k, 2)
+        The start (row 0) and every reached bend corner.
+    dist : ndarray (k,)
+        Their geodesic distances.
+    parent : ndarray (k,)
+        Index of each node's predecessor on its shortest path (-1 for the start).
+    """
+
+    def __init__(self, rm: ReachMap, p: tuple[float, float], distance: float) -> None:
+        self.rm, self.p, self.distance = rm, p, distance
+        rm._ensure_graph(distance)
+        q, extra, eprev, enext, removed = rm._start_query(p)
+        self._q = q
+        n = len(rm.corners)
+        m = len(extra)
+        # node numbering: 0..n-1 corners, n = p, n+1.. extra corners
+        allc = np.concatenate([rm.corners, np.array([p]), extra]) if n + m else np.array([p])
+        allprev = np.concatenate([rm.prev, np.array([p]), eprev])
+        allnext = np.concatenate([rm.next, np.array([p]), enext])
+        owner = np.concatenate([rm.owner, [-1], np.full(m, -1)]).astype(np.int64)
+        # which piece the extra corners belong to (for the shadow exclusion)
+        if m:
+            for e in range(m):
+                for k, ring in q.changed.items():
+                    if len(ring) and np.min(np.hypot(*(ring - extra[e]).T)) < 1e-9:
+                        owner[n + 1 + e] = k
+        total = n + 1 + m
+        dist = np.full(total, np.inf)
+        parent = np.full(total, -1, dtype=np.int64)
+        disabled = np.zeros(total, bool)
+        if removed:
+            disabled[list(removed)] = True
+        # edges from the start and the extra corners to everything nearby
+        src_nodes = [n, *range(n + 1, total)]
+        extra_adj: dict[int, list[tuple[int, float]]] = {}
+        P = np.array(p)
+        near = np.nonzero(np.hypot(*(allc - P).T) <= distance + 1e-9)[0]
+        near = near[~disabled[near]]
+        for s in src_nodes:
+            tgt = near[near != s]
+            if not len(tgt):
+                continue
+            a = np.broadcast_to(allc[s], (len(tgt), 2))
+            ok = _tangent(allc[tgt], a, allprev[tgt], allnext[tgt])
+            if s != n:
+                ok &= _tangent(a, allc[tgt], allprev[s][None, :], allnext[s][None, :])
+            tgt = tgt[ok]
+            if not len(tgt):
+                continue
+            blocked = rm._blocked(np.broadcast_to(allc[s], (len(tgt), 2)), allc[tgt], q)
+            tgt = tgt[~blocked]
+            w = np.hypot(*(allc[tgt] - allc[s]).T)
+            for t, ww in zip(tgt.tolist(), w.tolist(), strict=True):
+                extra_adj.setdefault(s, []).append((t, ww))
+                if s != n:
+                    extra_adj.setdefault(t, []).append((s, ww))
+        # Dijkstra with a limit
+        dist[n] = 0.0
+        heap: list[tuple[float, int]] = [(0.0, n)]
+        ptr, nbr, wgt = rm._adj_ptr, rm._adj_nbr, rm._adj_w
+        lim = distance + 1e-12
+        done = np.zeros(total, bool)
+        dist[disabled] = -1.0
+        while heap:
+            du, u = heapq.heappop(heap)
+            if done[u]:
+                continue
+            done[u] = True
+            if u < n:
+                a0, a1 = ptr[u], ptr[u + 1]
+                if a1 > a0:
+                    nb = nbr[a0:a1]
+                    nd = du + wgt[a0:a1]
+                    better = (nd < dist[nb]) & (nd <= lim)
+                    if better.any():
+                        for j, dj in zip(nb[better].tolist(), nd[better].tolist(), strict=True):
+                            dist[j] = dj
+                            parent[j] = u
+                            heapq.heappush(heap, (dj, j))
+            for j, w in extra_adj.get(u, ()):
+                dj = du + w
+                if dj < dist[j] and dj <= lim:
+                    dist[j] = dj
+                    parent[j] = u
+                    heapq.heappush(heap, (dj, j))
+        dist[disabled] = np.inf
+        reached = np.nonzero(np.isfinite(dist))[0]
+        # renumber: row 0 = p
+        order = np.concatenate([[n], reached[reached != n]])
+        remap = np.full(total, -1, dtype=np.int64)
+        remap[order] = np.arange(len(order))
+        self.nodes = allc[order]
+        self.dist = dist[order]
+        self.parent = np.where(parent[order] >= 0, remap[np.maximum(parent[order], 0)], -1)
+        self.corner_index = np.where(order < n, order, -1)
+        self._prev = allprev[order]
+        self._next = allnext[order]
+        self._owner = owner[order]
+        self._geometry: dict[object, BaseGeometry] = {}
+
+    # -- point queries -------------------------------------------------------------------
+    def _best(self, x: float, y: float) -> tuple[float, int]:
+        X = np.array([x, y])
+        dd = self.dist + np.hypot(*(self.nodes - X).T)
+        cand = np.nonzero(dd <= self.distance + 1e-6)[0]
+        if not len(cand):
+            return math.inf, -1
+        cand = cand[np.argsort(dd[cand])]
+        blocked = self.rm._blocked(self.nodes[cand], np.broadcast_to(X, (len(cand), 2)), self._q)
+        ok = cand[~blocked]
+        if not len(ok):
+            return math.inf, -1
+        x0, y0, x1, y1 = self.rm.box
+        tol = 1e-9
+        if not (x0 - tol <= x <= x1 + tol and y0 - tol <= y <= y1 + tol):
+            return math.inf, -1
+        return float(dd[ok[0]]), int(ok[0])
+
+    def distance_to(self, x: float, y: float) -> float:
+        """Geodesic distance from the start to ``(x, y)``; ``inf`` beyond the limit."""
+        return self._best(x, y)[0]
+
+    def path_to(self, x: float, y: float) -> list[tuple[float, float]] | None:
+        """The shortest path from the start to ``(x, y)`` (start first), or ``None``."""
+        _, k = self._best(x, y)
+        if k < 0:
+            return None
+        pts = [(float(x), float(y))]
+        while k >= 0:
+            pts.append((float(self.nodes[k, 0]), float(self.nodes[k, 1])))
+            k = int(self.parent[k])
+        pts.reverse()
+        return pts
+
+    # -- the region ----------------------------------------------------------------------
+    def region(self, exclude: BaseGeometry | None = None, exclude_key: object = None
+               ) -> BaseGeometry:
+        """The geodesic disk as a polygon (inscribed arcs), minus ``exclude`` if given.
+
+        ``exclude_key`` (hashable) names ``exclude`` so that the corners whose wedge lies
+        wholly inside it are found once per obstacle set and skipped.
+        """
+        key = exclude_key if exclude is not None else None
+        got = self._geometry.get(key)
+        if got is None:
+            got = self._build(exclude, exclude_key)
+            self._geometry[key] = got
+        return got
+
+    def _wedges(self, slack: np.ndarray | None) -> list[_Wedge]:
+        out = [_Wedge(self.p, self.distance, 0.0, 2 * math.pi, -1, True)]
+        for k in range(1, len(self.nodes)):
+            rho = self.distance - self.dist[k]
+            if rho <= 1e-9:
+                continue
+            ci = self.corner_index[k]
+            if slack is not None and ci >= 0 and rho <= slack[ci]:
+                continue
+            v = self.nodes[k]
+            u = self.nodes[self.parent[k]]
+            d = v - u
+            dn = math.hypot(d[0], d[1])
+            if dn <= 1e-12:
+                continue
+            d = d / dn
+            nbrs = [self._prev[k] - v, self._next[k] - v]
+            crosses = [d[0] * e[1] - d[1] * e[0] for e in nbrs]
+            side = 0.0
+            for cz in crosses:
+                if abs(cz) > 1e-12:
+                    side = math.copysign(1.0, cz)
+                    break
+            if side == 0.0:
+                continue
+            phis = []
+            for e, cz in zip(nbrs, crosses, strict=True):
+                phi = math.atan2(side * cz, d[0] * e[0] + d[1] * e[1])
+                if phi > 1e-12:
+                    phis.append(phi)
+            if not phis:
+                continue
+            sweep = min(phis)
+            start = math.atan2(d[1], d[0])
+            out.append(_Wedge((float(v[0]), float(v[1])), rho, start, side * sweep,
+                              int(self._owner[k]), False))
+        return out
+
+    def _build(self, exclude: BaseGeometry | None, exclude_key: object) -> BaseGeometry:
+        rm = self.rm
+        slack = rm.slack(exclude_key, exclude) if exclude is not None and \
+            exclude_key is not None and len(rm.corners) else None
+        wedges = self._wedges(slack)
+        # wedge polygons (inscribed arcs)
+        coords: list[np.ndarray] = []
+        for w in wedges:
+            step = 2.0 * math.acos(max(-1.0, 1.0 - ARC_TOLERANCE / max(w.radius, 1e-9)))
+            nseg = max(1, math.ceil(abs(w.sweep) / step))
+            ang = w.start + np.linspace(0.0, w.sweep, nseg + 1)
+            arc = np.column_stack([w.apex[0] + w.radius * np.cos(ang),
+                                   w.apex[1] + w.radius * np.sin(ang)])
+            if w.query:
+                ring = arc[:-1]
+            else:
+                ring = np.vstack([[w.apex], arc])
+            coords.append(ring)
+        polys = np.array([Polygon(c) for c in coords], dtype=object)
+        if not len(rm.pieces):
+            raw = shapely.union_all(polys)
+            return self._finish(raw, exclude)
+        # shadows
+        pieces_now = list(rm.rings)
+        for k, ring in self._q.changed.items():
+            pieces_now[k] = ring
+        wi, pi = rm.piece_tree.query(polys, predicate="intersects")
+        own = np.array([w.own for w in wedges])
+        keep = own[wi] != pi
+        wi, pi = wi[keep], pi[keep]
+        # the start's own shadows use the cut pieces; others the full ones
+        if len(wi):
+            kmax = max(len(r) for r in pieces_now)
+            nrows = len(wi)
+            verts = np.empty((nrows, kmax, 2))
+            valid = np.ones(nrows, bool)
+            for row, (w, k) in enumerate(zip(wi.tolist(), pi.tolist(), strict=True)):
+                ring = pieces_now[k] if wedges[w].query else rm.rings[k]
+                if not len(ring):
+                    valid[row] = False
+                    verts[row] = 0.0
+                    continue
+                verts[row, :len(ring)] = ring
+                verts[row, len(ring):] = ring[-1]
+            apex = np.array([wedges[w].apex for w in wi.tolist()])
+            rho = np.array([wedges[w].radius for w in wi.tolist()])
+            rel = verts - apex[:, None, :]
+            rr = np.hypot(rel[..., 0], rel[..., 1])
+            cen = rel.mean(axis=1)
+            base = np.arctan2(cen[:, 1], cen[:, 0])
+            ang = np.arctan2(rel[..., 1], rel[..., 0]) - base[:, None]
+            ang = (ang + math.pi) % (2 * math.pi) - math.pi
+            # vertices at the apex have no direction
+            at_apex = rr < 1e-9
+            lo = np.where(at_apex, np.inf, ang).min(axis=1)
+            hi = np.where(at_apex, -np.inf, ang).max(axis=1)
+            valid &= np.isfinite(lo) & np.isfinite(hi)
+            lo = np.where(valid, lo, 0.0)
+            hi = np.where(valid, hi, 0.0)
+            spread = hi - lo
+            fstep = spread / (SHADOW_SLOTS - 1)
+            far = np.maximum(rho / np.cos(fstep / 2), rr.max(axis=1)) * (1 + 1e-9) + 1e-9
+            t = np.linspace(0.0, 1.0, SHADOW_SLOTS)
+            fang = base[:, None] + lo[:, None] + spread[:, None] * t[None, :]
+            fpts = apex[:, None, :] + far[:, None, None] * np.stack(
+                [np.cos(fang), np.sin(fang)], axis=-1)
+            allpts = np.concatenate([verts, fpts], axis=1)
+            hulls = shapely.convex_hull(shapely.multipoints(allpts))
+            hulls = np.where(valid, hulls, None)
+            counts = np.bincount(wi, minlength=len(wedges))
+            width = int(counts.max())
+            grid = np.full((len(wedges), width), None, dtype=object)
+            order = np.argsort(wi, kind="stable")
+            wi_s = wi[order]
+            starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+            col = np.arange(len(wi_s)) - starts[wi_s]
+            grid[wi_s, col] = hulls[order]
+            shadow = shapely.union_all(grid, axis=1)
+            has = counts > 0
+            polys = polys.copy()
+            polys[has] = shapely.difference(polys[has], shadow[has])
+        raw = shapely.union_all(polys)
+        return self._finish(raw, exclude)
+
+    def _finish(self, raw: BaseGeometry, exclude: BaseGeometry | None) -> BaseGeometry:
+        out = raw.intersection(self.rm.box_polygon)
+        if exclude is not None and not exclude.is_empty:
+            out = out.difference(exclude)
+        return _polygonal(out)
+
+
+def _polygonal(g: BaseGeometry) -> BaseGeometry:
+    """Keep the polygons of ``g`` (drop stray lines and points of overlays)."""
+    if g.is_empty:
+        return Polygon()
+    if g.geom_type in ("Polygon", "MultiPolygon"):
+        return g
+    parts = [p for p in shapely.get_parts(g) if p.geom_type in ("Polygon", "MultiPolygon")]
+    return shapely.union_all(parts) if parts else Polygon()
+
+
+@lru_cache(maxsize=32)
+def reach_map(width: float, height: float, radius: float,
+              circles: tuple[tuple[float, float, float], ...],
+              polygons: tuple[tuple[tuple[float, float], ...], ...]) -> ReachMap:
+    """A cached :class:`ReachMap` for these (hashable) inputs.
+
+    Enemies and terrain do not move during a player's own movement phase, so every pick-up of
+    that phase with the same base radius finds the same map (its inflated pieces, corners and
+    visibility graph) here. Geometry lives only in this cache, never in the game state.
+    """
+    return ReachMap(width, height, radius, circles, polygons)

@@ -1,0 +1,937 @@
+"""Legal move zones, shortest legal paths and path validation for wh40k-11e models.
+
+The legal zone of a model for a move is the set of base-centre positions, keeping the model's
+facing, that it can reach and end at (issue 3, "Definition"):
+
+*reach*
+    some chain of straight lines of total length at most ``D`` keeps the base off the path
+    obstacles: enemy models (none in Desperate Escape; a MONSTER or VEHICLE mover in a normal
+    or advance move passes over models that are neither), impassable terrain, dense terrain
+    the model cannot cross (INFANTRY, BEASTS, SWARM and MOBILE cross dense features; other
+    models only features with ``height <= 2``) and the outside of the battlefield;
+*end*
+    the base overlaps no other model and no terrain feature (light, dense, impassable; an
+    ``area`` has no effect), lies wholly on the battlefield, and is more than 2" from every
+    enemy base (normal, advance and fall-back moves).
+
+``D`` is the model's own M, M plus the advance roll, or M for a fall-back move.
+
+Approximations (all of them on the safe side, never permissive):
+
+- The zone's polygon (:attr:`Zone.geometry`) uses circumscribed polygons for every round
+  outline it removes and inscribed arcs for the reach limit, so it lies inside the true zone;
+  its area is within about 0.05 % of the true area (see ``tests/test_zones_oracle.py``).
+- Point decisions (:meth:`Zone.contains`, :meth:`Zone.explain`, :func:`validate_path`) use
+  exact distances: analytic circles, exact polygon distances, and the geodesic distance of
+  :mod:`tabletop.geometry.reach` (whose obstacles are circumscribed, so it is never shorter
+  than the true one).
+- Non-round movers: the path uses the base's circumscribed circle (rotation is free, so the
+  exact problem is three-dimensional; the circle is never permissive); the end test uses the
+  exact footprint at the model's facing. End regions for non-round footprints are Minkowski
+  sums computed piecewise: both shapes are cut into convex pieces and each pair of pieces
+  gives the convex hull of its vertex sums (exact for convex pieces).
+- :func:`validate_path` sweeps a round base exactly (segment-to-circle and segment-to-polygon
+  distances); a non-round base is swept at its facing (the convex hull of its two
+  placements per convex piece), which is an actual motion, hence never permissive.
+
+Caching (issue item 4): enemies and terrain do not move during the player's own movement
+phase, so the inflated obstacles, their corners and visibility graph
+(:func:`tabletop.geometry.reach.reach_map`) and the static end region (enemies' engagement
+areas, terrain) are kept in module-level LRU caches keyed by id-free hashable inputs (positions,
+base sizes, terrain outlines). A pick-up then costs the Dijkstra and the wedges only. No
+geometry is ever stored in the game state.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+import numpy as np
+import shapely
+from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import nearest_points
+
+from tabletop.errors import UserError
+from tabletop.geometry.footprints import (
+    Footprint,
+    Oval,
+    Round,
+    circumscribed_circle,
+    footprint_distance,
+)
+from tabletop.geometry.reach import (
+    GeodesicDisk,
+    conservative_buffer,
+    convex_pieces,
+    reach_map,
+)
+from tabletop.geometry.tolerance import EPS
+from tabletop.state import GameState, Model, Unit
+
+__all__ = [
+    "BIG",
+    "DENSE_CROSSERS",
+    "DENSE_LOW",
+    "END_TERRAIN",
+    "ENGAGEMENT_RANGE",
+    "INGRESS_EDGE",
+    "INGRESS_ENEMY",
+    "MODES",
+    "MOVES",
+    "PathCheck",
+    "PathResult",
+    "Zone",
+    "ZoneViolation",
+    "legal_zone",
+    "setup_zone",
+    "validate_path",
+]
+
+MOVES = ("normal", "advance", "fall-back")
+"""Move types with a legal zone."""
+MODES = ("ordered-retreat", "desperate-escape")
+"""Fall-back modes."""
+ENGAGEMENT_RANGE = 2.0
+"""Engagement range, inches (rulings: 2" horizontally)."""
+DENSE_CROSSERS = ("INFANTRY", "BEASTS", "SWARM", "MOBILE")
+"""Keywords whose models cross dense terrain features (rules-notes item 2)."""
+DENSE_LOW = 2.0
+"""Other models cross a dense feature only if its ``height`` is at most this, inches."""
+BIG = ("MONSTER", "VEHICLE")
+"""A mover with one of these passes over models with neither (normal and advance moves)."""
+END_TERRAIN = ("light", "dense", "impassable")
+"""Terrain kinds no model may end a move overlapping (``area`` has no effect)."""
+INGRESS_EDGE = 6.0
+"""Ingress: wholly within this of a battlefield edge, inches."""
+INGRESS_ENEMY = 8.0
+"""Ingress: more than this from every enemy model, inches."""
+INGRESS_FIRST_ROUND = 2
+"""Ingress moves are allowed from this battle round."""
+INGRESS_ZONE_FROM_ROUND = 3
+"""From this battle round an ingress may end in the enemy deployment zone."""
+DISEMBARK_RANGE = {"rapid": 3.0, "tactical": 3.0, "combat": 6.0}
+"""Disembark: wholly within this of the transport, per mode, inches."""
+END_SEGMENTS = 128
+"""Vertices of the circumscribed polygons of round end regions (radius excess 0.03 %)."""
+END_QUAD_SEGS = 16
+"""``quad_segs`` of the conservative buffers of the end regions."""
+SNAP_MARGIN = 0.05
+"""Points farther than this outside the zone polygon are decided without the exact test."""
+
+
+# --------------------------------------------------------------------------------------------
+# results
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ZoneViolation:
+    """Why a point or a path is not legal.
+
+    Attributes
+    ----------
+    rule : str
+        A short code: ``off-battlefield``, ``overlap-model``, ``overlap-terrain``, ``engaged``,
+        ``too-far``, ``unreachable``, ``path-too-long``, ``crosses-enemy``,
+        ``crosses-terrain``, ``leaves-battlefield``, ``ingress-round``, ``ingress-edge``,
+        ``ingress-enemy``, ``ingress-zone``, ``disembark-range``.
+    message : str
+        The reason in words a player understands.
+    models : tuple of str
+        The ids involved: the moving model first, then the other model or terrain piece.
+    distance : float or None
+        The distance measured, inches.
+    limit : float or None
+        The distance the rule allows or demands, inches.
+    geometry : shapely geometry or None
+        What caused it (a base, an engagement area, a terrain piece, a swept segment).
+    """
+
+    rule: str
+    message: str
+    models: tuple[str, ...] = ()
+    distance: float | None = None
+    limit: float | None = None
+    geometry: BaseGeometry | None = None
+
+    @property
+    def subject(self) -> str | None:
+        """The other model or terrain piece involved, if any."""
+        return self.models[1] if len(self.models) > 1 else None
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-able form (geometry as WKT)."""
+        out: dict[str, Any] = {"rule": self.rule, "message": self.message,
+                               "models": list(self.models)}
+        if self.distance is not None and math.isfinite(self.distance):
+            out["distance"] = round(self.distance, 6)
+        if self.limit is not None:
+            out["limit"] = self.limit
+        if self.geometry is not None:
+            out["geometry"] = self.geometry.wkt
+        return out
+
+
+class PathResult(NamedTuple):
+    """A shortest path: its points (start first) and its length, inches."""
+
+    points: tuple[tuple[float, float], ...]
+    length: float
+
+
+@dataclass(frozen=True)
+class PathCheck:
+    """The verdict on a drawn path: every violation, the length and the limit."""
+
+    points: tuple[tuple[float, float], ...]
+    length: float
+    limit: float
+    violations: tuple[ZoneViolation, ...] = ()
+
+    @property
+    def legal(self) -> bool:
+        """Whether the path breaks no rule."""
+        return not self.violations
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-able form."""
+        return {"legal": self.legal, "length": round(self.length, 6), "limit": self.limit,
+                "path": [list(p) for p in self.points],
+                "reasons": [v.to_json() for v in self.violations]}
+
+
+def _fmt(d: float) -> str:
+    return f'{d:.2f}"'
+
+
+# --------------------------------------------------------------------------------------------
+# the situation of one mover
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Other:
+    id: str
+    enemy: bool
+    big: bool
+    base: Footprint
+    at: tuple[float, float]
+    facing: float
+
+    def key(self) -> tuple[object, ...]:
+        f = 0.0 if isinstance(self.base, Round) else self.facing
+        return (self.at, self.base, f)
+
+    @property
+    def exact(self) -> Polygon:
+        segs = 2048 if isinstance(self.base, Oval) else 256
+        return self.base.placed(self.at[0], self.at[1], self.facing, segments=segs)
+
+
+@dataclass
+class _Situation:
+    state: GameState
+    unit: Unit
+    model: Model
+    move: str
+    mode: str | None
+    limit: float
+    others: list[_Other] = field(default_factory=list)
+    path_models: list[_Other] = field(default_factory=list)
+    path_terrain: list[tuple[str, str, Polygon]] = field(default_factory=list)
+    end_terrain: list[tuple[str, str, Polygon]] = field(default_factory=list)
+
+    @property
+    def base(self) -> Footprint:
+        return self.model.base
+
+    @property
+    def facing(self) -> float:
+        return self.model.facing
+
+    @property
+    def radius(self) -> float:
+        return self.model.base.radius
+
+    @property
+    def start(self) -> tuple[float, float]:
+        assert self.model.at is not None
+        return (float(self.model.at[0]), float(self.model.at[1]))
+
+    @property
+    def width(self) -> float:
+        return self.state.battlefield.width
+
+    @property
+    def depth(self) -> float:
+        return self.state.battlefield.depth
+
+
+def _find(state: GameState, model_id: str) -> tuple[Unit, Model]:
+    try:
+        return state.model(model_id)
+    except KeyError:
+        raise UserError(f"no model {model_id!r} in this scenario (a wh40k model id is needed)"
+                        ) from None
+
+
+def _others(state: GameState, unit: Unit, model: Model) -> list[_Other]:
+    out = []
+    for u, m in state.placed_models():
+        if m.id == model.id:
+            continue
+        assert m.at is not None
+        out.append(_Other(m.id, u.player != unit.player, any(u.has(k) for k in BIG), m.base,
+                          (float(m.at[0]), float(m.at[1])), float(m.facing)))
+    return out
+
+
+def _situation(state: GameState, model_id: str, move: str, roll: int | None,
+               mode: str | None) -> _Situation:
+    unit, model = _find(state, model_id)
+    if move not in MOVES:
+        raise UserError(f"unknown move {move!r}: write one of {', '.join(MOVES)}")
+    if model.at is None:
+        raise UserError(f"model {model_id} is not on the battlefield")
+    if move == "advance":
+        if roll is None:
+            raise UserError("an advance move needs the advance roll (--roll N)")
+        if not 1 <= int(roll) <= 6:
+            raise UserError(f"an advance roll is a D6: {roll} is not between 1 and 6")
+    elif roll is not None:
+        raise UserError(f"a roll only applies to an advance move, not to a {move} move")
+    if move == "fall-back":
+        if mode is None:
+            mode = "desperate-escape" if unit.battle_shocked else "ordered-retreat"
+        if mode not in MODES:
+            raise UserError(f"unknown fall-back mode {mode!r}: write one of {', '.join(MODES)}")
+        if mode == "ordered-retreat" and unit.battle_shocked:
+            raise UserError(f"unit {unit.id} is battle-shocked: it can only fall back by "
+                            "Desperate Escape")
+    elif mode is not None:
+        raise UserError(f"a mode only applies to a fall-back move, not to a {move} move")
+    m = unit.move_of(model)
+    limit = m + float(roll) if move == "advance" and roll is not None else m
+    sit = _Situation(state, unit, model, move, mode, float(limit))
+    sit.others = _others(state, unit, model)
+    big_mover = any(unit.has(k) for k in BIG)
+    for o in sit.others:
+        if not o.enemy or mode == "desperate-escape":
+            continue
+        if big_mover and move in ("normal", "advance") and not o.big:
+            continue
+        sit.path_models.append(o)
+    crosses_dense = any(unit.has(k) for k in DENSE_CROSSERS)
+    for t in state.terrain:
+        if t.kind in END_TERRAIN:
+            sit.end_terrain.append((t.id, t.kind, t.shape))
+        if t.kind == "impassable" or (t.kind == "dense" and not crosses_dense
+                                      and t.height > DENSE_LOW):
+            sit.path_terrain.append((t.id, t.kind, t.shape))
+    return sit
+
+
+# --------------------------------------------------------------------------------------------
+# end regions (centre positions excluded at the end of a move)
+# --------------------------------------------------------------------------------------------
+def _mover_pieces(base: Footprint, facing: float) -> list[np.ndarray]:
+    """Convex pieces of the mover's footprint reflected through its centre (``-F``)."""
+    poly = base.placed(0.0, 0.0, facing)
+    return [-np.asarray(p.exterior.coords)[:-1] for p in convex_pieces(poly)]
+
+
+def _minkowski(geom: Polygon, pieces: list[np.ndarray]) -> BaseGeometry:
+    """``geom`` (+) the shape made of ``pieces``: per convex pair, hull of the vertex sums."""
+    parts = []
+    for g in convex_pieces(geom):
+        a = np.asarray(g.exterior.coords)[:-1]
+        for b in pieces:
+            s = (a[:, None, :] + b[None, :, :]).reshape(-1, 2)
+            parts.append(MultiPoint(s).convex_hull)
+    return shapely.union_all(parts)
+
+
+def _grow(geom: Polygon, base: Footprint, facing: float, extra: float) -> BaseGeometry:
+    """Centres at which the mover's footprint comes within ``extra`` of ``geom`` (0: overlaps)."""
+    if isinstance(base, Round):
+        return conservative_buffer(geom, base.radius + extra, quad_segs=END_QUAD_SEGS)
+    grown = _minkowski(geom, _mover_pieces(base, facing))
+    return conservative_buffer(grown, extra, quad_segs=END_QUAD_SEGS) if extra > 0 else grown
+
+
+def _other_region(o: tuple[object, ...], base: Footprint, facing: float,
+                  extra: float) -> BaseGeometry:
+    at, obase, ofacing = o
+    assert isinstance(at, tuple) and isinstance(obase, Footprint)
+    if isinstance(obase, Round) and isinstance(base, Round):
+        return circumscribed_circle(at[0], at[1], obase.radius + base.radius + extra,
+                                    segments=END_SEGMENTS)
+    if isinstance(obase, Round):
+        # a disk of radius re about the centre: grow the reflected mover by re + extra
+        pieces = _mover_pieces(base, facing)
+        hull = shapely.union_all([MultiPoint(p + np.array(at)).convex_hull for p in pieces])
+        return conservative_buffer(hull, obase.radius + extra, quad_segs=END_QUAD_SEGS)
+    oshape = obase.placed(at[0], at[1], float(ofacing))  # type: ignore[arg-type]
+    return _grow(oshape, base, facing, extra)
+
+
+@lru_cache(maxsize=64)
+def _static_end(base: Footprint, facing: float,
+                enemies: tuple[tuple[object, ...], ...],
+                terrain: tuple[tuple[tuple[float, float], ...], ...]) -> BaseGeometry:
+    """Union of the enemies' engagement regions and the terrain features' overlap regions."""
+    parts = [_other_region(e, base, facing, ENGAGEMENT_RANGE) for e in enemies]
+    parts += [_grow(Polygon(t), base, facing, 0.0) for t in terrain]
+    if not parts:
+        return Polygon()
+    u = shapely.union_all(parts)
+    shapely.prepare(u)
+    return u
+
+
+def _end_box(base: Footprint, facing: float, width: float, depth: float
+             ) -> tuple[float, float, float, float]:
+    """Centres at which the footprint lies wholly on the battlefield."""
+    if isinstance(base, Round):
+        r = base.radius
+        return (r, r, width - r, depth - r)
+    x0, y0, x1, y1 = base.placed(0.0, 0.0, facing).bounds
+    return (-x0, -y0, width - x1, depth - y1)
+
+
+def _facing_key(base: Footprint, facing: float) -> float:
+    return 0.0 if isinstance(base, Round) else float(facing)
+
+
+# --------------------------------------------------------------------------------------------
+# exact point tests
+# --------------------------------------------------------------------------------------------
+def _exact_self(base: Footprint, at: tuple[float, float], facing: float) -> Polygon:
+    segs = 2048 if isinstance(base, Oval) else 256
+    return base.placed(at[0], at[1], facing, segments=segs)
+
+
+def _overlaps_model(base: Footprint, at: tuple[float, float], facing: float, o: _Other) -> bool:
+    if isinstance(base, Round) and isinstance(o.base, Round):
+        return math.dist(at, o.at) < base.radius + o.base.radius - EPS
+    if isinstance(base, Round):
+        poly = o.exact
+        return bool(poly.contains(Point(at))) or poly.distance(Point(at)) < base.radius - EPS
+    mine = _exact_self(base, at, facing).buffer(-EPS, join_style="mitre")
+    if isinstance(o.base, Round):
+        return bool(mine.contains(Point(o.at))) or mine.distance(Point(o.at)) < o.base.radius
+    return bool(mine.intersects(o.exact))
+
+
+def _overlaps_shape(base: Footprint, at: tuple[float, float], facing: float,
+                    shape: BaseGeometry) -> bool:
+    if isinstance(base, Round):
+        return bool(shape.contains(Point(at))) or shape.distance(Point(at)) < base.radius - EPS
+    mine = _exact_self(base, at, facing).buffer(-EPS, join_style="mitre")
+    return bool(mine.intersects(shape))
+
+
+def _end_violations(sit: _Situation, x: float, y: float, *, engagement: bool = True,
+                    ignore_engaged: frozenset[str] = frozenset()) -> list[ZoneViolation]:
+    at = (float(x), float(y))
+    base, facing, mid = sit.base, sit.facing, sit.model.id
+    out: list[ZoneViolation] = []
+    x0, y0, x1, y1 = _end_box(base, facing, sit.width, sit.depth)
+    if isinstance(base, Round):
+        over = max(x0 - x, y0 - y, x - x1, y - y1)
+    else:
+        bx0, by0, bx1, by1 = _exact_self(base, at, facing).bounds
+        over = max(-bx0, -by0, bx1 - sit.width, by1 - sit.depth)
+    if over > EPS:
+        out.append(ZoneViolation(
+            "off-battlefield", f"the base of {mid} would stick {_fmt(over)} off the battlefield",
+            (mid,), over, 0.0, sit.state.battlefield.polygon.exterior))
+    for o in sit.others:
+        if _overlaps_model(base, at, facing, o):
+            out.append(ZoneViolation(
+                "overlap-model", f"the base of {mid} would overlap model {o.id}", (mid, o.id),
+                0.0, 0.0, o.exact))
+        elif engagement and o.enemy and o.id not in ignore_engaged:
+            d = footprint_distance(base, at, facing, o.base, o.at, o.facing)
+            if d <= ENGAGEMENT_RANGE + EPS:
+                out.append(ZoneViolation(
+                    "engaged", f"{mid} would end {_fmt(d)} from enemy model {o.id}: it must end "
+                    f"more than {_fmt(ENGAGEMENT_RANGE)} away", (mid, o.id), d,
+                    ENGAGEMENT_RANGE, o.exact.buffer(ENGAGEMENT_RANGE, quad_segs=32)))
+    for tid, kind, shape in sit.end_terrain:
+        if _overlaps_shape(base, at, facing, shape):
+            out.append(ZoneViolation(
+                "overlap-terrain", f"the base of {mid} would overlap {kind} terrain {tid}",
+                (mid, tid), 0.0, 0.0, shape))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# the zone
+# --------------------------------------------------------------------------------------------
+class Zone:
+    """A legal zone: where a model may end its move (or be set up).
+
+    Attributes
+    ----------
+    geometry : shapely geometry
+        The zone in inches (polygonised, inside the true zone).
+    max_distance : float
+        The move's limit ``D`` (0 for a set-up zone).
+    model, move : str
+        The model and the move type (``"ingress"`` or ``"disembark"`` for set-up zones).
+    mode : str or None
+        The fall-back or disembark mode.
+    """
+
+    def __init__(self, sit: _Situation, geometry: BaseGeometry, disk: GeodesicDisk | None,
+                 *, kind: str, setup_checks: Any = None) -> None:
+        self._sit = sit
+        self.geometry = geometry
+        shapely.prepare(self.geometry)
+        self._disk = disk
+        self.model = sit.model.id
+        self.move = kind
+        self.mode = sit.mode
+        self.max_distance = sit.limit if disk is not None else 0.0
+        self._setup_checks = setup_checks
+        self._near = geometry.buffer(SNAP_MARGIN, quad_segs=2) if not geometry.is_empty \
+            else Polygon()
+        shapely.prepare(self._near)
+
+    def __repr__(self) -> str:
+        return (f"Zone(model={self.model!r}, move={self.move!r}, "
+                f"max_distance={self.max_distance}, area={self.area:.3f})")
+
+    @property
+    def area(self) -> float:
+        """Area of :attr:`geometry`, square inches."""
+        return float(self.geometry.area)
+
+    @property
+    def start(self) -> tuple[float, float] | None:
+        """Where the model stands (``None`` for a set-up zone)."""
+        return self._sit.start if self._disk is not None else None
+
+    def contains(self, x: float, y: float) -> bool:
+        """Whether ``(x, y)`` is a legal end point (exact test near the zone's boundary)."""
+        if shapely.contains_xy(self.geometry, x, y):
+            return True
+        if not shapely.contains_xy(self._near, x, y):
+            return False
+        return not self.explain(x, y)
+
+    def explain(self, x: float, y: float) -> list[ZoneViolation]:
+        """Every reason why ``(x, y)`` is not a legal end point (empty when it is legal)."""
+        if self._disk is None:
+            return list(self._setup_checks(float(x), float(y)))
+        out = _end_violations(self._sit, x, y)
+        out.extend(self._reach_violations(float(x), float(y)))
+        return out
+
+    def _reach_violations(self, x: float, y: float) -> list[ZoneViolation]:
+        assert self._disk is not None
+        sit, mid = self._sit, self.model
+        d = self._disk.distance_to(x, y)
+        if math.isfinite(d) and d <= sit.limit + EPS:
+            return []
+        straight = math.dist(sit.start, (x, y))
+        if straight > sit.limit + EPS:
+            return [ZoneViolation(
+                "too-far", f"{mid} would move {_fmt(straight)} in a straight line, more than "
+                f"its {_fmt(sit.limit)} {sit.move} move", (mid,), straight, sit.limit,
+                LineString([sit.start, (x, y)]))]
+        blockers = _segment_blockers(sit, sit.start, (x, y))
+        if blockers:
+            names = ", ".join(b.models[1] for b in blockers)
+            msg = (f"no legal path of {_fmt(sit.limit)} or less reaches this point: the straight "
+                   f"line is blocked by {names}, and the way around is longer")
+            geom = shapely.union_all([b.geometry for b in blockers if b.geometry is not None])
+            return [ZoneViolation("unreachable", msg, (mid, *(b.models[1] for b in blockers)),
+                                  straight, sit.limit, geom)]
+        return [ZoneViolation(
+            "unreachable", f"no legal path of {_fmt(sit.limit)} or less reaches this point "
+            "(the base cannot fit through)", (mid,), straight, sit.limit, None)]
+
+    def nearest(self, x: float, y: float) -> tuple[float, float]:
+        """The legal point closest to ``(x, y)`` (the point itself when it is legal)."""
+        if self.contains(x, y):
+            return (float(x), float(y))
+        if self.geometry.is_empty:
+            if self._disk is not None:
+                return self._sit.start
+            return (float(x), float(y))
+        for inset in (0.0, 1e-4, 1e-3, 1e-2):
+            g = self.geometry if inset == 0 else self.geometry.buffer(-inset)
+            if g.is_empty:
+                break
+            q = nearest_points(g, Point(x, y))[0]
+            if self.contains(q.x, q.y):
+                return (float(q.x), float(q.y))
+        q = nearest_points(self.geometry, Point(x, y))[0]
+        return (float(q.x), float(q.y))
+
+    def path_to(self, x: float, y: float) -> PathResult | None:
+        """The shortest path the model can travel to ``(x, y)`` within its move, or ``None``.
+
+        The path only follows the reach rule; whether ``(x, y)`` is a legal end point is
+        :meth:`contains`. A set-up zone has no path.
+        """
+        if self._disk is None:
+            return None
+        pts = self._disk.path_to(float(x), float(y))
+        if pts is None:
+            return None
+        length = sum(math.dist(a, b) for a, b in itertools.pairwise(pts))
+        if length > self._sit.limit + EPS:
+            return None
+        return PathResult(tuple(pts), length)
+
+    def to_geojson(self) -> dict[str, Any]:
+        """The zone as one GeoJSON Feature (scenario inches)."""
+        return {"type": "Feature", "geometry": shapely.geometry.mapping(self.geometry),
+                "properties": {"model": self.model, "move": self.move,
+                               "max_distance": self.max_distance, "area": self.area}}
+
+
+def _segment_blockers(sit: _Situation, a: tuple[float, float], b: tuple[float, float]
+                      ) -> list[ZoneViolation]:
+    """Path obstacles that the circumscribed circle of the mover meets along ``a - b``."""
+    mid, r = sit.model.id, sit.radius
+    seg = LineString([a, b]) if math.dist(a, b) > 0 else Point(a)
+    out = []
+    for o in sit.path_models:
+        if isinstance(o.base, Round):
+            d = float(seg.distance(Point(o.at))) - o.base.radius
+        else:
+            d = float(seg.distance(o.exact))
+        if d < r - EPS:
+            out.append(ZoneViolation(
+                "crosses-enemy", f"{mid} would pass over enemy model {o.id}", (mid, o.id),
+                max(d - r, 0.0), 0.0, seg.buffer(r, quad_segs=16).intersection(o.exact)))
+    for tid, kind, shape in sit.path_terrain:
+        d = float(seg.distance(shape))
+        if d < r - EPS:
+            why = "impassable" if kind == "impassable" else \
+                f"dense and taller than {_fmt(DENSE_LOW)}, which {mid} cannot cross"
+            out.append(ZoneViolation(
+                "crosses-terrain", f"{mid} would cross terrain {tid} ({why})", (mid, tid),
+                max(d - r, 0.0), 0.0, seg.buffer(r, quad_segs=16).intersection(shape)))
+    return out
+
+
+def _reach_inputs(sit: _Situation) -> tuple[Any, ...]:
+    circles = []
+    polys = []
+    for o in sit.path_models:
+        if isinstance(o.base, Round):
+            circles.append((o.at[0], o.at[1], o.base.radius))
+        else:
+            polys.append(tuple(tuple(map(float, c)) for c in o.base.placed(
+                o.at[0], o.at[1], o.facing).exterior.coords[:-1]))
+    for _, _, shape in sit.path_terrain:
+        polys.append(tuple(tuple(map(float, c)) for c in shape.exterior.coords[:-1]))
+    return (float(sit.width), float(sit.depth), float(sit.radius), tuple(sorted(circles)),
+            tuple(sorted(polys)))
+
+
+def _friends_region(sit: _Situation, near: BaseGeometry) -> BaseGeometry:
+    """Overlap regions of the non-enemy models close enough to matter."""
+    if near.is_empty:
+        return Polygon()
+    x0, y0, x1, y1 = near.bounds
+    parts = []
+    fkey = _facing_key(sit.base, sit.facing)
+    for o in sit.others:
+        if o.enemy:
+            continue
+        reach = o.base.radius + sit.radius + 1e-6
+        if o.at[0] < x0 - reach or o.at[0] > x1 + reach or o.at[1] < y0 - reach or \
+                o.at[1] > y1 + reach:
+            continue
+        parts.append(_other_region(o.key(), sit.base, fkey, 0.0))
+    return shapely.union_all(parts) if parts else Polygon()
+
+
+def legal_zone(state: GameState, model_id: str, move: str, *, roll: int | None = None,
+               mode: str | None = None) -> Zone:
+    """The legal zone of ``model_id`` for ``move`` (see the module docstring).
+
+    Parameters
+    ----------
+    state : GameState
+        The board, with every model where it stands.
+    model_id : str
+        A wh40k model on the battlefield.
+    move : {"normal", "advance", "fall-back"}
+    roll : int, optional
+        The advance roll (required for ``"advance"``).
+    mode : {"ordered-retreat", "desperate-escape"}, optional
+        Fall-back mode; default Ordered Retreat, or Desperate Escape if battle-shocked.
+
+    Raises
+    ------
+    UserError
+        Unknown model, move or mode, missing roll, model not on the battlefield.
+    """
+    sit = _situation(state, model_id, move, roll, mode)
+    rm = reach_map(*_reach_inputs(sit))
+    disk = rm.disk(sit.start, sit.limit)
+    fkey = _facing_key(sit.base, sit.facing)
+    enemies = tuple(sorted((o.key() for o in sit.others if o.enemy), key=repr))
+    terrain = tuple(sorted(tuple(tuple(map(float, c)) for c in shape.exterior.coords[:-1])
+                           for _, _, shape in sit.end_terrain))
+    static = _static_end(sit.base, fkey, enemies, terrain)
+    key = ("end", sit.base, fkey, enemies, terrain)
+    geom = disk.region(static, key)
+    geom = geom.intersection(box(*_end_box(sit.base, sit.facing, sit.width, sit.depth)))
+    friends = _friends_region(sit, geom)
+    if not friends.is_empty:
+        geom = geom.difference(friends)
+    return Zone(sit, _clean(geom), disk, kind=move)
+
+
+def _clean(g: BaseGeometry) -> BaseGeometry:
+    if g.is_empty:
+        return Polygon()
+    if g.geom_type in ("Polygon", "MultiPolygon"):
+        return g
+    parts = [p for p in shapely.get_parts(g) if p.geom_type == "Polygon"]
+    return shapely.union_all(parts) if parts else Polygon()
+
+
+# --------------------------------------------------------------------------------------------
+# validate a drawn path
+# --------------------------------------------------------------------------------------------
+def _sweep(sit: _Situation, a: tuple[float, float], b: tuple[float, float]) -> BaseGeometry:
+    """The area the base covers moving from ``a`` to ``b`` at its facing."""
+    if isinstance(sit.base, Round):
+        if math.dist(a, b) == 0:
+            return Point(a).buffer(sit.radius, quad_segs=32)
+        return LineString([a, b]).buffer(sit.radius, quad_segs=32)
+    pa = sit.base.placed(a[0], a[1], sit.facing)
+    pieces = convex_pieces(pa)
+    off = np.array([b[0] - a[0], b[1] - a[1]])
+    parts = []
+    for p in pieces:
+        c = np.asarray(p.exterior.coords)[:-1]
+        parts.append(MultiPoint(np.vstack([c, c + off])).convex_hull)
+    return shapely.union_all(parts)
+
+
+def _segment_violations(sit: _Situation, a: tuple[float, float], b: tuple[float, float],
+                        k: int) -> list[ZoneViolation]:
+    mid = sit.model.id
+    out: list[ZoneViolation] = []
+    where = f"on line {k + 1} of the path"
+    if isinstance(sit.base, Round):
+        r = sit.radius
+        seg = LineString([a, b]) if math.dist(a, b) > 0 else Point(a)
+        for o in sit.path_models:
+            if isinstance(o.base, Round):
+                d = float(seg.distance(Point(o.at))) - o.base.radius - r
+            else:
+                d = float(seg.distance(o.exact)) - r
+            if d < -EPS:
+                out.append(ZoneViolation(
+                    "crosses-enemy", f"{mid} would pass over enemy model {o.id} {where}",
+                    (mid, o.id), d, 0.0, _sweep(sit, a, b).intersection(o.exact)))
+        for tid, kind, shape in sit.path_terrain:
+            d = float(seg.distance(shape)) - r
+            if d < -EPS:
+                out.append(_terrain_violation(sit, tid, kind, shape, d, a, b, where))
+        x0, y0, x1, y1 = (r, r, sit.width - r, sit.depth - r)
+        over = max(max(x0 - p[0], y0 - p[1], p[0] - x1, p[1] - y1) for p in (a, b))
+    else:
+        sweep = _sweep(sit, a, b)
+        thin = sweep.buffer(-EPS, join_style="mitre")
+        for o in sit.path_models:
+            if thin.intersects(o.exact if not isinstance(o.base, Round) else
+                               Point(o.at).buffer(o.base.radius, quad_segs=64)):
+                d = -float(thin.intersection(o.exact).area > 0)
+                out.append(ZoneViolation(
+                    "crosses-enemy", f"{mid} would pass over enemy model {o.id} {where}",
+                    (mid, o.id), d, 0.0, sweep.intersection(o.exact)))
+        for tid, kind, shape in sit.path_terrain:
+            if thin.intersects(shape):
+                out.append(_terrain_violation(sit, tid, kind, shape, 0.0, a, b, where))
+        bx0, by0, bx1, by1 = sweep.bounds
+        over = max(-bx0, -by0, bx1 - sit.width, by1 - sit.depth)
+    if over > EPS:
+        out.append(ZoneViolation(
+            "leaves-battlefield", f"the base of {mid} would leave the battlefield {where}",
+            (mid,), over, 0.0, _sweep(sit, a, b)))
+    return out
+
+
+def _terrain_violation(sit: _Situation, tid: str, kind: str, shape: BaseGeometry, d: float,
+                       a: tuple[float, float], b: tuple[float, float], where: str
+                       ) -> ZoneViolation:
+    mid = sit.model.id
+    why = "impassable" if kind == "impassable" else \
+        f"dense and taller than {_fmt(DENSE_LOW)}, which {mid} cannot cross"
+    return ZoneViolation("crosses-terrain", f"{mid} would cross terrain {tid} ({why}) {where}",
+                         (mid, tid), d, 0.0, _sweep(sit, a, b).intersection(shape))
+
+
+def validate_path(state: GameState, model_id: str, move: str,
+                  points: Sequence[Sequence[float]], *, roll: int | None = None,
+                  mode: str | None = None) -> PathCheck:
+    """Check a drawn chain of straight lines for ``model_id`` making ``move``.
+
+    The swept area of the base along each line is tested exactly (not by sampling), the length
+    against the limit ``D``, and the end point against the end rules. ``points`` may begin with
+    the model's position; otherwise the path starts there.
+
+    Returns
+    -------
+    PathCheck
+        ``legal``, ``length``, ``limit`` and every violation with its geometry.
+    """
+    sit = _situation(state, model_id, move, roll, mode)
+    pts = [(float(p[0]), float(p[1])) for p in points]
+    if not pts or math.dist(pts[0], sit.start) > EPS:
+        pts.insert(0, sit.start)
+    length = sum(math.dist(a, b) for a, b in itertools.pairwise(pts))
+    out: list[ZoneViolation] = []
+    mid = sit.model.id
+    if length > sit.limit + EPS:
+        out.append(ZoneViolation(
+            "path-too-long", f"the path of {mid} is {_fmt(length)} long, more than its "
+            f"{_fmt(sit.limit)} {move} move", (mid,), length, sit.limit, LineString(pts)
+            if len(pts) > 1 else None))
+    for k, (a, b) in enumerate(itertools.pairwise(pts)):
+        out.extend(_segment_violations(sit, a, b, k))
+    out.extend(_end_violations(sit, *pts[-1]))
+    return PathCheck(tuple(pts), length, sit.limit, tuple(out))
+
+
+# --------------------------------------------------------------------------------------------
+# set-up zones
+# --------------------------------------------------------------------------------------------
+def setup_zone(state: GameState, model_id: str, kind: str, *, mode: str | None = None) -> Zone:
+    """Where ``model_id`` may be set up: ``kind`` is ``"ingress"`` or ``"disembark"``.
+
+    Ingress (rulings): wholly within 6" of a battlefield edge, more than 8" from every enemy
+    model, not in the enemy deployment zone before battle round 3, from battle round 2.
+    Disembark: wholly within 3" of the transport (``mode`` ``"rapid"`` or ``"tactical"``,
+    the default) or 6" (``"combat"``); not within engagement range of enemy models except, in
+    combat mode, of those the transport is engaged with. Both: no overlap with any model or
+    terrain feature, wholly on the battlefield. The zone has no reach part (``path_to`` is
+    ``None``); non-round bases use the exact footprint at the model's facing, except for the
+    disembark range, measured with the circumscribed circle (never permissive).
+    """
+    unit, model = _find(state, model_id)
+    if kind not in ("ingress", "disembark"):
+        raise UserError(f"unknown set-up {kind!r}: write ingress or disembark")
+    if model.at is not None:
+        # measure from a copy of the state without this model on the board
+        model = Model(model.id, model.base, None, model.facing, model.wounds, model.M)
+        state = state.with_model(model)
+    sit = _Situation(state, unit, model, kind, mode, 0.0)
+    sit.others = _others(state, unit, model)
+    sit.end_terrain = [(t.id, t.kind, t.shape) for t in state.terrain if t.kind in END_TERRAIN]
+    base, facing = model.base, model.facing
+    fkey = _facing_key(base, facing)
+    W, H = state.battlefield.width, state.battlefield.depth
+    geom: BaseGeometry = box(*_end_box(base, facing, W, H))
+    removed: list[BaseGeometry] = []
+    for o in sit.others:
+        removed.append(_other_region(o.key(), base, fkey, 0.0))
+    for _, _, shape in sit.end_terrain:
+        removed.append(_grow(shape, base, fkey, 0.0))
+    mid = model.id
+    checks: list[Any] = []
+    if kind == "ingress":
+        rnd = state.battle.round
+        enemy_player = state.opponent(unit.player)
+        inner = box(INGRESS_EDGE, INGRESS_EDGE, W - INGRESS_EDGE, H - INGRESS_EDGE) \
+            if W > 2 * INGRESS_EDGE and H > 2 * INGRESS_EDGE else Polygon()
+        if not inner.is_empty:
+            removed.append(_grow(inner, base, fkey, 0.0))
+        for o in sit.others:
+            if o.enemy:
+                removed.append(_other_region(o.key(), base, fkey, INGRESS_ENEMY))
+        dz = enemy_player.zone_polygon
+        if dz is not None and rnd < INGRESS_ZONE_FROM_ROUND:
+            removed.append(_grow(dz, base, fkey, 0.0))
+        if rnd < INGRESS_FIRST_ROUND:
+            geom = Polygon()
+
+        def ingress_checks(x: float, y: float) -> list[ZoneViolation]:
+            at = (x, y)
+            out = []
+            if rnd < INGRESS_FIRST_ROUND:
+                out.append(ZoneViolation(
+                    "ingress-round", f"ingress moves are allowed from battle round "
+                    f"{INGRESS_FIRST_ROUND} (this is round {rnd})", (mid,)))
+            if not inner.is_empty and _overlaps_shape(base, at, facing, inner):
+                out.append(ZoneViolation(
+                    "ingress-edge", f"{mid} must be set up wholly within "
+                    f"{_fmt(INGRESS_EDGE)} of a battlefield edge", (mid,), None,
+                    INGRESS_EDGE, inner))
+            for o in sit.others:
+                if not o.enemy:
+                    continue
+                d = footprint_distance(base, at, facing, o.base, o.at, o.facing)
+                if d <= INGRESS_ENEMY + EPS:
+                    out.append(ZoneViolation(
+                        "ingress-enemy", f"{mid} would be {_fmt(d)} from enemy model {o.id}: "
+                        f"it must be more than {_fmt(INGRESS_ENEMY)} away", (mid, o.id), d,
+                        INGRESS_ENEMY, o.exact.buffer(INGRESS_ENEMY, quad_segs=32)))
+            if dz is not None and rnd < INGRESS_ZONE_FROM_ROUND and \
+                    _overlaps_shape(base, at, facing, dz):
+                out.append(ZoneViolation(
+                    "ingress-zone", f"{mid} would be in {enemy_player.id}'s deployment zone "
+                    f"before battle round {INGRESS_ZONE_FROM_ROUND}", (mid, enemy_player.id),
+                    None, None, dz))
+            return out + _end_violations(sit, x, y, engagement=False)
+        checks.append(ingress_checks)
+    else:
+        if not unit.transport:
+            raise UserError(f"unit {unit.id} is not embarked in a transport")
+        try:
+            tunit = state.unit(unit.transport)
+        except KeyError:
+            raise UserError(f"transport {unit.transport!r} of unit {unit.id} is not in the "
+                            "scenario") from None
+        if not isinstance(tunit, Unit) or not any(m.at is not None for m in tunit.models):
+            raise UserError(f"transport {unit.transport} is not on the battlefield")
+        dmode = mode or "tactical"
+        if dmode not in DISEMBARK_RANGE:
+            raise UserError(f"unknown disembark mode {dmode!r}: write one of "
+                            f"{', '.join(DISEMBARK_RANGE)}")
+        rng = DISEMBARK_RANGE[dmode]
+        tmodels = [m for m in tunit.models if m.at is not None]
+        tshape = shapely.union_all([
+            _exact_self(m.base, (float(m.at[0]), float(m.at[1])), m.facing)  # type: ignore[index]
+            for m in tmodels])
+        R = base.radius
+        # inscribed buffer: a little smaller than the true region, never permissive
+        geom = geom.intersection(tshape.buffer(rng - R, quad_segs=32)) if rng > R \
+            else Polygon()
+        tids = {m.id for m in tmodels}
+        engaged_with_transport = frozenset(
+            o.id for o in sit.others if o.enemy and any(
+                footprint_distance(m.base, m.at, m.facing, o.base, o.at, o.facing)  # type: ignore[arg-type]
+                <= ENGAGEMENT_RANGE + EPS for m in tmodels))
+        ignore = engaged_with_transport if dmode == "combat" else frozenset()
+        for o in sit.others:
+            if o.enemy and o.id not in ignore:
+                removed.append(_other_region(o.key(), base, fkey, ENGAGEMENT_RANGE))
+
+        def disembark_checks(x: float, y: float) -> list[ZoneViolation]:
+            d = float(tshape.distance(Point(x, y))) + R
+            out = []
+            if d > rng + EPS:
+                out.append(ZoneViolation(
+                    "disembark-range", f"{mid} must be set up wholly within {_fmt(rng)} of "
+                    f"transport {unit.transport} ({dmode} disembark)",
+                    (mid, *sorted(tids)), d, rng, tshape.buffer(rng, quad_segs=32)))
+            return out + _end_violations(sit, x, y, ignore_engaged=ignore)
+        checks.append(disembark_checks)
+    if removed and not geom.is_empty:
+        geom = geom.difference(shapely.union_all(removed))
+    return Zone(sit, _clean(geom), None, kind=kind, setup_checks=checks[0])
