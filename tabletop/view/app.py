@@ -99,6 +99,8 @@ class App:
         self.running = True
         self.message = "Click a model to pick its unit; N/A/F/S/I/D choose the move; H for help."
         self.refusal: Outcome | None = None
+        self.refused_state: GameState | None = None
+        """The state a refused commit was tried on: its failed models are outlined there."""
         self.last_events: list[dict[str, Any]] = []
         self.command_log: list[dict[str, Any]] = []
         self.rows: list[_Row] = []
@@ -157,6 +159,7 @@ class App:
             self.message = f"refused: {'; '.join(out.reasons) or do}"
             if do == "commit":
                 self.refusal = out
+                self.refused_state = before
                 sel = out.state.battle.selection
                 if sel is not None and any(
                     self.state.model(mid)[1].at != at for mid, at, _ in sel.start
@@ -312,7 +315,7 @@ class App:
         drag = c.drag
         hidden = frozenset(drag.models) if drag is not None and not drag.placing else frozenset()
         marks = self._marks()
-        outlined = frozenset(m for mark in marks for m in mark.models)
+        outlined = frozenset(m for mark in marks if not mark.outlines for m in mark.models)
         focus = c.focus or c.selection_unit
 
         def make_static() -> pygame.Surface:
@@ -373,13 +376,20 @@ class App:
     def _marks(self) -> list[render.Mark]:
         marks: list[render.Mark] = []
         if self.refusal is not None:
+            where = self.refused_state
             for v in self.refusal.violations:
                 label = ""
                 if getattr(v, "distance", None) is not None:
                     lim = getattr(v, "limit", None)
                     label = f'{v.distance:.2f}"' + (f' (limit {lim:g}")' if lim is not None else "")
+                models = tuple(getattr(v, "models", ()))[:1]
+                outlines = []
+                if where is not None:
+                    for mid in models:
+                        if _has_model(where, mid) and where.model(mid)[1].at is not None:
+                            outlines.append(where.model(mid)[1].footprint)
                 marks.append(render.Mark(label=label, geometry=getattr(v, "geometry", None),
-                                         models=tuple(getattr(v, "models", ()))[:1]))
+                                         models=models, outlines=tuple(outlines)))
         unit = self.ctrl.selection_unit
         if unit is not None and self.state.battle.selection is not None:
             for v in self._coherency(unit):
@@ -447,7 +457,11 @@ class App:
         r = pygame.Rect(0, h - STATUS_H, w - PANEL_W, STATUS_H)
         pygame.draw.rect(self.screen, (22, 22, 26), r)
         colour = BAD_RED if self.message.startswith("refused") else render.TEXT
-        render.text(self.screen, self.message[:160], (8, r.y + 5), size=13, colour=colour)
+        msg = self.message
+        f = render.font(13)
+        while msg and f.size(msg)[0] > r.w - 150:
+            msg = msg[:-4] + "…"
+        render.text(self.screen, msg, (8, r.y + 5), size=13, colour=colour)
         tools = []
         if self.ctrl.ruler_on:
             tools.append("RULER (M)")

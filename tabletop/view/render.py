@@ -163,6 +163,8 @@ class Mark:
     geometry: BaseGeometry | None = None
     models: tuple[str, ...] = ()
     at: Pt | None = None
+    outlines: tuple[BaseGeometry, ...] = ()
+    """Footprints to outline where they failed (instead of the models' current places)."""
 
 
 @dataclass(frozen=True)
@@ -454,7 +456,7 @@ def draw_board(surface: pygame.Surface, state: GameState, vp: Viewport, *,
     draw_static(surface, state, vp, grid=grid)
     if ov.zone is not None:
         draw_zone(surface, ov.zone, vp, fill=ov.zone_colour)
-    outlined = frozenset(m for mark in ov.marks for m in mark.models)
+    outlined = frozenset(m for mark in ov.marks if not mark.outlines for m in mark.models)
     draw_models(surface, state, vp, hidden=ov.hidden_models, selected_unit=ov.selected_unit,
                 labels=labels, outlined=outlined)
     draw_overlays(surface, state, vp, ov, zone=False)
@@ -576,7 +578,10 @@ def draw_mark(surface: pygame.Surface, state: GameState, vp: Viewport, mark: Mar
                 pts = _px(vp, poly.exterior.coords[:-1])
                 _fill_polygon_alpha(surface, pts, (*VIOLATION, 60))
                 _outline(surface, pts, VIOLATION, 2)
-    for mid in mark.models:
+    for poly in mark.outlines:
+        for part in _polygons(poly):
+            _outline(surface, _px(vp, part.exterior.coords[:-1]), VIOLATION, 3)
+    for mid in () if mark.outlines else mark.models:
         try:
             _, m = state.model(mid)
         except KeyError:
