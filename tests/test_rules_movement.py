@@ -188,7 +188,7 @@ def test_m20_after_fall_back_no_shooting_charge_or_action() -> None:
 def test_m21_no_base_across_the_battlefield_edge() -> None:
     s = ok(scenario([_solo(x=3.0)]), do="select", unit="a", move="normal")
     res = act(s, do="move", model="a1", path=[[0.3, 10.0]])
-    assert not res.ok and "edge" in res.reasons[0]
+    assert not res.ok and "battlefield" in res.reasons[0]
 
 
 def test_m22_infantry_may_cross_a_friendly_base() -> None:

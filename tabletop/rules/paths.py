@@ -1,7 +1,8 @@
 """Checking one staged model move (a chain of straight lines) for wh40k-11e.
 
-:func:`check_path` uses the legal-zone engine's ``validate_path`` when
-:mod:`tabletop.rules.zones` is present, and otherwise the direct checks here: length against the
+:func:`check_path` uses the legal-zone engine's ``validate_path`` (path rules and staying on the
+battlefield; the end checks wait for the commit) when :mod:`tabletop.rules.zones` is present, and
+otherwise the direct checks here: length against the
 cap, no base passing over enemy models (with the MONSTER/VEHICLE and Desperate Escape
 exceptions), the battlefield edge, impassable terrain and dense terrain (rulings, wh40k-11e).
 A model keeps its facing along the lines and turns at the end (rotations are free).
@@ -35,6 +36,9 @@ DENSE_CROSSERS = ("INFANTRY", "BEASTS", "SWARM", "MOBILE")
 DENSE_LOW = 2.0
 """Other models cross dense features only where ``height`` is at most this, inches."""
 BIG = ("MONSTER", "VEHICLE")
+COMMIT_ONLY = frozenset({"engaged", "overlap-model", "overlap-terrain"})
+"""End checks of the legal-zone engine left to the commit: while a unit's move is staged its
+models may stand on each other or in engagement range; the whole unit is checked when it ends."""
 
 
 def path_length(points: Sequence[tuple[float, float]]) -> float:
@@ -65,7 +69,8 @@ def check_path(state: GameState, model_id: str, move: str,
     zones = _zones()
     if zones is not None and hasattr(zones, "validate_path"):
         res = zones.validate_path(state, model_id, move, list(points), roll=roll, mode=mode)
-        return [_from_zone(v, model_id) for v in getattr(res, "violations", res)]
+        return [_from_zone(v, model_id) for v in getattr(res, "violations", res)
+                if getattr(v, "rule", None) not in COMMIT_ONLY]
     return direct_path_violations(state, model_id, move, points, roll=roll, mode=mode)
 
 

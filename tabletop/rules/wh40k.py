@@ -36,6 +36,7 @@ __all__ = [
     "MODES",
     "MOVE_TYPES",
     "allocate_mortal_wounds",
+    "board",
     "commit",
     "commit_check",
     "eligible_moves",
@@ -136,6 +137,10 @@ def _drop_flags(unit: Unit, *flags: str) -> Unit:
 
 def _set_battle(state: GameState, **kw: Any) -> GameState:
     return replace(state, battle=replace(state.battle, **kw))
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
 
 
 def is_engaged(state: GameState, unit: Unit) -> bool:
@@ -454,9 +459,9 @@ def _select(state: GameState, unit_id: str, move: str, mode: str | None, dice: D
     if move not in MOVE_TYPES:
         raise Refusal(f"unknown move type {move!r}; one of " + ", ".join(MOVE_TYPES))
     if move in reasons:
-        raise Refusal(f"{unit_id} cannot make a {move} move: {reasons[move]}")
+        raise Refusal(f"{unit_id} cannot make {_a(move)} move: {reasons[move]}")
     if mode is not None and mode not in MODES.get(move, ()):
-        raise Refusal(f"a {move} move has no mode {mode!r}" + (
+        raise Refusal(f"{_a(move)} move has no mode {mode!r}" + (
             "; modes: " + ", ".join(MODES[move]) if move in MODES else ""))
     events: list[dict[str, Any]] = [{"kind": "select", "unit": unit_id, "move": move}]
     before = _snapshot(state, unit)
@@ -544,6 +549,8 @@ def _model_path(sel: Selection, model_id: str) -> list[tuple[float, float]]:
 def _staged_state(state: GameState, sel: Selection, staged: Sequence[Mapping[str, Any]]
                   ) -> GameState:
     """``state`` with the selected unit's models at their start, then ``staged`` replayed."""
+    if sel.move in SETTING_UP:
+        return _set_battle(state, selection=replace(sel, staged=tuple(dict(a) for a in staged)))
     unit = _unit(state, sel.unit)
     pos = {mid: (at, facing) for mid, at, facing in sel.start}
     for a in staged:
@@ -564,6 +571,31 @@ def _staged_state(state: GameState, sel: Selection, staged: Sequence[Mapping[str
     return _set_battle(state, selection=replace(sel, staged=tuple(dict(a) for a in staged)))
 
 
+def _or(value: float | None, default: float) -> float:
+    return default if value is None else value
+
+
+def board(state: GameState) -> GameState:
+    """The battlefield as it would be if the selected unit's move ended now.
+
+    Models being set up (ingress, disembark) stay off the battlefield in the saved state until
+    the commit (a unit is either set up or not); their staged placements are in the selection.
+    This state has them placed, with the unit on the battlefield: draw it, check it.
+    """
+    sel = state.battle.selection
+    if sel is None or sel.move not in SETTING_UP:
+        return state
+    unit = _unit(state, sel.unit)
+    pos: dict[str, tuple[tuple[float, float], float | None]] = {}
+    for a in sel.staged:
+        p: Any = a["at"]
+        f: Any = a.get("facing")
+        pos[str(a["model"])] = ((float(p[0]), float(p[1])), None if f is None else float(f))
+    models = tuple(replace(m, at=pos[m.id][0], facing=_or(pos[m.id][1], m.facing))
+                   if m.id in pos else m for m in unit.models)
+    return state.with_unit(replace(unit, models=models, location="battlefield"))
+
+
 def stage_move(state: GameState, model_id: str, path: Sequence[Sequence[float]],
                facing: float | None = None) -> ActionResult:
     """Stage one model move of the selected unit: straight lines through ``path``.
@@ -574,7 +606,7 @@ def stage_move(state: GameState, model_id: str, path: Sequence[Sequence[float]],
     try:
         sel = _selection(state)
         if sel.move not in MOVING:
-            raise Refusal(f"a {sel.move} move sets models up: use place, not move")
+            raise Refusal(f"{_a(sel.move)} move sets models up: use place, not move")
         unit, model = _model_of_selection(state, sel, model_id)
         new = [(float(p[0]), float(p[1])) for p in path]
         full = _model_path(sel, model_id) + new
@@ -600,7 +632,7 @@ def stage_place(state: GameState, model_id: str, at: Sequence[float],
     try:
         sel = _selection(state)
         if sel.move not in SETTING_UP:
-            raise Refusal(f"a {sel.move} move moves models: use move, not place")
+            raise Refusal(f"{_a(sel.move)} move moves models: use move, not place")
         _model_of_selection(state, sel, model_id)
         action: dict[str, Any] = {"do": "place", "model": model_id,
                                   "at": [float(at[0]), float(at[1])]}
@@ -608,8 +640,9 @@ def stage_place(state: GameState, model_id: str, at: Sequence[float],
             action["facing"] = float(facing)
         staged = [a for a in sel.staged if a.get("model") != model_id] + [action]
         new_state = _staged_state(state, sel, staged)
-        _, placed = new_state.model(model_id)
-        vs = _placement_violations(new_state, sel, [placed])
+        view = board(new_state)
+        _, placed = view.model(model_id)
+        vs = _placement_violations(view, sel, [placed])
         if vs:
             raise Refusal([v.message for v in vs], vs)
         return ActionResult(new_state, True, (),
@@ -741,6 +774,7 @@ def commit_check(state: GameState) -> list[Violation]:
     sel = state.battle.selection
     if sel is None:
         return []
+    state = board(state)
     unit = _unit(state, sel.unit)
     out: list[Violation] = []
     if sel.move in SETTING_UP:
@@ -787,6 +821,7 @@ def commit(state: GameState, *, dice: Sequence[int] | None = None,
         return ActionResult(back, False, tuple(reasons),
                             ({"kind": "refused", "unit": sel.unit, "move": sel.move},),
                             tuple(vs))
+    state = board(state)
     d = Dice(state, dice)
     events: list[dict[str, Any]] = []
     unit = _unit(state, sel.unit)
