@@ -108,15 +108,20 @@ class App:
         self._elig: tuple[Any, list[Eligibility]] | None = None
         self._coh: tuple[Any, list[Any]] | None = None
         self.frame_times: list[float] = []
-        self.ctrl = Controller(state, self._fit(), zone_fn=self._zone_on_pickup,
-                               cap_fn=self.rules.cap)
+        self.game = state
+        self.ctrl = Controller(self.rules.display(state), self._fit(),
+                               zone_fn=self._zone_on_pickup, cap_fn=self.rules.cap)
         self.zone_seconds: list[float] = []
 
     # -- geometry of the window -----------------------------------------------------------
     @property
     def state(self) -> GameState:
-        """The game state shown."""
-        return self.ctrl.state
+        """The game state (as saved; :attr:`Controller.state` is the board as drawn)."""
+        return self.game
+
+    def _set_state(self, state: GameState) -> None:
+        self.game = state
+        self.ctrl.state = self.rules.display(state)
 
     def board_rect(self) -> pygame.Rect:
         """The part of the window the board is drawn in."""
@@ -125,12 +130,16 @@ class App:
 
     def _fit(self) -> Viewport:
         r = self.board_rect()
-        bf = self.state.battlefield if hasattr(self, "ctrl") else self.start_state.battlefield
+        bf = self.start_state.battlefield
         return Viewport.fit(bf.width, bf.depth, (r.x, r.y, r.w, r.h), margin=16)
 
     def _zone_on_pickup(self, state: GameState, model_id: str) -> Any:
         t0 = time.perf_counter()
-        z = self.rules.zone(state, model_id)
+        try:
+            z = self.rules.zone(self.game, model_id)
+        except Exception as exc:  # no zone for this model now: say why, drag freely
+            self.message = f"no legal zone for {model_id}: {exc}"
+            z = None
         self.zone_seconds.append(time.perf_counter() - t0)
         return z
 
@@ -144,7 +153,7 @@ class App:
             self.message = f"{action.get('do')}: {exc}"
             return Outcome(before, False, (str(exc),))
         self._log(action)
-        self.ctrl.state = out.state
+        self._set_state(out.state)
         if out.events:
             self.last_events = [e for e in out.events if e.get("kind") in ("roll", "battle-shock")
                                 ] or self.last_events
@@ -169,7 +178,7 @@ class App:
                     back = self.rules.apply(out.state, {"do": "reset"})
                     if back.ok:
                         self._log({"do": "reset"})
-                        self.ctrl.state = back.state
+                        self._set_state(back.state)
             elif out.violations:
                 self.refusal = out
         return out
@@ -311,9 +320,10 @@ class App:
         vp = c.viewport
         size = screen.get_size()
         board = self.board_rect()
-        st = self.state
+        st = c.state
         drag = c.drag
-        hidden = frozenset(drag.models) if drag is not None and not drag.placing else frozenset()
+        hidden = frozenset(mid for mid, s in drag.starts.items() if s is not None
+                           ) if drag is not None else frozenset()
         marks = self._marks()
         outlined = frozenset(m for mark in marks if not mark.outlines for m in mark.models)
         focus = c.focus or c.selection_unit
@@ -356,7 +366,7 @@ class App:
                     pygame.draw.aalines(screen, (230, 230, 230), True, pts)
         ov = render.Overlays(marks=marks)
         if drag is not None:
-            pidx = self._player_index(self.state.model(drag.anchor)[0].player)
+            pidx = self._player_index(c.state.model(drag.anchor)[0].player)
             ov.ghosts = [render.Ghost(base, at, facing, pidx, legal)
                          for _, base, at, facing, legal in ghost_models(drag)]
             if len(drag.path) >= 2:
@@ -401,7 +411,7 @@ class App:
     def _coherency(self, unit_id: str) -> list[Any]:
         key = (id(self.state), unit_id)
         if self._coh is None or self._coh[0] != key:
-            self._coh = (key, self.rules.coherency(self.state, unit_id))
+            self._coh = (key, self.rules.coherency(self.ctrl.state, unit_id))
         return self._coh[1]
 
     def _eligibility(self, unit_id: str) -> list[Eligibility]:
@@ -426,7 +436,7 @@ class App:
 
     def _draw_hover(self, model_id: str) -> None:
         try:
-            unit, m = self.state.model(model_id)
+            unit, m = self.ctrl.state.model(model_id)
         except KeyError:
             return
         lines = [f"{unit.name or unit.id}  ({unit.player})", f"model {m.id}, base {m.base.spec}",

@@ -88,15 +88,29 @@ class Rules:
             return self.setup_zone(state, model_id)
         if sel.move == "remain-stationary":
             return None
+        # dragging again continues with what is left: the zone from where the model stands,
+        # with the distance already used taken off its move characteristic
+        used = self.used(state, model_id)
+        if used > 0.0:
+            unit, model = state.model(model_id)
+            left = max(unit.move_of(model) - used, 0.0)
+            state = state.with_model(replace(model, M=left))
         return zones.legal_zone(state, model_id, sel.move, roll=sel.roll, mode=sel.mode)
 
     def setup_zone(self, state: GameState, model_id: str) -> Any | None:
-        """Where ``model_id`` may be set up (ingress, disembark)."""
+        """Where ``model_id`` may be set up (ingress, disembark), clear of models placed so far."""
         sel = state.battle.selection
         zones = _module("tabletop.rules.zones")
         if sel is None or zones is None or not hasattr(zones, "setup_zone"):
             return None
-        return zones.setup_zone(state, model_id, sel.move)
+        return zones.setup_zone(self.display(state), model_id, sel.move, mode=sel.mode)
+
+    def display(self, state: GameState) -> GameState:
+        """The board as drawn: models staged for a set-up shown where they were placed."""
+        wh40k = _module("tabletop.rules.wh40k")
+        if wh40k is None or not hasattr(wh40k, "board") or state.ruleset != "wh40k-11e":
+            return state
+        return wh40k.board(state)  # type: ignore[no-any-return]
 
     def cap(self, state: GameState, model_id: str) -> float | None:
         """The whole allowance of ``model_id`` in the selected move, inches."""

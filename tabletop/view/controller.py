@@ -264,6 +264,8 @@ class Controller:
             models += [o for o in unit.models if o.id != mid and o.at is not None]
         zones = {o.id: self._zone(o.id) for o in models}
         cap = self.cap_fn(self.state, mid) if self.cap_fn is not None else None
+        sel = self.state.battle.selection
+        placing = sel is not None and sel.move in ("ingress", "disembark")
         self.drag = Drag(
             anchor=mid,
             models=tuple(o.id for o in models),
@@ -273,6 +275,7 @@ class Controller:
             offset=(at[0] - m.at[0], at[1] - m.at[1]),
             zones=zones,
             cap=cap,
+            placing=placing,
         )
         self._update_drag(at)
 
@@ -291,7 +294,7 @@ class Controller:
         d.ghosts = {d.anchor: target}
         d.legal = {d.anchor: True if zone is None else bool(zone.contains(*target)) or snapped}
         start = d.starts[d.anchor]
-        if start is None:
+        if start is None or d.placing:
             d.path, d.length = (), 0.0
         elif zone is None:
             d.path, d.length = (start, target), math.dist(start, target)
