@@ -16,7 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import shapely
 from shapely.geometry import Point as ShapelyPoint
+from shapely.ops import nearest_points
 
 from tabletop.geometry.footprints import Footprint, footprint_distance
 from tabletop.geometry.tolerance import EPS
@@ -244,6 +246,8 @@ class Controller:
         unit, m = self.state.model(model_id)
         x, y = self.viewport.to_inches(*px)
         zone = self._zone(model_id)
+        if getattr(zone, "geometry", None) is not None:
+            shapely.prepare(zone.geometry)
         self.drag = Drag(anchor=model_id, models=(model_id,), starts={model_id: None},
                          bases={model_id: m.base}, facings={model_id: m.facing},
                          offset=(0.0, 0.0), zones={model_id: zone}, placing=True)
@@ -263,6 +267,10 @@ class Controller:
         if whole_unit:
             models += [o for o in unit.models if o.id != mid and o.at is not None]
         zones = {o.id: self._zone(o.id) for o in models}
+        for z in zones.values():
+            g = getattr(z, "geometry", None)
+            if g is not None:
+                shapely.prepare(g)
         cap = self.cap_fn(self.state, mid) if self.cap_fn is not None else None
         sel = self.state.battle.selection
         placing = sel is not None and sel.move in ("ingress", "disembark")
@@ -279,20 +287,38 @@ class Controller:
         )
         self._update_drag(at)
 
-    def _update_drag(self, at: Pt) -> None:
+    def _update_drag(self, at: Pt, *, exact: bool = False) -> None:
+        """Move the ghost under the pointer, snapped to the zone when the pointer leaves it.
+
+        While dragging (``exact=False``) the test and the snap use the zone's polygon (a
+        prepared-geometry test, well under a millisecond); on release (``exact=True``) the
+        zone's own exact ``contains`` and ``nearest`` decide where the model goes.
+        """
         d = self.drag
         assert d is not None
         target = (at[0] - d.offset[0], at[1] - d.offset[1])
         zone = d.zones.get(d.anchor)
+        geom = getattr(zone, "geometry", None)
         snapped = False
-        if zone is not None and not zone.contains(*target):
-            near = zone.nearest(*target)
-            if near is not None:
-                target = (float(near[0]), float(near[1]))
-                snapped = True
+        if zone is not None:
+            if exact or geom is None:
+                inside = bool(zone.contains(*target))
+            else:
+                inside = bool(shapely.intersects_xy(geom, *target))
+            if not inside:
+                if exact or geom is None:
+                    near = zone.nearest(*target)
+                elif geom.is_empty:
+                    near = d.starts[d.anchor]
+                else:
+                    q = nearest_points(geom, ShapelyPoint(target))[0]
+                    near = (q.x, q.y)
+                if near is not None:
+                    target = (float(near[0]), float(near[1]))
+                    snapped = True
         d.snapped = snapped
         d.ghosts = {d.anchor: target}
-        d.legal = {d.anchor: True if zone is None else bool(zone.contains(*target)) or snapped}
+        d.legal = {d.anchor: True}
         start = d.starts[d.anchor]
         if start is None or d.placing:
             d.path, d.length = (), 0.0
@@ -307,7 +333,13 @@ class Controller:
             g = (s[0] + vec[0], s[1] + vec[1])
             d.ghosts[mid] = g
             z = d.zones.get(mid)
-            d.legal[mid] = True if z is None else bool(z.contains(*g))
+            zg = getattr(z, "geometry", None)
+            if z is None:
+                d.legal[mid] = True
+            elif exact or zg is None:
+                d.legal[mid] = bool(z.contains(*g))
+            else:
+                d.legal[mid] = bool(shapely.intersects_xy(zg, *g))
 
     def pointer_move(self, px: Pt) -> list[Intent]:
         """The pointer moved to pixel ``px``."""
@@ -341,7 +373,8 @@ class Controller:
         d = self.drag
         if d is None:
             return []
-        self.pointer_move(px)
+        self.pointer = px
+        self._update_drag(self.viewport.to_inches(*px), exact=True)
         self.drag = None
         actions: list[dict[str, Any]] = []
         for mid in d.models:
@@ -442,8 +475,6 @@ class Controller:
 
 
 def _closest_points(a: Model, b: Model) -> tuple[Pt, Pt]:
-    from shapely.ops import nearest_points
-
     pa, pb = nearest_points(a.footprint, b.footprint)
     return (pa.x, pa.y), (pb.x, pb.y)
 
