@@ -155,8 +155,9 @@ class App:
         self._log(action)
         self._set_state(out.state)
         if out.events:
-            self.last_events = [e for e in out.events if e.get("kind") in ("roll", "battle-shock")
-                                ] or self.last_events
+            rolls = [e for e in out.events if e.get("kind") == "roll"] or [
+                e for e in out.events if e.get("kind") == "battle-shock"]
+            self.last_events = rolls or self.last_events
             bs = [e for e in out.events if e.get("kind") in ("battle-shock", "cp")]
             if bs:
                 self.command_log = (self.command_log + bs)[-12:]
@@ -511,8 +512,8 @@ class App:
         y = 10
         y = self._ptext(st.name, x0, y, size=15, bold=True)
         step = f", {b.step}" if b.step else ""
-        y = self._ptext(f"Round {b.round} · {b.phase}{step} · {b.active_player} to play", x0, y,
-                        colour=(200, 200, 200))
+        y = self._wrapped(f"Round {b.round} · {b.phase}{step} · {b.active_player} to play", x0,
+                          y, colour=(200, 200, 200), size=13)
         for i, p in enumerate(st.players):
             col = render._shade(render.PLAYER_COLOURS[i % 2], 1.5)
             render.text(self.screen, f"{p.name or p.id}: {p.cp} CP", (x0 + 12 + i * 150, y),
@@ -648,12 +649,12 @@ class App:
         return y
 
     def _reserves(self, x0: int, y: int, unit: Unit, move: str) -> int:
-        waiting = [m for m in unit.models if m.at is None]
+        shown = self.ctrl.state.unit(unit.id)  # placements staged so far are on the board
+        waiting = [m for m in getattr(shown, "models", ()) if m.at is None]
         if move not in ("ingress", "disembark") or not waiting:
             return y
         where = "reserves" if move == "ingress" else f"transport {unit.transport or ''}"
-        y = self._ptext(f"Drag from {where} onto the shaded area:", x0, y + 4, size=12,
-                        bold=True)
+        y = self._wrapped(f"Drag from {where} onto the shaded area:", x0, y + 4, size=12)
         for m in waiting[:14]:
             r = pygame.Rect(x0 + 12, y, PANEL_W - 24, 20)
             pygame.draw.rect(self.screen, (48, 52, 60), r, border_radius=4)
