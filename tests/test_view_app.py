@@ -217,3 +217,44 @@ def test_play_without_a_display_says_so(monkeypatch, capsys) -> None:  # type: i
     assert rc == 2
     assert len(err) == 1 and "no display" in err[0] and "tabletop show" in err[0]
 
+
+
+def test_disembark_by_dragging_from_the_transport_list(app_factory) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("tabletop.rules.zones")
+    from tabletop.scenario.io import shipped
+
+    app = app_factory(load_scenario(shipped("reserves-and-transport.toml")))
+    while app.state.battle.step != "move-units":
+        key(app, pygame.K_SPACE)
+    app.ctrl.focus = "passengers"
+    key(app, pygame.K_d)
+    assert app.state.battle.selection is not None, app.message
+    rows = [r for r in app.rows if r.kind == "place"]
+    assert rows, "the transport's models are listed"
+    first = rows[0].value
+    post(app, pygame.MOUSEBUTTONDOWN, pos=rows[0].rect.center, button=1)
+    d = app.ctrl.drag
+    assert d is not None and d.placing
+    zone = d.zones[first]
+    assert zone is not None and not zone.geometry.is_empty
+    c = zone.geometry.representative_point()
+    target = app.ctrl.viewport.to_px(c.x, c.y)
+    post(app, pygame.MOUSEMOTION, pos=target, rel=(0, 0), buttons=(1, 0, 0))
+    post(app, pygame.MOUSEBUTTONUP, pos=target, button=1)
+    staged = app.state.battle.selection.staged
+    assert staged and staged[-1]["do"] == "place" and staged[-1]["model"] == first, app.message
+    assert first not in [r.value for r in app.rows if r.kind == "place"]
+    assert app.ctrl.state.model(first)[1].at is not None  # drawn where it was placed
+
+
+def test_command_phase_shows_cp_and_battle_shock_rolls(app_factory) -> None:  # type: ignore[no-untyped-def]
+    from tabletop.scenario.io import shipped
+
+    app = app_factory(load_scenario(shipped("command-phase.toml")))
+    cp_before = {p.id: p.cp for p in app.state.players}
+    for _ in range(3):
+        key(app, pygame.K_SPACE)
+    kinds = {e.get("kind") for e in app.command_log}
+    assert "battle-shock" in kinds and "cp" in kinds
+    assert {p.id: p.cp for p in app.state.players} != cp_before
+    assert any(e.get("dice") for e in app.last_events)
