@@ -261,7 +261,7 @@ class App:
                 return
             self.do_intents(c.pointer_up(e.pos, e.button))
         elif e.type == pygame.MOUSEWHEEL:
-            pos = pygame.mouse.get_pos()
+            pos = self.ctrl.pointer  # where the last pointer event was
             if self.board_rect().collidepoint(pos):
                 c.wheel(pos, e.y)
         elif e.type == pygame.KEYDOWN:
@@ -450,7 +450,7 @@ class App:
         state_bits += list(self.rules.flags(unit))
         if state_bits:
             lines.append("state: " + ", ".join(state_bits))
-        x, y = pygame.mouse.get_pos() if pygame.mouse.get_focused() else self.ctrl.pointer
+        x, y = self.ctrl.pointer
         x, y = int(x) + 16, int(y) + 16
         f = render.font(12)
         w = max(f.size(s)[0] for s in lines) + 12
