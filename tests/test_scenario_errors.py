@@ -12,7 +12,14 @@ import tomli_w
 
 from tabletop.cli import main
 from tabletop.errors import UserError
-from tabletop.scenario.io import MAX_BYTES, load_scenario
+from tabletop.scenario.io import (
+    MAX_BYTES,
+    MAX_ITEMS,
+    MAX_TOML_BYTES,
+    MAX_TOML_LINE,
+    MAX_TOML_LINES,
+    load_scenario,
+)
 
 BASE_HELP = 'write "32mm", "oval 60x35mm", "rect 25x50mm" or "hull"'
 R = 0.5 * 32 / 25.4  # radius of a 32mm base
@@ -407,6 +414,22 @@ def test_absurd_input_is_refused(tmp_path: Path) -> None:
             "FILE: nested deeper than 32 levels; a scenario file needs far fewer"]
     assert problems('{"a":' * 40 + "1" + "}" * 40, tmp_path, ".json") == [
         "FILE: nested deeper than 32 levels; a scenario file needs far fewer"]
+
+    # TOML is parsed by pure Python: bulky TOML is refused before parsing
+    assert problems("x = 1\n" + "a.b.c.d = 1\n", tmp_path) == [
+        "FILE: line 2: a dotted key of more than 3 parts (a.b.c); a scenario file needs no more"]
+    assert problems("[" + "1," * (MAX_ITEMS + 1) + "1]", tmp_path, ".json") == [
+        f"FILE: too many values ({MAX_ITEMS + 1:,} commas; a scenario file needs fewer than "
+        f"{MAX_ITEMS:,})"]
+    assert problems("#" * (MAX_TOML_BYTES + 1), tmp_path) == [
+        f"FILE: too large for TOML ({MAX_TOML_BYTES + 1:,} characters; the limit is 8 MB); save "
+        "it as JSON (same keys)"]
+    assert problems("x = 1\n" * (MAX_TOML_LINES + 1), tmp_path) == [
+        f"FILE: too many lines ({MAX_TOML_LINES + 1:,}; the limit for TOML is "
+        f"{MAX_TOML_LINES:,}; JSON has no such limit)"]
+    assert problems('x = "' + "a" * MAX_TOML_LINE + '"\n', tmp_path) == [
+        f"FILE: line 1 is too long ({MAX_TOML_LINE + 6:,} characters; the limit for TOML is "
+        f"{MAX_TOML_LINE:,})"]
 
     doc = wh40k()
     doc["units"][0]["models"] = [{"id": f"m{i}", "base": "25mm", "at": [1.0, 1.0]}

@@ -56,7 +56,12 @@ from tabletop.state import (
 __all__ = [
     "MAX_BYTES",
     "MAX_DEPTH",
+    "MAX_DOTTED_KEY",
+    "MAX_ITEMS",
     "MAX_MODELS",
+    "MAX_TOML_BYTES",
+    "MAX_TOML_LINE",
+    "MAX_TOML_LINES",
     "base_text",
     "dumps_scenario",
     "load_scenario",
@@ -77,6 +82,26 @@ MAX_MODELS = 10_000
 
 MAX_DEPTH = 32
 """Deepest nesting of tables and arrays accepted (a valid file needs 7)."""
+
+MAX_ITEMS = 500_000
+"""Most commas in a file (array items and keys of JSON and inline tables): ~50 per model."""
+
+MAX_TOML_BYTES = 8 * 1024 * 1024
+"""Largest TOML text parsed (8 MB; a 10,000-model scenario is about 1 MB). Python's TOML parser
+is pure Python, so bigger TOML would take long: larger saved states go to JSON."""
+
+MAX_DOTTED_KEY = 3
+"""Most parts of a TOML dotted key (``a.b.c``); tomllib is slow on many of them."""
+
+MAX_TOML_LINES = 120_000
+"""Most lines in a TOML file (a 10,000-model file in any usual layout needs under 80,000)."""
+
+MAX_TOML_LINE = 1_000_000
+"""Longest line of a TOML file, in characters (the TOML parser is pure Python: keep it quick)."""
+
+_SEGMENT = r"""(?:(?<![A-Za-z0-9_-])[A-Za-z0-9_-]++|"[^"\\\n]*+"|'[^'\n]*+')"""
+_DEEP_DOTTED_KEY = re.compile(rf"(?:{_SEGMENT}[ \t]*+\.[ \t]*+){{{MAX_DOTTED_KEY}}}")
+"""A TOML dotted key of more than MAX_DOTTED_KEY parts (``a.a.a....``)."""
 
 _TOML_POSITION = re.compile(r"^(?P<msg>.*?)\s*\(at line (?P<line>\d+), column (?P<col>\d+)\)\s*$",
                             re.S)
@@ -152,6 +177,7 @@ def _loads(text: str | bytes, *, fmt: Format | None, source: str, check: bool
                         f"{MAX_BYTES // (1024 * 1024)} MB)")
     if fmt is None:
         fmt = "json" if text.lstrip().startswith("{") else "toml"
+    _refuse_bulky(text, fmt, source)
     raw = _parse(text, fmt, source)
     _refuse_absurd(raw, source)
     notes: list[str] = []
@@ -209,6 +235,36 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise _DuplicateKey(k)
         out[k] = v
     return out
+
+
+def _refuse_bulky(text: str, fmt: Format, source: str) -> None:
+    """Refuse text that would take long to parse, before parsing it (linear, C-speed scans)."""
+    commas = text.count(",")
+    if commas > MAX_ITEMS:
+        raise UserError(f"{source}: too many values ({commas:,} commas; a scenario file needs "
+                        f"fewer than {MAX_ITEMS:,})")
+    if fmt != "toml":
+        return
+    if len(text) > MAX_TOML_BYTES:
+        raise UserError(f"{source}: too large for TOML ({len(text):,} characters; the limit is "
+                        f"{MAX_TOML_BYTES // (1024 * 1024)} MB); save it as JSON (same keys)")
+    lines = text.count("\n")
+    if lines > MAX_TOML_LINES:
+        raise UserError(f"{source}: too many lines ({lines:,}; the limit for TOML is "
+                        f"{MAX_TOML_LINES:,}; JSON has no such limit)")
+    start = 0
+    for number in range(1, lines + 2):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        if end - start > MAX_TOML_LINE:
+            raise UserError(f"{source}: line {number} is too long ({end - start:,} characters; "
+                            f"the limit for TOML is {MAX_TOML_LINE:,})")
+        # Only a line with at least MAX_DOTTED_KEY dots can hold a too long dotted key.
+        if (text.count(".", start, end) >= MAX_DOTTED_KEY
+                and _DEEP_DOTTED_KEY.search(text, start, end)):
+            raise UserError(f"{source}: line {number}: a dotted key of more than "
+                            f"{MAX_DOTTED_KEY} parts (a.b.c); a scenario file needs no more")
+        start = end + 1
 
 
 def _refuse_absurd(raw: Any, source: str) -> None:
