@@ -424,7 +424,7 @@ def flee_clear_distance(block: BlockGeom, distance: float, obstacles: Sequence[B
         while changed:
             changed = False
             for lo, hi in ivs:
-                if lo <= t <= hi:
+                if lo <= t < hi:
                     t = hi
                     changed = True
         return t

@@ -21,7 +21,7 @@ window: :func:`block_geom`, :func:`straight_range`, :func:`wheel_range`,
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -89,6 +89,9 @@ FAILED_MARCH_TEST_MARCHES_AT_ADVANCE = True
 """Seed ruling: a failed March Test still marches, capped at the Advance Rate (T9A-2022: False,
 no March Move at all)."""
 
+SWIFT_REFORM = "swift-reform"
+"""Block flag of the Swift Reform special rule: reform, then Advance (T18)."""
+
 TURN_FLAGS = frozenset({"moved", "marched", "reformed", "no-shooting", "shaken", "rallied"})
 """Flags that last until the end of the player turn."""
 
@@ -106,8 +109,8 @@ def block_geom(block: Block) -> BlockGeom:
         w, d = mm(base.frontage_mm), mm(base.depth_mm)
     else:
         w = d = 2.0 * base.radius
-    return BlockGeom(w, d, block.models, block.files, (float(block.at[0]), float(block.at[1])),
-                     float(block.facing))
+    return BlockGeom(w, d, block.models, max(1, min(block.files, block.models)),
+                     (float(block.at[0]), float(block.at[1])), float(block.facing))
 
 
 def _blocks(state: GameState) -> list[Block]:
@@ -284,6 +287,8 @@ def _start_geom(state: GameState, sel: Selection) -> BlockGeom:
 def _cap(block: Block, sel: Selection, kind: str) -> float:
     """The displacement cap of the move so far (kind: the direction class)."""
     if sel.move == "advance":
+        if kind == "reform":
+            return block.Mar
         return block.Adv if kind == "forward" else block.Adv / 2.0
     if sel.move == "march":
         return block.Adv if sel.mode == "march-test-failed" else block.Mar
@@ -326,7 +331,18 @@ def _move_reasons(state: GameState, sel: Selection, start: BlockGeom, end: Block
     block = _block(state, sel.unit)
     reasons = []
     cap = _cap(block, sel, kind)
-    if sel.move == "reform" or start.files != end.files:
+    swift = _swift_reform_geom(state, sel)
+    if swift is not None or (sel.move == "advance" and kind == "reform"):
+        # Swift Reform: March Rate from before the reform, the Advance cap from after it
+        total = bottleneck_assignment(start.centres, end.centres)
+        if total > block.Mar + EPS:
+            reasons.append(f"a model's centre would end {total:.2f}\" from where it stood before "
+                           f"the Swift Reform, more than the March Rate of {block.Mar:g}\"")
+        if swift is not None:
+            start = swift
+    if sel.move == "advance" and kind == "reform":
+        disp = 0.0
+    elif sel.move == "reform" or start.files != end.files:
         disp = bottleneck_assignment(start.centres, end.centres)
     else:
         disp = float(start.displacements(end).max())
@@ -360,8 +376,16 @@ def end_violations(state: GameState) -> list[str]:
 
 
 def _current_kind(sel: Selection) -> str | None:
-    kinds = [_kind(a) for a in sel.staged]
+    """The direction class of the staged manoeuvres (a leading Swift Reform does not count)."""
+    kinds = [_kind(a) for a in sel.staged if not (sel.move == "advance" and a["do"] == "reform")]
     return kinds[-1] if kinds else None
+
+
+def _swift_reform_geom(state: GameState, sel: Selection) -> BlockGeom | None:
+    """The block right after a Swift Reform staged first in an Advance Move, if any."""
+    if sel.move != "advance" or not sel.staged or sel.staged[0]["do"] != "reform":
+        return None
+    return _apply_manoeuvre(_start_geom(state, sel), sel.staged[0])
 
 
 def _stage(state: GameState, action: Mapping[str, Any]) -> Result:
@@ -396,8 +420,11 @@ def _stage(state: GameState, action: Mapping[str, Any]) -> Result:
         return state, False, ["a Reform only rebuilds the unit about its centre; no other "
                               "manoeuvre"], []
     if sel.move != "reform" and do == "reform":
-        return state, False, [f"reform is not part of a {sel.move} move: select the unit with "
-                              "move \"reform\""], []
+        swift = (sel.move == "advance" and SWIFT_REFORM in block.flags and not sel.staged)
+        if not swift:
+            return state, False, [f"reform is not part of a {sel.move} move: select the unit "
+                                  "with move \"reform\" (only a unit with Swift Reform may "
+                                  "reform first in an Advance Move)"], []
     if sel.move == "reform" and sel.staged:
         return state, False, ["the unit has already been reformed: undo it first"], []
     if sel.move == "march" and kind != "forward":
@@ -565,13 +592,11 @@ def apply_action(state: GameState, action: Mapping[str, Any], *, dice: Dice) -> 
 
 
 # -- range queries for the window ---------------------------------------------------------
-def _cap_check(state: GameState, kind: str):  # type: ignore[no-untyped-def]
+def _cap_check(state: GameState, kind: str) -> Callable[[BlockGeom], bool]:
     sel = state.battle.selection
     assert sel is not None
-    block = _block(state, sel.unit)
     start = _start_geom(state, sel)
-    cap = _cap(block, sel, kind)
-    return lambda g: float(start.displacements(g).max()) <= cap + EPS
+    return lambda g: not _move_reasons(state, sel, start, g, kind)
 
 
 def straight_range(state: GameState, direction: str, sign: float = 1.0) -> float:
