@@ -57,14 +57,11 @@ def run(args: argparse.Namespace) -> int:
         print(NO_DISPLAY, file=sys.stderr)
         return 2
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
-
-    from tabletop.view.app import App
+    from tabletop.view.app import NoDisplay, play
 
     try:
-        app = App(state, save_path=save, size=(w, h), saver=save_scenario)
-    except pygame.error as exc:
+        return play(state, save_path=save, size=(w, h), saver=save_scenario)
+    except NoDisplay as exc:
         print(f"tabletop play: cannot open a window ({exc}); {NO_DISPLAY.split('; ', 1)[1]}",
               file=sys.stderr)
         return 2
-    return app.run()

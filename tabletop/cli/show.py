@@ -41,12 +41,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--engagement: unknown player {args.engagement!r}; one of {ids}")
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
-
     from tabletop.view.render import Overlays, render_board, save_png
     from tabletop.view.viewport import Viewport
 
-    pygame.font.init()
     bf = state.battlefield
     margin, top = 20, 28
     size = (round(bf.width * args.scale + 2 * margin),

@@ -28,7 +28,7 @@ from tabletop.view.bridge import Eligibility, Outcome, Rules
 from tabletop.view.controller import Controller, Intent, ghost_models
 from tabletop.view.viewport import Viewport
 
-__all__ = ["PANEL_W", "App", "atomic_write_text"]
+__all__ = ["PANEL_W", "App", "NoDisplay", "atomic_write_text", "play"]
 
 PANEL_W = 330
 STATUS_H = 26
@@ -715,6 +715,26 @@ def draw_die(surface: pygame.Surface, topleft: tuple[int, int], size: int, value
     else:
         render.text(surface, str(value), r.center, size=max(size - 8, 8), colour=(30, 30, 30),
                     anchor="center", bold=True)
+
+
+class NoDisplay(RuntimeError):
+    """No window could be opened (no display, or SDL refused)."""
+
+
+def play(state: GameState, *, save_path: Path, size: tuple[int, int] = (1280, 820),
+         saver: Callable[[GameState, Path], Any] | None = None) -> int:
+    """Open the window on ``state`` and run it until it is closed (``tabletop play``).
+
+    Raises
+    ------
+    NoDisplay
+        When SDL cannot open a window.
+    """
+    try:
+        app = App(state, save_path=save_path, size=size, saver=saver)
+    except pygame.error as exc:
+        raise NoDisplay(str(exc)) from None
+    return app.run()
 
 
 def _cropped(surface: pygame.Surface) -> tuple[pygame.Surface, tuple[int, int]]:
