@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -34,30 +33,9 @@ def state(*units: Block, terrain: Sequence[Terrain] = (), step: str | None = "mo
 
 
 def load_example() -> GameState:
-    """The example scenario, through the scenario loader when it exists."""
-    try:
-        from tabletop.scenario.io import load_scenario  # type: ignore[import-not-found]
-    except ImportError:
-        load_scenario = None
-    if load_scenario is not None:
-        return load_scenario(EXAMPLE)  # type: ignore[no-any-return]
-    data = tomllib.loads(EXAMPLE.read_text(encoding="utf-8"))
-    units = tuple(
-        Block(id=u["id"], player=u["player"], Adv=u["Adv"], Mar=u["Mar"], Dis=u["Dis"],
-              base=parse_base(u["base"]), models=u["models"], files=u["files"],
-              at=tuple(u["at"]), facing=u.get("facing", 0.0),
-              starting_models=u.get("starting_models"), fleeing=u.get("fleeing", False))
-        for u in data["units"])
-    terrain = tuple(Terrain(t["id"], t["kind"], tuple(tuple(p) for p in t["polygon"]))
-                    for t in data.get("terrain", []))
-    b = data["battle"]
-    return GameState(name=data["name"], ruleset=data["ruleset"],
-                     battle=Battle(round=b["round"], active_player=b["active_player"],
-                                   phase=b["phase"], seed=b.get("seed"), step=b.get("step")),
-                     players=tuple(Player(p["id"]) for p in data["players"]),  # type: ignore[arg-type]
-                     battlefield=Battlefield(data["battlefield"]["width"],
-                                             data["battlefield"]["depth"]),
-                     terrain=terrain, units=units)
+    """The example scenario through the scenario loader."""
+    from tabletop.scenario.io import load_scenario
+    return load_scenario(EXAMPLE)
 
 
 def act(st: GameState, action: dict[str, Any]) -> tuple[GameState, bool, list[str],
