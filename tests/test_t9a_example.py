@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from t9a_support import EXAMPLE, SHARED, act, block, load_example, state
+
 from tabletop.cli import main
 from tabletop.rulesets import t9a
 
@@ -113,7 +113,7 @@ def test_profile_blocks_load_and_move(profile: tuple[float, float, str] | None) 
         assert ok, r
         _, ok, r, _ = act(s, {"do": "forward", "distance": 0.01})
         assert not ok
-        s, ok, r, ev = act(s, {"do": "commit"})
+        s, ok, r, _ev = act(s, {"do": "commit"})
         assert ok, r
         assert s.unit("u").at == pytest.approx((36.0, 40.0 - rate))
 
