@@ -258,3 +258,18 @@ def test_command_phase_shows_cp_and_battle_shock_rolls(app_factory) -> None:  # 
     assert "battle-shock" in kinds and "cp" in kinds
     assert {p.id: p.cp for p in app.state.players} != cp_before
     assert any(e.get("dice") for e in app.last_events)
+
+
+def test_play_with_a_dead_display_says_so_instead_of_an_invisible_window(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("SDL_VIDEODRIVER", "SDL_VIDEO_DRIVER", "WAYLAND_DISPLAY")}
+    env["DISPLAY"] = ":87"  # no X server there
+    proc = subprocess.run([sys.executable, "-m", "tabletop", "play"], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert "tabletop show" in proc.stderr and "Traceback" not in proc.stderr
+    assert not list(tmp_path.iterdir())  # nothing written

@@ -731,6 +731,16 @@ def play(state: GameState, *, save_path: Path, size: tuple[int, int] = (1280, 82
         When SDL cannot open a window.
     """
     try:
+        pygame.display.init()
+    except pygame.error as exc:
+        raise NoDisplay(str(exc)) from None
+    driver = pygame.display.get_driver()
+    asked = os.environ.get("SDL_VIDEODRIVER") or os.environ.get("SDL_VIDEO_DRIVER")
+    if driver in ("offscreen", "dummy") and not asked:
+        # SDL fell back to drawing nowhere: say so rather than run an invisible window
+        pygame.display.quit()
+        raise NoDisplay(f"SDL found no usable display, only its {driver!r} driver")
+    try:
         app = App(state, save_path=save_path, size=size, saver=saver)
     except pygame.error as exc:
         raise NoDisplay(str(exc)) from None
