@@ -7,8 +7,8 @@ import math
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import box
-
 from t9a_support import act, block, state
+
 from tabletop.geometry.blocks import BlockGeom, rotate_point, wheel_sweep
 from tabletop.geometry.tolerance import EPS, mm
 from tabletop.rulesets import t9a
@@ -57,7 +57,7 @@ def test_committed_move_is_clear_and_within_cap(scene: tuple[object, list]) -> N
     start = t9a.block_geom(st0.unit("u"))  # type: ignore[attr-defined]
     committed = False
     for a in actions:
-        s, ok, reasons, _ = act(s, a)  # type: ignore[arg-type]
+        s, ok, _reasons, _ = act(s, a)  # type: ignore[arg-type]
         if a["do"] == "commit":
             committed = ok
     assume(committed)
@@ -80,7 +80,7 @@ def test_every_staged_position_respects_the_cap(scene: tuple[object, list]) -> N
     s = st0
     start = t9a.block_geom(st0.unit("u"))  # type: ignore[attr-defined]
     for a in actions[:-1]:
-        s, ok, _, _ = act(s, a)  # type: ignore[arg-type]
+        s, _ok, _, _ = act(s, a)  # type: ignore[arg-type]
         u = s.unit("u")
         cap = u.Mar if actions[0]["move"] == "march" else u.Adv
         assert start.displacements(t9a.block_geom(u)).max() <= cap + EPS
@@ -110,7 +110,7 @@ def test_wheel_over_obstacle_refused_even_if_end_clear(files: int, ranks: int, a
     terrain = Terrain("rock", "impassable", tuple(rock.exterior.coords)[:-1])
     base_state = state(u, size=(72.0, 48.0))
     s, ok, _, _ = act(base_state, {"do": "select", "unit": "u", "move": "advance"})
-    free, ok_free, r, _ = act(s, {"do": "wheel", "angle": a})
+    _free, ok_free, _r, _ = act(s, {"do": "wheel", "angle": a})
     assume(ok_free)  # without the rock the wheel is legal (on the battlefield)
     blocked = state(u, terrain=[terrain])
     s, ok, _, _ = act(blocked, {"do": "select", "unit": "u", "move": "advance"})
@@ -129,7 +129,7 @@ def test_wheel_sweep_contains_every_intermediate_position(files: int, ranks: int
     g = BlockGeom(mm(20), mm(40), files * ranks - (ranks > 1), files, (30.0, 30.0), facing)
     sweep = wheel_sweep(g, angle)
     grown = sweep.buffer(1e-9)
-    for k in range(0, 21):
+    for k in range(21):
         assert grown.contains(g.wheeled(angle * k / 20).polygon)
     # and is not much larger than the union of those positions' hull of arcs
     r = math.hypot(g.width, g.depth)
