@@ -332,3 +332,17 @@ def test_T18_swift_reform_total_capped_by_march_rate() -> None:
     assert not ok and "before the Swift Reform" in r[0]
     _, ok, r, _ = act(st, {"do": "forward", "distance": 4.0})
     assert ok, r
+
+
+def test_preview_reports_ghost_and_1_inch_rule() -> None:
+    other = block("o", at=(30.0, 30.0 - W20 - 4.5))
+    st = state(block("u", at=(30.0, 30.0)), other)
+    st, _, _, _ = act(st, {"do": "select", "unit": "u", "move": "advance"})
+    p = t9a.preview(st, {"do": "forward", "distance": 4.0})
+    assert p["ok"] and p["geom"].at == pytest.approx((30.0, 26.0))
+    assert p["end_reasons"] and "0.50\"" in p["end_reasons"][0]
+    p = t9a.preview(st, {"do": "forward", "distance": 5.0})
+    assert not p["ok"] and "through unit o" in p["reasons"][0]
+    assert st.unit("u").at == (30.0, 30.0)  # nothing applied
+    p = t9a.preview(st, {"do": "wheel", "angle": 30})
+    assert p["outer_arc"] == pytest.approx(t9a.block_geom(st.unit("u")).width * math.pi / 6)

@@ -15,7 +15,7 @@ Rulings (``spec/rulings.md``, t9a-2) are the named constants below. Block flags 
 
 Public entry point: :func:`apply_action` with the dispatcher's signature. Range queries for the
 window: :func:`block_geom`, :func:`straight_range`, :func:`wheel_range`,
-:func:`outer_arc_length`, :func:`end_violations`.
+:func:`outer_arc_length`, :func:`end_violations`, :func:`preview`.
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ __all__ = [
     "is_decimated",
     "march_test_enemies",
     "outer_arc_length",
+    "preview",
     "rally_discipline",
     "straight_range",
     "wheel_range",
@@ -646,3 +647,26 @@ def outer_arc_length(state: GameState, unit_id: str, angle: float) -> float:
     degrees: shown for information, not charged (rulings)."""
     return block_geom(_block(state, unit_id)).outer_arc_length(angle)
 
+
+
+def preview(state: GameState, action: Mapping[str, Any]) -> dict[str, Any]:
+    """What a manoeuvre of the selected block would do, without doing it (for live dragging).
+
+    Returns ``{"ok", "reasons", "geom", "end_reasons", "outer_arc"}``: whether the manoeuvre
+    may be staged and why not, the block's geometry after it (:class:`BlockGeom`, also when
+    refused, to draw a ghost), why the block could not end its move there (the 1" rule), and
+    the outer front corner's arc for a wheel (information).
+    """
+    sel = state.battle.selection
+    if sel is None or action.get("do") not in MANOEUVRES:
+        return {"ok": False, "reasons": ["no unit is selected"] if sel is None else
+                [f"{action.get('do')!r} is not a manoeuvre"], "geom": None, "end_reasons": [],
+                "outer_arc": 0.0}
+    here = block_geom(_block(state, sel.unit))
+    _, ok, reasons, _ = _stage(state, action)
+    geom = _apply_manoeuvre(here, action)
+    moved = state.with_unit(replace(_block(state, sel.unit), at=geom.at, facing=geom.facing,
+                                    files=geom.files))
+    arc = here.outer_arc_length(float(action["angle"])) if action["do"] == "wheel" else 0.0
+    return {"ok": ok, "reasons": reasons, "geom": geom, "end_reasons": end_violations(moved),
+            "outer_arc": arc}
