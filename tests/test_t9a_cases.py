@@ -346,3 +346,32 @@ def test_preview_reports_ghost_and_1_inch_rule() -> None:
     assert st.unit("u").at == (30.0, 30.0)  # nothing applied
     p = t9a.preview(st, {"do": "wheel", "angle": 30})
     assert p["outer_arc"] == pytest.approx(t9a.block_geom(st.unit("u")).width * math.pi / 6)
+
+
+def test_march_through_dangerous_terrain_tests_advance_does_not() -> None:
+    from tabletop.state import Terrain
+    marsh = Terrain("marsh", "dangerous", ((29.5, 25.0), (32.0, 25.0), (32.0, 26.0),
+                                           (29.5, 26.0)))
+    st = state(block("u", at=(30.0, 30.0)), terrain=[marsh])
+    for move, tested in (("march", True), ("advance", False)):
+        s, res = run(st, [{"do": "select", "unit": "u", "move": move},
+                          {"do": "forward", "distance": 5.0},
+                          {"do": "commit", "dice": [1, 2, 6, 4]}])
+        assert all(r[0] for r in res), res
+        dt = [e for e in res[2][2] if e["kind"] == "dangerous-terrain"]
+        assert bool(dt) is tested
+        if tested:
+            # files whose bases cross x in [29.5, 32]: files 1-4 (x from 28.82)
+            assert dt[0]["models"] == [1, 2, 3, 4] and dt[0]["value"] == 1
+            assert dt[0]["hits"] == 1
+
+
+def test_wheeling_march_model_sweeps_cover_the_arc() -> None:
+    from tabletop.geometry.blocks import model_sweeps
+    g = BlockGeom(W20, W20, 10, 5, (30.0, 30.0), 0.0)
+    end = g.wheeled(-90)
+    sweeps = model_sweeps(g, end, -90)
+    for k in range(31):
+        mid = g.wheeled(-90 * k / 30)
+        for i, poly in enumerate(mid.model_polygons()):
+            assert sweeps[i].buffer(1e-9).contains(poly)

@@ -47,6 +47,7 @@ __all__ = [
     "clear_of",
     "flee_clear_distance",
     "furthest_straight",
+    "model_sweeps",
     "overlaps",
     "rotate_point",
     "straight_sweep",
@@ -300,6 +301,31 @@ def wheel_sweep(block: BlockGeom, angle: float) -> BaseGeometry:
                     *reversed(inner[1:-1])])
     parts = [block.polygon, end.polygon, sector.buffer(0), band.buffer(0)]
     return shapely.union_all(parts)
+
+
+def model_sweeps(block: BlockGeom, end: BlockGeom, angle: float = 0.0) -> list[BaseGeometry]:
+    """Area each model's base sweeps from ``block`` to ``end`` (never smaller than the truth).
+
+    ``angle`` = 0: a straight move (hull of the two bases, exact). Otherwise ``end`` must be
+    ``block.wheeled(angle)``: hulls of consecutive positions every ``WHEEL_STEP_DEG`` degrees,
+    grown by the largest sagitta ``R * (1 - cos(step / 2))`` (R: farthest base corner from the
+    pivot), which covers the arcs between samples.
+    """
+    starts, ends = block.model_polygons(), end.model_polygons()
+    if angle == 0:
+        return [shapely.convex_hull(shapely.union(a, b)) for a, b in zip(starts, ends,
+                                                                          strict=True)]
+    n = max(1, math.ceil(abs(angle) / WHEEL_STEP_DEG))
+    step = angle / n
+    pivot = block.wheel_pivot(angle)
+    out = []
+    for poly in starts:
+        r = max(math.dist(pivot, c) for c in poly.exterior.coords)
+        grow = r * (1.0 - math.cos(math.radians(step) / 2.0)) + EPS
+        frames = [affinity.rotate(poly, k * step, origin=pivot) for k in range(n + 1)]
+        hulls = [shapely.convex_hull(shapely.union(frames[k], frames[k + 1])) for k in range(n)]
+        out.append(shapely.union_all(hulls).buffer(grow))
+    return out
 
 
 # -- predicates ---------------------------------------------------------------------------

@@ -36,6 +36,7 @@ from tabletop.geometry.blocks import (
     clear_of,
     flee_clear_distance,
     furthest_straight,
+    model_sweeps,
     overlaps,
     straight_sweep,
     wheel_limits,
@@ -47,6 +48,7 @@ from tabletop.rules.dice import Dice
 from tabletop.state import T9A, Block, GameState, Selection
 
 __all__ = [
+    "DANGEROUS_TERRAIN_VALUE",
     "DECIMATED_FRACTION",
     "FAILED_MARCH_TEST_MARCHES_AT_ADVANCE",
     "FLEE_DANGEROUS_TERRAIN",
@@ -85,6 +87,10 @@ DECIMATED_FRACTION = 0.25
 
 FLEE_DANGEROUS_TERRAIN = 3
 """Dangerous Terrain (X) for models fleeing through enemies or impassable terrain (seed: 3)."""
+
+DANGEROUS_TERRAIN_VALUE = 1
+"""Dangerous Terrain (X) of terrain of kind ``dangerous`` touched by a March or Flee move (the
+scenario format gives no value; T9A's ordinary dangerous terrain is (1))."""
 
 FAILED_MARCH_TEST_MARCHES_AT_ADVANCE = True
 """Seed ruling: a failed March Test still marches, capped at the Advance Rate (T9A-2022: False,
@@ -216,13 +222,8 @@ def flee_move(state: GameState, unit_id: str, dice: Dice) -> tuple[GameState, li
                  if t.kind == "impassable"]
     for label, shape in features:
         touched = [i for i, mp in enumerate(model_paths) if overlaps(mp, shape)]
-        if not touched:
-            continue
-        dt = dice.take(len(touched))
-        events.append({"kind": "roll", "what": "dangerous-terrain", "unit": unit_id, "dice": dt})
-        events.append({"kind": "dangerous-terrain", "unit": unit_id, "feature": label,
-                       "value": FLEE_DANGEROUS_TERRAIN, "models": touched, "dice": dt,
-                       "hits": sum(1 for v in dt if v <= FLEE_DANGEROUS_TERRAIN)})
+        events += _dangerous(unit_id, label, touched, FLEE_DANGEROUS_TERRAIN, dice)
+    events += _dangerous_terrain(state, unit_id, model_paths, dice)
     sweep = straight_sweep(pivoted, end)
     for b in _blocks(state):
         if b.player == block.player and b.id != unit_id and overlaps(sweep,
@@ -231,6 +232,29 @@ def flee_move(state: GameState, unit_id: str, dice: Dice) -> tuple[GameState, li
                            "cause": f"unit {unit_id} fled through it"})
     new = replace(block, at=end.at, facing=end.facing % 360.0)
     return state.with_unit(new), events
+
+
+def _dangerous(unit_id: str, label: str, touched: list[int], value: int, dice: Dice
+               ) -> list[dict[str, Any]]:
+    """Dangerous Terrain (value) tests: one D6 per model touching the feature, hit on <= value."""
+    if not touched:
+        return []
+    dt = dice.take(len(touched))
+    return [{"kind": "roll", "what": "dangerous-terrain", "unit": unit_id, "dice": dt},
+            {"kind": "dangerous-terrain", "unit": unit_id, "feature": label, "value": value,
+             "models": touched, "dice": dt, "hits": sum(1 for v in dt if v <= value)}]
+
+
+def _dangerous_terrain(state: GameState, unit_id: str, model_paths: list[BaseGeometry],
+                       dice: Dice) -> list[dict[str, Any]]:
+    """Tests for every piece of ``dangerous`` terrain the models' paths touch (once per piece)."""
+    out: list[dict[str, Any]] = []
+    for t in state.terrain:
+        if t.kind == "dangerous":
+            touched = [i for i, mp in enumerate(model_paths) if mp.intersects(t.shape)]
+            out += _dangerous(unit_id, f"dangerous terrain {t.id}", touched,
+                              DANGEROUS_TERRAIN_VALUE, dice)
+    return out
 
 
 def _rally_all(state: GameState, dice: Dice) -> tuple[GameState, list[dict[str, Any]]]:
@@ -506,7 +530,7 @@ def _select(state: GameState, action: Mapping[str, Any], dice: Dice) -> Result:
     return dice.commit(st), True, [], events
 
 
-def _commit(state: GameState) -> Result:
+def _commit(state: GameState, dice: Dice) -> Result:
     sel = state.battle.selection
     if sel is None:
         return state, False, ["no unit is selected"], []
@@ -522,13 +546,25 @@ def _commit(state: GameState) -> Result:
         st = state.with_unit(back)
         st = replace(st, battle=replace(st.battle, selection=None))
         return st, False, [*reasons, f"unit {block.id} goes back to where it started"], []
+    events: list[dict[str, Any]] = []
+    if sel.move == "march" and sel.staged:
+        g = start
+        paths: list[BaseGeometry] = [shapely.Polygon() for _ in range(g.models)]
+        for a in sel.staged:
+            nxt = _apply_manoeuvre(g, a)
+            ang = float(a["angle"]) if a["do"] == "wheel" else 0.0  # type: ignore[arg-type]
+            paths = [shapely.union(p, q) for p, q in zip(paths, model_sweeps(g, nxt, ang),
+                                                         strict=True)]
+            g = nxt
+        events += _dangerous_terrain(state, block.id, paths, dice)
     extra = {"advance": ("moved",), "march": ("moved", "marched", "no-shooting"),
              "reform": ("moved", "reformed", "no-shooting")}[sel.move]
     flags = tuple(dict.fromkeys((*block.flags, *extra)))
     st = state.with_unit(replace(block, flags=flags))
     st = replace(st, battle=replace(st.battle, selection=None))
-    return st, True, [], [{"kind": "moved", "unit": block.id, "move": sel.move,
-                           "at": list(here.at), "facing": here.facing, "files": here.files}]
+    events.append({"kind": "moved", "unit": block.id, "move": sel.move, "at": list(here.at),
+                   "facing": here.facing, "files": here.files})
+    return dice.commit(st), True, [], events
 
 
 def _next(state: GameState, dice: Dice) -> Result:
@@ -581,7 +617,7 @@ def apply_action(state: GameState, action: Mapping[str, Any], *, dice: Dice) -> 
     if do in MANOEUVRES:
         return _stage(state, action)
     if do == "commit":
-        return _commit(state)
+        return _commit(state, dice)
     if do in ("undo", "reset"):
         sel = state.battle.selection
         if sel is None:
