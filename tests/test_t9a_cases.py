@@ -354,7 +354,7 @@ def test_march_through_dangerous_terrain_tests_advance_does_not() -> None:
                                            (29.5, 26.0)))
     st = state(block("u", at=(30.0, 30.0)), terrain=[marsh])
     for move, tested in (("march", True), ("advance", False)):
-        s, res = run(st, [{"do": "select", "unit": "u", "move": move},
+        _, res = run(st, [{"do": "select", "unit": "u", "move": move},
                           {"do": "forward", "distance": 5.0},
                           {"do": "commit", "dice": [1, 2, 6, 4]}])
         assert all(r[0] for r in res), res
