@@ -144,3 +144,20 @@ def test_user_triggers_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     res = _apply(capsys, _example("fall-back.toml"), acts, "--triggers", str(trig))
     cp = _events(res["results"][0], "cp")  # type: ignore[index]
     assert cp == [{"kind": "cp", "player": "red", "gained": 2, "cp": 4}]
+
+
+def test_t9a_actions_go_to_the_t9a_rules(capsys: pytest.CaptureFixture[str],
+                                         tmp_path: Path) -> None:
+    acts = tmp_path / "t9a.json"
+    acts.write_text(json.dumps([{"do": "next"}, {"do": "next"},
+                                {"do": "select", "unit": "knights", "move": "march"},
+                                {"do": "forward", "distance": 2.0},
+                                {"do": "wheel", "angle": "left"}]))
+    assert main(["apply", str(_example("t9a-lines.toml")), str(acts)]) == 2
+    assert "action 4" in capsys.readouterr().err
+    acts.write_text(json.dumps([{"do": "next"}, {"do": "next"},
+                                {"do": "select", "unit": "knights", "move": "march"},
+                                {"do": "forward", "distance": 2.0}]))
+    res = _apply(capsys, _example("t9a-lines.toml"), acts)
+    assert [r["ok"] for r in res["results"]][:2] == [True, True]  # type: ignore[index]
+    assert res["state"]["phase"] == "movement"  # type: ignore[index]
