@@ -478,3 +478,15 @@ def test_check_command_exit_codes_and_output(tmp_path: Path,
     ]
     assert "Traceback" not in out.err
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_absurd_numbers_are_refused(tmp_path: Path) -> None:
+    doc = wh40k()
+    doc["units"][0]["models"][0]["facing"] = 1e300
+    doc["units"][0]["models"][1]["base"] = "1" + "0" * 400 + "mm"
+    assert problems(doc, tmp_path) == [
+        "FILE: units[0].models[0].facing: 1e+300 is out of range: numbers in a scenario are at "
+        "most 1000000 in size",
+        f'FILE: units[0].models[1].base: base "1{"0" * 32}..." is too large: at most 10000 mm '
+        "across",
+    ]

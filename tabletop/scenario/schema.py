@@ -17,6 +17,7 @@ These models are only the file's shape; :mod:`tabletop.scenario.io` turns them i
 from __future__ import annotations
 
 import json
+import math
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -45,6 +46,12 @@ __all__ = [
 FORMAT = 1
 """The scenario format this program reads and writes."""
 
+MAX_NUMBER = 1_000_000.0
+"""Largest size of any number in inches or degrees (positions, sizes, facings)."""
+
+MAX_BASE_MM = 10_000.0
+"""Largest base size in millimetres."""
+
 INT_MAX = 2**63 - 1
 """Largest integer accepted anywhere (TOML integers are 64-bit)."""
 
@@ -59,11 +66,19 @@ def _text(value: str) -> str:
     return value
 
 
+def _in_range(value: float) -> float:
+    if math.isfinite(value) and abs(value) > MAX_NUMBER:
+        raise PydanticCustomError(
+            "range", "{got} is out of range: numbers in a scenario are at most 1000000 in size",
+            {"got": describe(value)})
+    return value
+
+
 def _number(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise PydanticCustomError("number", "expected a number, got {got}",
                                   {"got": describe(value)})
-    return float(value)
+    return _in_range(float(value))
 
 
 def _point(value: Any) -> tuple[float, float]:
@@ -71,7 +86,7 @@ def _point(value: Any) -> tuple[float, float]:
             or any(isinstance(v, bool) or not isinstance(v, int | float) for v in value)):
         raise PydanticCustomError("point", "a point is [x, y] (two numbers, inches), got {got}",
                                   {"got": describe(value)})
-    return (float(value[0]), float(value[1]))
+    return (_in_range(float(value[0])), _in_range(float(value[1])))
 
 
 def _polygon(value: Any) -> Any:
@@ -93,9 +108,14 @@ def _id(value: str) -> str:
 
 def _base(value: str) -> str:
     try:
-        parse_base(value, hull=((0.0, 0.0), (1.0, 0.0), (0.0, 1.0)))
+        base = parse_base(value, hull=((0.0, 0.0), (1.0, 0.0), (0.0, 1.0)))
     except BaseParseError as exc:
         raise PydanticCustomError("base", str(exc)) from exc
+    sizes = [getattr(base, name) for name in ("diameter_mm", "length_mm", "width_mm",
+                                               "frontage_mm", "depth_mm") if hasattr(base, name)]
+    if any(not math.isfinite(v) or v > MAX_BASE_MM for v in sizes):
+        raise PydanticCustomError(
+            "base", "base {got} is too large: at most 10000 mm across", {"got": describe(value)})
     return value
 
 
@@ -139,6 +159,8 @@ RectBaseText = Annotated[str, AfterValidator(_rect_base), Field(
 
 def describe(value: Any) -> str:
     """A short rendering of a value from a file, for an error message."""
+    if isinstance(value, str) and len(value) > 36:
+        value = value[:33] + "..."
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
