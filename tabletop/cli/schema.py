@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from tabletop.scenario.schema import json_schema
 
@@ -19,5 +20,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Print the schema; return 0."""
-    print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+    try:
+        print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. `tabletop schema | head`
+        sys.stdout = None  # type: ignore[assignment]
     return 0
