@@ -92,9 +92,9 @@ def test_valid_documents_are_valid(tmp_path: Path) -> None:
 
 def test_unknown_base(tmp_path: Path) -> None:
     doc = wh40k()
-    doc["units"][0]["models"][1]["base"] = "33"
+    doc["units"][0]["models"][1]["base"] = "33 mm"
     assert problems(doc, tmp_path) == [
-        f'FILE: units[0].models[1].base: unknown base "33"; {BASE_HELP}']
+        f'FILE: units[0].models[1].base: unknown base "33 mm"; {BASE_HELP}']
 
 
 def test_unknown_key_with_suggestion(tmp_path: Path) -> None:
