@@ -195,6 +195,8 @@ class ReachMap:
         self.box = (r, r, self.width - r, self.height - r)
         self.box_polygon = box(*self.box)
         rings: list[np.ndarray] = []
+        self._circles = np.array([(float(x), float(y), float(re) + r) for x, y, re in circles]
+                                 ).reshape(-1, 3)
         # analytic description of each piece for the start-point cut: (kind, data)
         self._exact: list[tuple[str, object]] = []
         for x, y, re in circles:
@@ -219,9 +221,10 @@ class ReachMap:
 
     # -- corners --------------------------------------------------------------------------
     def _corners(self) -> None:
-        xs, prevs, nexts, owner = [], [], [], []
+        xs, prevs, nexts, owner, vidx = [], [], [], [], []
         for i, c in enumerate(self.rings):
             xs.append(c)
+            vidx.append(np.arange(len(c)))
             prevs.append(np.roll(c, 1, axis=0))
             nexts.append(np.roll(c, -1, axis=0))
             owner.append(np.full(len(c), i))
@@ -229,6 +232,7 @@ class ReachMap:
             self.corners = np.zeros((0, 2))
             self.prev = self.next = self.corners
             self.owner = np.zeros(0, dtype=np.int64)
+            self._circle_corner = np.zeros((0, CIRCLE_SEGMENTS), dtype=np.int64)
             return
         pts = np.concatenate(xs)
         prv = np.concatenate(prevs)
@@ -252,6 +256,12 @@ class ReachMap:
         self.prev = prv[keep]
         self.next = nxt[keep]
         self.owner = own[keep]
+        vid = np.concatenate(vidx)[keep]
+        nc = len(self._circles)
+        table = np.full((nc, CIRCLE_SEGMENTS), -1, dtype=np.int64)
+        isc = self.owner < nc
+        table[self.owner[isc], vid[isc]] = np.nonzero(isc)[0]
+        self._circle_corner = table
 
     # -- the corner-to-corner graph ------------------------------------------------------
     def _ensure_graph(self, cap: float) -> None:
@@ -259,31 +269,81 @@ class ReachMap:
             return
         cap = max(cap, 2 * self._graph_cap)
         n = len(self.corners)
-        rows_i: list[np.ndarray] = []
-        rows_j: list[np.ndarray] = []
         c = self.corners
-        chunk = max(1, 4_000_000 // max(n, 1))
-        for s in range(0, n, chunk):
-            e = min(n, s + chunk)
-            dx = c[None, :, 0] - c[s:e, None, 0]
-            dy = c[None, :, 1] - c[s:e, None, 1]
-            ok = (dx * dx + dy * dy <= cap * cap)
-            jj = np.arange(n)[None, :]
-            ii = np.arange(s, e)[:, None]
-            ok &= jj > ii
-            i, j = np.nonzero(ok)
-            i = i + s
-            if not len(i):
-                continue
+        cand_i: list[np.ndarray] = []
+        cand_j: list[np.ndarray] = []
+        # 1. circle to circle: only near the four bitangents of each pair of circles
+        circ = self._circles
+        nc = len(circ)
+        table = self._circle_corner
+        if nc > 1:
+            vr = circ[:, 2] / math.cos(math.pi / CIRCLE_SEGMENTS)
+            dx = circ[None, :, 0] - circ[:, None, 0]
+            dy = circ[None, :, 1] - circ[:, None, 1]
+            dd = np.hypot(dx, dy)
+            ok = (dd <= cap + vr[:, None] + vr[None, :]) & (dd > 1e-12)
+            ok &= np.triu(np.ones((nc, nc), bool), 1)
+            a, b = np.nonzero(ok)
+            d = dd[a, b]
+            phi = np.arctan2(dy[a, b], dx[a, b])
+            ra, rb = circ[a, 2], circ[b, 2]
+            normals_a, normals_b, valid = [], [], []
+            co = np.clip((ra - rb) / d, -1.0, 1.0)
+            ci = np.clip((ra + rb) / d, -1.0, 1.0)
+            for sgn in (1.0, -1.0):
+                al = phi + sgn * np.arccos(co)
+                normals_a.append(al)
+                normals_b.append(al)
+                valid.append(np.abs(ra - rb) < d)
+                al = phi + sgn * np.arccos(ci)
+                normals_a.append(al)
+                normals_b.append(al + math.pi)
+                valid.append(ra + rb < d)
+            seg = 2.0 * math.pi / CIRCLE_SEGMENTS
+            for na, nb, vv in zip(normals_a, normals_b, valid, strict=True):
+                ka = np.floor(np.mod(na, 2 * math.pi) / seg).astype(np.int64)
+                kb = np.floor(np.mod(nb, 2 * math.pi) / seg).astype(np.int64)
+                aa, bb, kaa, kbb = a[vv], b[vv], ka[vv], kb[vv]
+                for oa in (-1, 0, 1):
+                    for ob in (-1, 0, 1):
+                        ui = table[aa, (kaa + oa) % CIRCLE_SEGMENTS]
+                        vj = table[bb, (kbb + ob) % CIRCLE_SEGMENTS]
+                        m = (ui >= 0) & (vj >= 0)
+                        cand_i.append(ui[m])
+                        cand_j.append(vj[m])
+        # 2. along each circle's own ring
+        if nc:
+            u = table
+            v = np.roll(table, -1, axis=1)
+            m = (u >= 0) & (v >= 0)
+            cand_i.append(u[m])
+            cand_j.append(v[m])
+        # 3. corners of other pieces (terrain, non-round models) to every corner
+        gen = np.nonzero(self.owner >= nc)[0]
+        if len(gen):
+            chunk = max(1, 2_000_000 // max(n, 1))
+            for s0 in range(0, len(gen), chunk):
+                gi = gen[s0:s0 + chunk]
+                ddx = c[None, :, 0] - c[gi, None, 0]
+                ddy = c[None, :, 1] - c[gi, None, 1]
+                okk = ddx * ddx + ddy * ddy <= cap * cap
+                okk &= ~((np.arange(n)[None, :] < gi[:, None]) &
+                         (self.owner[None, :] >= nc))
+                okk[np.arange(len(gi)), gi] = False
+                ii, jj = np.nonzero(okk)
+                cand_i.append(gi[ii])
+                cand_j.append(jj)
+        i = np.concatenate(cand_i) if cand_i else np.zeros(0, dtype=np.int64)
+        j = np.concatenate(cand_j) if cand_j else np.zeros(0, dtype=np.int64)
+        if len(i):
+            lo, hi = np.minimum(i, j), np.maximum(i, j)
+            key = np.unique(lo * n + hi)
+            i, j = key // n, key % n
+            keep = (i != j) & (np.hypot(*(c[j] - c[i]).T) <= cap)
+            i, j = i[keep], j[keep]
             t = _tangent(c[i], c[j], self.prev[i], self.next[i]) & \
                 _tangent(c[j], c[i], self.prev[j], self.next[j])
-            rows_i.append(i[t])
-            rows_j.append(j[t])
-        if rows_i:
-            i = np.concatenate(rows_i)
-            j = np.concatenate(rows_j)
-        else:
-            i = j = np.zeros(0, dtype=np.int64)
+            i, j = i[t], j[t]
         if len(i):
             blocked = self._blocked(c[i], c[j], None)
             i, j = i[~blocked], j[~blocked]
@@ -615,7 +675,15 @@ class GeodesicDisk:
             else:
                 ring = np.vstack([[w.apex], arc])
             coords.append(ring)
-        polys = np.array([Polygon(c) for c in coords], dtype=object)
+        sizes = np.array([len(c) for c in coords])
+        polys = shapely.polygons(shapely.linearrings(
+            np.concatenate(coords), indices=np.repeat(np.arange(len(coords)), sizes)))
+        if exclude is not None and not exclude.is_empty:
+            # wedges wholly inside the excluded set add nothing
+            keep = ~shapely.contains(exclude, polys)
+            keep[0] = True
+            polys = polys[keep]
+            wedges = [w for w, k in zip(wedges, keep.tolist(), strict=True) if k]
         if not len(rm.pieces):
             raw = shapely.union_all(polys)
             return self._finish(raw, exclude)

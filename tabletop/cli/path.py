@@ -1,0 +1,65 @@
+"""``tabletop path FILE --model ID --move ... --to X,Y``: the shortest legal path to a point."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from tabletop.cli.zone import add_move_arguments
+
+ORDER = 26
+
+
+def _point(text: str) -> tuple[float, float]:
+    try:
+        xs = [float(v) for v in text.replace(" ", "").split(",")]
+    except ValueError:
+        xs = []
+    if len(xs) != 2 or not all(math.isfinite(v) for v in xs):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a point: write X,Y in inches, "
+                                         "e.g. --to 30.5,22")
+    return xs[0], xs[1]
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``path`` sub-command."""
+    p = subparsers.add_parser(
+        "path",
+        help="the shortest legal path of a model to a point",
+        description="Print JSON {legal, length, path, reasons}: the shortest legal path to the "
+        "point when the point is a legal end of the move, otherwise every reason why not.",
+    )
+    add_move_arguments(p)
+    p.add_argument("--to", required=True, type=_point, metavar="X,Y",
+                   help="end point in inches, e.g. 30.5,22")
+    p.set_defaults(func=run)
+
+
+def answer(zone: Any, x: float, y: float) -> dict[str, Any]:
+    """The JSON answer for the end point ``(x, y)``."""
+    reasons = zone.explain(x, y)
+    if reasons:
+        return {"legal": False, "length": None, "path": [],
+                "reasons": [v.to_json() for v in reasons]}
+    res = zone.path_to(x, y)
+    if res is None:  # pragma: no cover - explain() found no reason, so a path exists
+        return {"legal": False, "length": None, "path": [],
+                "reasons": [{"rule": "unreachable", "message": "no legal path found"}]}
+    return {"legal": True, "length": round(res.length, 6),
+            "path": [[round(px, 6), round(py, 6)] for px, py in res.points], "reasons": []}
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load the scenario, compute the zone and print the path or the reasons."""
+    from tabletop.rules.zones import legal_zone
+    from tabletop.scenario.io import load_scenario
+
+    state = load_scenario(Path(args.file))
+    zone = legal_zone(state, args.model, args.move, roll=args.roll, mode=args.mode)
+    x, y = args.to
+    sys.stdout.write(json.dumps(answer(zone, x, y)) + "\n")
+    return 0
