@@ -528,7 +528,8 @@ class Zone:
         if self._disk is None:
             return list(self._setup_checks(float(x), float(y)))
         out = _end_violations(self._sit, x, y)
-        out.extend(self._reach_violations(float(x), float(y)))
+        if not any(v.rule == "off-battlefield" for v in out):
+            out.extend(self._reach_violations(float(x), float(y)))
         return out
 
     def _reach_violations(self, x: float, y: float) -> list[ZoneViolation]:
@@ -538,6 +539,13 @@ class Zone:
         if math.isfinite(d) and d <= sit.limit + EPS:
             return []
         straight = math.dist(sit.start, (x, y))
+        r = sit.radius
+        if min(x - r, y - r, sit.width - r - x, sit.depth - r - y) < -EPS:
+            return [ZoneViolation(
+                "unreachable", f"no legal path reaches this point: the base of {mid} (its "
+                f"circumscribed circle of radius {_fmt(r)}, used for paths) would cross the "
+                "battlefield edge", (mid,), straight, sit.limit,
+                sit.state.battlefield.polygon.exterior)]
         if straight > sit.limit + EPS:
             return [ZoneViolation(
                 "too-far", f"{mid} would move {_fmt(straight)} in a straight line, more than "
