@@ -10,14 +10,13 @@ import numpy as np
 import pytest
 import shapely
 from shapely.geometry import Point, box
+from zones_boards import R32, rect, state, unit
 
 from tabletop.cli import main
 from tabletop.errors import UserError
 from tabletop.geometry.footprints import circumscribed_circle
 from tabletop.geometry.reach import ARC_TOLERANCE
 from tabletop.rules.zones import legal_zone, setup_zone, validate_path
-
-from zones_boards import R32, rect, state, unit
 
 EXAMPLES = Path(__file__).resolve().parents[1] / ".." / "shared" / "spec" / "examples"
 
@@ -109,7 +108,7 @@ def _around_wall(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def test_wall_shadow_and_arcs_around_its_end() -> None:
-    st, p = _wall_state()
+    st, _ = _wall_state()
     zone = legal_zone(st, "mv", "normal")
     # straight behind the wall: 4.5" away in a straight line, but the way round is longer
     reasons = zone.explain(34.5, 22.0)
