@@ -17,13 +17,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                           "instead of comparing (review the diff before committing)")
 
 
-def pytest_sessionstart(session: pytest.Session) -> None:
-    if not hasattr(session.config, "workerinput"):  # not on pytest-xdist workers
-        from zone_goldens import clear_failures
-
-        clear_failures()
-
-
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     from zone_goldens import failures_dir
 

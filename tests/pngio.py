@@ -28,12 +28,14 @@ def encode_png(image: np.ndarray) -> bytes:
     if img.ndim != 3 or img.shape[2] != 3:
         raise ValueError(f"expected an (h, w, 3) picture, got shape {img.shape}")
     h, w, _ = img.shape
-    flat = img.reshape(-1, 3)
-    colours, index = np.unique(flat, axis=0, return_inverse=True)
-    if len(colours) <= 256:
+    flat = img.reshape(-1, 3).astype(np.uint32)
+    packed = (flat[:, 0] << 16) | (flat[:, 1] << 8) | flat[:, 2]
+    keys, index = np.unique(packed, return_inverse=True)
+    if len(keys) <= 256:
         rows = index.reshape(h, w).astype(np.uint8)
         header = struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)
-        extra = _chunk(b"PLTE", colours.astype(np.uint8).tobytes())
+        colours = np.column_stack([keys >> 16, (keys >> 8) & 0xFF, keys & 0xFF]).astype(np.uint8)
+        extra = _chunk(b"PLTE", colours.tobytes())
     else:
         rows = img.reshape(h, w * 3)
         header = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)

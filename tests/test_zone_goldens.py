@@ -9,8 +9,9 @@ does. Failure artefacts and an HTML page go to ``zone-failures/``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 import shapely
@@ -132,18 +133,177 @@ def test_a_picture_failure_writes_artefacts_and_the_html_page(tmp_path: Path,
 
 
 def _clear_engine_caches() -> None:
-    """Drop any cache the zone engine keeps between calls, so a patched constant takes effect."""
+    """Drop every cache kept by tabletop modules, so a patched constant or footprint counts."""
     import functools
+    import sys
 
+    for mod_name, mod in list(sys.modules.items()):
+        if not mod_name.startswith("tabletop.") or mod is None:
+            continue
+        for value in list(vars(mod).values()):
+            if isinstance(value, functools._lru_cache_wrapper):
+                value.cache_clear()
+
+
+# -- the suite catches real rules bugs ------------------------------------------------------------
+ENGAGEMENT_CONSTANT = "ENGAGEMENT_RANGE"
+"""The engagement range's name in tabletop.rules.zones (2" in wh40k-11e)."""
+
+ENGAGEMENT_SENSITIVE = frozenset({
+    "crowd-enemy-mob-30", "crowd-enemy-pair", "crowd-enemy-screen", "crowd-engaged-start-normal",
+    "crowd-friends-and-foes", "crowd-just-unengaged", "crowd-mixed-bases",
+    "disembark-near-enemy-and-wall", "fall-back-battle-shocked", "fall-back-desperate-escape",
+    "fall-back-ordered-retreat", "fall-back-ring-desperate", "fall-back-wall-behind",
+    "gap-between-enemies", "infantry-blocked-by-screen", "monster-blocked-by-monster",
+    "monster-over-infantry", "oval-75x42-facing-0", "oval-75x42-facing-135",
+    "oval-75x42-facing-45", "oval-75x42-facing-90", "shipped-fall-back-desperate",
+    "shipped-fall-back-ordered", "vehicle-hull-over-infantry",
+})
+"""Cases whose zone has an engagement buffer on its boundary: 2.05" must fail every one."""
+
+BASE_SENSITIVE = frozenset({
+    "edge-left-32mm", "corner-top-left-32mm",
+    "wall-shadow-long", "wall-corridor", "gap-1.3in-32mm-fits", "crowd-enemy-pair",
+    "crowd-enemy-screen", "fall-back-ordered-retreat", "fall-back-desperate-escape",
+    "fall-back-ring-desperate", "infantry-blocked-by-screen", "monster-over-infantry",
+    "dense-infantry-crosses", "ingress-round2", "disembark-open", "shipped-fall-back-ordered",
+    "shipped-demo-intercessor-advance", "shipped-reserves-ingress",
+})
+"""Cases with a 32 mm mover or 32 mm neighbours: reading 32 mm as 33 mm must fail every one."""
+
+
+def _clear_engine_caches() -> None:
+    """Drop every cache kept by tabletop modules, so a patched constant or base counts."""
+    import functools
+    import sys
+
+    for mod_name, mod in list(sys.modules.items()):
+        if not mod_name.startswith("tabletop.") or mod is None:
+            continue
+        for value in list(vars(mod).values()):
+            if isinstance(value, functools._lru_cache_wrapper):
+                value.cache_clear()
+
+
+def _wh40k_models(state: Any) -> list[Any]:
+    return [m for u in state.units if isinstance(getattr(u, "models", None), tuple)
+            for m in u.models]
+
+
+def _has_enemy(c: zg.ZoneCase) -> bool:
+    if c.kind == "block":
+        return False
+    state = zg.evaluated(c.name).state
+    me = state.battle.active_player
+    return any(u.player != me for u, _ in state.placed_models())
+
+
+def _has_32mm(c: zg.ZoneCase) -> bool:
+    from tabletop.geometry.footprints import Round
+
+    return c.kind != "block" and any(
+        isinstance(m.base, Round) and m.base.diameter_mm == 32
+        for m in _wh40k_models(zg.evaluated(c.name).state))
+
+
+def _assert_mutation_caught(tmp_path: Path, must_fail: frozenset[str],
+                            run: tuple[zg.ZoneCase, ...], controls: int) -> None:
+    """The cases of ``run`` fail exactly where they must, each message naming its case."""
+    for name in must_fail:  # they pass unmutated, so the failures below are the mutation's
+        assert zg.check(zg.case(name), "geometry").ok, name
+    _clear_engine_caches()
+    failed = {o.case: o.message for o in zg.failing_cases("geometry", cases=run,
+                                                           artefacts=tmp_path)}
+    _clear_engine_caches()
+    missed = must_fail - set(failed)
+    assert not missed, f"the mutation went unnoticed by: {sorted(missed)}"
+    spurious = set(failed) - must_fail
+    assert len(spurious) <= len(run) - len(must_fail) - controls, spurious
+    for name, message in failed.items():
+        assert f"zone case {name!r}" in message, message
+    page = (tmp_path / "index.html").read_text()
+    assert all(name in page for name in failed)
+
+
+def test_engagement_range_of_205_inches_is_caught(monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path) -> None:
+    """2" -> 2.05" fails the geometry golden of every case with an engagement buffer on its
+    zone's boundary, names each of them, and leaves cases without enemies alone."""
     import tabletop.rules.zones as zones
 
-    for value in vars(zones).values():
-        if isinstance(value, functools._lru_cache_wrapper):
-            value.cache_clear()
-    clear = getattr(zones, "clear_caches", None)
-    if callable(clear):
-        clear()
+    assert getattr(zones, ENGAGEMENT_CONSTANT) == 2.0
+    assert ENGAGEMENT_SENSITIVE <= {c.name for c in CASES if _has_enemy(c)}
+    controls = tuple(zg.case(n) for n in ("open-32mm-normal", "wall-shadow-long",
+                                          "gap-1.3in-32mm-fits"))
+    run = tuple(zg.case(n) for n in sorted(ENGAGEMENT_SENSITIVE)) + controls
+    monkeypatch.setattr(zones, ENGAGEMENT_CONSTANT, 2.05)
+    try:
+        _assert_mutation_caught(tmp_path, ENGAGEMENT_SENSITIVE, run, len(controls))
+    finally:
+        monkeypatch.undo()
+        _clear_engine_caches()
 
 
-def _failures_under(tier: str, tmp_path: Path) -> Iterator[zg.Outcome]:
-    return zg.failing_cases(tier, artefacts=tmp_path, before=_clear_engine_caches)
+def test_a_32mm_base_read_as_33mm_is_caught(monkeypatch: pytest.MonkeyPatch,
+                                           tmp_path: Path) -> None:
+    """Every 32 mm base read as 33 mm (as if the base parser slipped by 1 mm) fails the
+    geometry golden of the cases with 32 mm models and names each of them."""
+    from tabletop.geometry.footprints import Round
+
+    assert BASE_SENSITIVE <= {c.name for c in CASES if _has_32mm(c)}
+    real_state = zg.case_state
+
+    def misread(c: zg.ZoneCase) -> Any:
+        state = real_state(c)
+        units = []
+        for u in state.units:
+            if isinstance(getattr(u, "models", None), tuple):
+                u = replace(u, models=tuple(
+                    replace(m, base=Round(33.0))
+                    if isinstance(m.base, Round) and m.base.diameter_mm == 32 else m
+                    for m in u.models))
+            units.append(u)
+        return replace(state, units=tuple(units))
+
+    controls = tuple(zg.case(n) for n in ("open-25mm-normal-m5", "hull-open",
+                                          "oval-170x109-facing-30"))
+    run = tuple(zg.case(n) for n in sorted(BASE_SENSITIVE)) + controls
+    monkeypatch.setattr(zg, "case_state", misread)
+    _assert_mutation_caught(tmp_path, BASE_SENSITIVE, run, len(controls))
+
+
+# -- the command line draws the golden picture ----------------------------------------------------
+MOVE_CASES = tuple(c for c in CASES if c.kind == "move")
+
+
+@pytest.mark.parametrize("case", MOVE_CASES, ids=_ids(MOVE_CASES))
+def test_zone_command_png_is_the_zone_picture_golden(case: zg.ZoneCase, tmp_path: Path) -> None:
+    """``tabletop zone FILE --model ... --format png`` writes exactly the zone-picture golden."""
+    import json
+
+    from pngio import read_png
+
+    from tabletop.cli import main
+
+    golden = case.golden("zone")
+    if not golden.is_file():
+        pytest.fail(zg._missing(case, "zone"))
+    if case.scenario is not None:
+        scenario = tmp_path / "scenario.json"
+        scenario.write_text(json.dumps(case.scenario), encoding="utf-8")
+    else:
+        scenario = next(d / str(case.scenario_ref) for d in zg.SCENARIO_DIRS
+                        if (d / str(case.scenario_ref)).is_file())
+    out = tmp_path / "zone.png"
+    argv = ["zone", str(scenario), "--model", case.model, "--move", str(case.move),
+            "--format", "png", "-o", str(out)]
+    if case.roll is not None:
+        argv += ["--roll", str(case.roll)]
+    if case.mode is not None:
+        argv += ["--mode", case.mode]
+    assert main(argv) == 0
+    expected, actual = read_png(golden), read_png(out)
+    assert expected.shape == actual.shape
+    differing = int((expected != actual).any(axis=2).sum())
+    assert differing == 0, f"zone case {case.name!r}: the zone command's picture differs from " \
+                           f"{zg._rel(golden)} in {differing} pixels"

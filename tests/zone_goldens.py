@@ -28,7 +28,7 @@ import json
 import os
 import shutil
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -208,7 +208,7 @@ def evaluate(c: ZoneCase) -> Evaluated:
 def _setup_zone(state: Any, c: ZoneCase) -> Any:
     from tabletop.rules.zones import setup_zone
 
-    return setup_zone(state, c.model, c.setup)
+    return setup_zone(state, c.model, c.setup, mode=c.mode)
 
 
 def _block_reach(c: ZoneCase, state: Any) -> Evaluated:
@@ -283,6 +283,11 @@ def geometry_text(c: ZoneCase, geom: BaseGeometry, facts: tuple[str, ...] = ()) 
         wkt.replace("), (", "),\n (").replace(")), ((", ")),\n ((") if wkt else wkt,
     ]
     return "\n".join(lines) + "\n"
+
+
+def _data_lines(text: str) -> list[str]:
+    """The compared lines of a geometry golden (``#`` comment lines are for readers only)."""
+    return [line for line in text.splitlines() if not line.startswith("#")]
 
 
 def parse_geometry_text(text: str) -> BaseGeometry:
@@ -385,7 +390,8 @@ def check(c: ZoneCase, tier: str, *, update: bool = False, fresh: bool = False,
         if not golden.is_file():
             return Outcome(c.name, tier, False, _missing(c, tier))
         expected_text = golden.read_text(encoding="utf-8").replace("\r\n", "\n")
-        if expected_text == actual_text:
+        if _data_lines(expected_text) == _data_lines(actual_text):
+            _forget(out_dir, c, tier)
             return Outcome(c.name, tier, True)
         return Outcome(c.name, tier, False,
                        _geometry_failure(c, ev, expected_text, actual_text, out_dir))
@@ -401,6 +407,7 @@ def check(c: ZoneCase, tier: str, *, update: bool = False, fresh: bool = False,
     if expected.shape == actual.shape:
         differing = int(np.any(expected != actual, axis=2).sum())
         if differing <= allowed:
+            _forget(out_dir, c, tier)
             return Outcome(c.name, tier, True)
         what = f"{differing} pixels differ (allowed: {allowed})"
     else:
@@ -446,8 +453,8 @@ def _geometry_failure(c: ZoneCase, ev: Evaluated, expected_text: str, actual_tex
     except ImportError:
         pass
     changed = [f"{e.split(':')[0]} {e.split(':', 1)[1].strip()} -> {a.split(':', 1)[1].strip()}"
-               for e, a in zip(expected_text.split("\nwkt:")[0].splitlines()[2:],
-                               actual_text.split("\nwkt:")[0].splitlines()[2:], strict=False)
+               for e, a in zip(_data_lines(expected_text.split("\nwkt:")[0]),
+                               _data_lines(actual_text.split("\nwkt:")[0]), strict=False)
                if e != a and ":" in e and ":" in a and e.split(":")[0] == a.split(":")[0]]
     msg = (f"zone case {c.name!r}: geometry differs from {_rel(c.golden('geometry'))}"
            f": area {_field(expected_text, 'area')} -> {actual.area:.4f} sq in "
@@ -522,6 +529,27 @@ def _record(out_dir: Path, c: ZoneCase, tier: str, message: str, images: dict[st
     write_index(out_dir)
 
 
+def _forget(out_dir: Path, c: ZoneCase, tier: str) -> None:
+    """Remove the artefacts of an earlier failure of ``tier`` of ``c`` (it passes now).
+
+    The folder is never emptied wholesale: other test sessions may be writing to it.
+    """
+    folder = out_dir / c.name
+    report = folder / "report.json"
+    if not report.is_file():
+        return
+    data = json.loads(report.read_text())
+    if data["failures"].pop(tier, None) is None:
+        return
+    for f in folder.glob(f"{tier}-*"):
+        f.unlink(missing_ok=True)
+    if data["failures"]:
+        report.write_text(json.dumps(data, indent=1, sort_keys=True))
+    else:
+        shutil.rmtree(folder, ignore_errors=True)
+    write_index(out_dir)
+
+
 def write_index(out_dir: Path) -> Path:
     """Write ``index.html``: every failed case, expected / actual / difference side by side."""
     rows = []
@@ -553,28 +581,20 @@ def write_index(out_dir: Path) -> Path:
             + "".join(f"<a href='#{html.escape(json.loads(r.read_text())['case'])}'>"
                       f"{html.escape(json.loads(r.read_text())['case'])}</a> " for r in reports)
             + "".join(rows))
-    out_dir.mkdir(parents=True, exist_ok=True)
     index = out_dir / "index.html"
+    if not reports:
+        index.unlink(missing_ok=True)
+        return index
+    out_dir.mkdir(parents=True, exist_ok=True)
     index.write_text(page, encoding="utf-8")
     return index
 
 
-def clear_failures(out_dir: Path | None = None) -> None:
-    """Empty the failure folder (at the start of a test session)."""
-    folder = out_dir if out_dir is not None else failures_dir()
-    if folder.is_dir():
-        shutil.rmtree(folder)
-
-
 # -- helpers for the mutation tests ---------------------------------------------------------------
 def failing_cases(tier: str, *, cases: tuple[ZoneCase, ...] | None = None,
-                  artefacts: Path | None = None,
-                  before: Callable[[], None] | None = None) -> Iterator[Outcome]:
-    """Check ``tier`` of every case afresh; yield the outcomes that fail."""
+                  artefacts: Path | None = None) -> Iterator[Outcome]:
+    """Check ``tier`` of every case (or of ``cases``) afresh; yield the outcomes that fail."""
     for c in cases if cases is not None else all_cases():
-        if before is not None:
-            before()
         out = check(c, tier, fresh=True, artefacts=artefacts)
         if not out.ok:
             yield out
-
