@@ -17,8 +17,6 @@ import pytest
 import shapely
 import zone_goldens as zg
 
-pytest.importorskip("tabletop.rules.zones", reason="the zone engine has not landed yet")
-
 CASES = zg.all_cases()
 PICTURE_CASES = tuple(c for c in CASES if c.picture)
 

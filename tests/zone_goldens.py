@@ -56,6 +56,9 @@ whole length, hundreds on any case in the catalogue, and fails.
 
 TIERS = ("geometry", "zone", "full")
 
+IMAGE_ORDER = ("expected", "actual", "difference")
+"""Order of the pictures of a failure on the HTML page."""
+
 UPDATE_HINT = ("create or refresh it on purpose with\n"
                "    .venv/bin/python -m pytest tests/test_zone_goldens.py --update-goldens"
                " -k {case}\n"
@@ -568,7 +571,8 @@ def write_index(out_dir: Path) -> Path:
                 cells = "".join(
                     f"<figure><a href='{name}/{src}'><img src='{name}/{src}'></a>"
                     f"<figcaption>{label}</figcaption></figure>"
-                    for label, src in fail["images"].items())
+                    for label, src in sorted(fail["images"].items(),
+                                             key=lambda kv: IMAGE_ORDER.index(kv[0])))
                 rows.append(f"<div class='row'>{cells}</div>")
     page = ("<!doctype html><meta charset='utf-8'><title>zone golden failures</title>"
             "<style>body{font-family:sans-serif;margin:1em}.row{display:flex;gap:8px}"
