@@ -193,6 +193,9 @@ class Selection:
     staged: tuple[dict[str, object], ...] = ()
     files: int | None = None
     """A t9a block's number of files when it was selected."""
+    before: dict[str, object] | None = None
+    """What the ruleset needs to undo the selection exactly (JSON-like, owned by the ruleset):
+    for wh40k-11e the unit as it was before it was selected and the dice used by then."""
 
 
 @dataclass(frozen=True)

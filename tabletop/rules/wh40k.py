@@ -98,9 +98,6 @@ F_NO_CHARGE = "no-charge"
 F_NO_SHOOT = "no-shoot"
 F_NO_ACTION = "no-action"
 
-BEFORE_FLAG = "before-selection "
-"""Bookkeeping flag of the selected unit: what it looked like before it was selected (JSON), so a
-refused commit restores it exactly, also after a save and load mid-move."""
 BATTLE_FLAG = "battle:"
 """Bookkeeping flags that last the whole battle (e.g. ``battle:insane-bravery``): kept at the end
 of the turn."""
@@ -117,14 +114,7 @@ def _unit(state: GameState, unit_id: str) -> Unit:
 
 def visible_flags(unit: Unit) -> tuple[str, ...]:
     """The unit's flags a player should see (bookkeeping flags left out)."""
-    return tuple(f for f in unit.flags if not f.startswith((BEFORE_FLAG, BATTLE_FLAG)))
-
-
-def _snapshot_of(unit: Unit) -> dict[str, Any] | None:
-    for f in unit.flags:
-        if f.startswith(BEFORE_FLAG):
-            return dict(json.loads(f[len(BEFORE_FLAG):]))
-    return None
+    return tuple(f for f in unit.flags if not f.startswith(BATTLE_FLAG))
 
 
 def _add_flags(unit: Unit, *flags: str) -> Unit:
@@ -426,8 +416,8 @@ def _restore(state: GameState) -> GameState:
     sel = state.battle.selection
     assert sel is not None
     unit = _unit(state, sel.unit)
-    snap = _snapshot_of(unit)
-    assert snap is not None
+    snap: dict[str, Any] = dict(sel.before or {})
+    assert snap, "a wh40k selection keeps the unit as it was before"
     unit = replace(unit, battle_shocked=bool(snap["battle_shocked"]),
                    flags=tuple(snap["flags"]), location=snap["location"],
                    transport=snap.get("transport"),
@@ -508,11 +498,11 @@ def _select(state: GameState, unit_id: str, move: str, mode: str | None, dice: D
             raise Refusal(f"{unit_id} does not have Deep Strike")
     if mode is not None:
         events[0]["mode"] = mode
-    unit = _add_flags(unit, F_SELECTED,
-                      BEFORE_FLAG + json.dumps(before, separators=(",", ":"), sort_keys=True))
+    unit = _add_flags(unit, F_SELECTED)
     state = state.with_unit(unit)
     sel = Selection(unit=unit_id, move=move, mode=mode, roll=roll_value,
-                    start=tuple((m.id, m.at, m.facing) for m in unit.models))
+                    start=tuple((m.id, m.at, m.facing) for m in unit.models),
+                    before=json.loads(json.dumps(before)))
     state = dice.commit(state)
     state = _set_battle(state, selection=sel)
     return ActionResult(state, True, (), tuple(events))
@@ -842,8 +832,7 @@ def commit(state: GameState, *, dice: Sequence[int] | None = None,
         if sel.mode == "tactical":
             flags += (F_THEN_MOVE,)
         unit = replace(unit, location="battlefield", transport=None)
-    unit = _add_flags(_drop_flags(unit, *[f for f in unit.flags if f.startswith(BEFORE_FLAG)]),
-                      *flags)
+    unit = _add_flags(unit, *flags)
     if sel.move in MOVING:
         unit = _drop_flags(unit, F_THEN_MOVE)
     state = state.with_unit(unit)

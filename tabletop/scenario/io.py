@@ -338,6 +338,7 @@ def build_state(model: Wh40kScenario | T9aScenario) -> GameState:
             start=tuple((e.model, e.at, e.facing) for e in s.start),
             staged=tuple(_jsonish(a.model_dump(exclude_none=True)) for a in s.staged),
             files=s.files,
+            before=_jsonish(s.before) if s.before is not None else None,
         )
     battle = Battle(round=b.round, active_player=b.active_player, phase=b.phase, seed=b.seed,
                     step=b.step, dice_used=b.dice_used, selection=selection)
@@ -442,6 +443,8 @@ def to_document(state: GameState) -> dict[str, Any]:
         if s.staged:
             sel["staged"] = [_jsonish(dict(a)) for a in s.staged]
         _put(sel, "files", s.files)
+        if s.before is not None:
+            sel["before"] = _jsonish(dict(s.before))
         battle["selection"] = sel
     doc["battle"] = battle
     players = []

@@ -254,6 +254,8 @@ class SelectionModel(_Strict):
     start: list[StartModel] = []
     staged: list[StagedAction] = []
     files: PositiveInt | None = None
+    before: dict[str, Any] | None = None
+    """The ruleset's record of the unit before it was selected (restored by a refused commit)."""
 
 
 class BattleModel(_Strict):
