@@ -21,9 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import pygame
+from shapely.geometry import LineString
 
 from tabletop.state import Block, GameState, Unit
 from tabletop.view import render
+from tabletop.view.blockdrag import handle_points, max_displacement, near_obstacles
 from tabletop.view.bridge import Eligibility, Outcome, Rules
 from tabletop.view.controller import Controller, Intent, ghost_models
 from tabletop.view.viewport import Viewport
@@ -101,6 +103,9 @@ class App:
         self.refusal: Outcome | None = None
         self.refused_state: GameState | None = None
         """The state a refused commit was tried on: its failed models are outlined there."""
+        self.block_marks: list[render.Mark] = []
+        """What a refused t9a-2 commit drew: the block where it was, lines to what it was too
+        close to."""
         self.last_events: list[dict[str, Any]] = []
         self.command_log: list[dict[str, Any]] = []
         self.rows: list[_Row] = []
@@ -110,7 +115,8 @@ class App:
         self.frame_times: list[float] = []
         self.game = state
         self.ctrl = Controller(self.rules.display(state), self._fit(),
-                               zone_fn=self._zone_on_pickup, cap_fn=self.rules.cap)
+                               zone_fn=self._zone_on_pickup, cap_fn=self.rules.cap,
+                               blocks=self.rules)
         self.zone_seconds: list[float] = []
 
     # -- geometry of the window -----------------------------------------------------------
@@ -155,19 +161,26 @@ class App:
         self._log(action)
         self._set_state(out.state)
         if out.events:
-            rolls = [e for e in out.events if e.get("kind") == "roll"] or [
+            rolls = _with_results(out.events) or [
                 e for e in out.events if e.get("kind") == "battle-shock"]
             self.last_events = rolls or self.last_events
             bs = [e for e in out.events if e.get("kind") in ("battle-shock", "cp")]
             if bs:
                 self.command_log = (self.command_log + bs)[-12:]
         do = action.get("do")
+        block = _selected_block(before)
         if out.ok:
             self.refusal = None
+            self.block_marks = []
             self.message = _describe(action, out)
         else:
             self.message = f"refused: {'; '.join(out.reasons) or do}"
-            if do == "commit":
+            if block is not None:
+                self.refusal = out
+                self.refused_state = before
+                self.block_marks = (self._block_refusal_marks(before, block)
+                                    if do == "commit" else [])
+            elif do == "commit":
                 self.refusal = out
                 self.refused_state = before
                 sel = out.state.battle.selection
@@ -183,6 +196,15 @@ class App:
             elif out.violations:
                 self.refusal = out
         return out
+
+    def _block_refusal_marks(self, state: GameState, block: Block) -> list[render.Mark]:
+        """The block outlined where its move was refused, with a line to everything within 1"."""
+        geom = self.rules.block_geom(block)
+        marks = [render.Mark(outlines=(geom.polygon,))]
+        for n in near_obstacles(geom.polygon, self.rules.block_obstacles(state, block.id)):
+            marks.append(render.Mark(label=f'{n.distance:.2f}" ≤ 1"',
+                                     geometry=LineString([n.a, n.b])))
+        return marks
 
     def _log(self, action: dict[str, Any]) -> None:
         """Append ``action`` to the action log (rewritten atomically: always a valid file)."""
@@ -218,7 +240,9 @@ class App:
         for it in intents:
             if it.kind == "actions":
                 for act in it.data["actions"]:
-                    self.apply(act)
+                    out = self.apply(act)
+                    if not out.ok and it.data.get("stop_on_refusal"):
+                        break
             elif it.kind == "focus":
                 self.refusal = None if self.refusal and self.ctrl.focus else self.refusal
                 self.message = _unit_line(self.state, it.data["unit"])
@@ -376,9 +400,12 @@ class App:
                 ov.path = render.PathOverlay(drag.path, used + drag.length, drag.cap)
         if c.ruler is not None:
             ov.ruler = (c.ruler.a, c.ruler.b, c.ruler.label)
+        self._draw_block_tool(vp, size)
         render.draw_overlays(screen, st, vp, ov, zone=False)
         if c.hover and drag is None:
             self._draw_hover(c.hover)
+        elif c.hover_block and drag is None and (c.blocks is None or c.blocks.drag is None):
+            self._draw_block_hover(c.hover_block)
         screen.set_clip(None)
         self._blit_panel()
         self._draw_status()
@@ -402,6 +429,8 @@ class App:
                             outlines.append(where.model(mid)[1].footprint)
                 marks.append(render.Mark(label=label, geometry=getattr(v, "geometry", None),
                                          models=models, outlines=tuple(outlines)))
+        if self.refusal is not None:
+            marks += self.block_marks
         unit = self.ctrl.selection_unit
         if unit is not None and self.state.battle.selection is not None:
             for v in self._coherency(unit):
@@ -409,6 +438,120 @@ class App:
                 marks.append(render.Mark(label=label, geometry=getattr(v, "geometry", None),
                                          models=tuple(getattr(v, "models", ()))[:1]))
         return marks
+
+    def _draw_block_tool(self, vp: Any, size: tuple[int, int]) -> None:
+        """The selected block's handles, or the manoeuvre being dragged: the legal range
+        shaded, the block at its ends dashed, the ghost, the path, the 1" rule, the figures."""
+        bt = self.ctrl.blocks
+        if bt is None:
+            return
+        st = self.ctrl.state
+        block = bt.selected(st)
+        if block is None:
+            return
+        screen = self.screen
+        col = render.player_colour(st, block.player)
+        d = bt.drag
+        edit = bt.reform_edit(st)
+        if d is not None and d.handle not in ("rotate", "files"):
+            area_geom = d.range_area
+            if area_geom is not None:
+                area, apos = self._cached("block-range", (area_geom, vp, size), lambda: _cropped(
+                    render.zone_surface(area_geom, vp, size, fill=render.ZONE_FILL,
+                                        edge=None)))
+                screen.blit(area, apos)
+            for g in d.limit_ghosts:
+                render.draw_block_limit(screen, vp, g)
+            if d.arc:
+                render.draw_polyline(screen, vp, d.arc)
+            if d.action is not None and d.action["do"] == "wheel":
+                pv = vp.to_px(*d.geom.wheel_pivot(float(d.action["angle"])))
+                pygame.draw.circle(screen, (0, 0, 0), pv, 6)
+                pygame.draw.circle(screen, (255, 255, 255), pv, 4)
+            if d.ghost is not None and d.action is not None:
+                render.draw_block_ghost(screen, vp, d.ghost, col,
+                                        edge=_verdict_colour(d.ok, d.end_reasons))
+                render.draw_near(screen, vp, d.near)
+            over = d.cap is not None and d.displacement > d.cap + 1e-6
+            self._block_label(vp, d.ghost or d.geom, d.label, d.clamped, bad=not d.ok or over)
+            return
+        geom = self.rules.block_geom(block)
+        if edit is not None and edit.ghost is not None:
+            render.draw_block_ghost(screen, vp, edit.ghost, col,
+                                    edge=_verdict_colour(edit.ok, edit.end_reasons))
+            render.draw_near(screen, vp, edit.near)
+            self._block_label(vp, edit.ghost, edit.label, False, bad=not edit.ok)
+            geom = edit.ghost
+        render.draw_block_handles(screen, vp, geom, handle_points(geom, vp.scale),
+                                  move=bt.can_move(st) and edit is None,
+                                  reform=bt.can_reform(st), hover=bt.hover)
+
+    def _block_label(self, vp: Any, geom: Any, label: str, clamped: bool, *,
+                     bad: bool) -> None:
+        """The live figures of a manoeuvre above its ghost (why it is not legal goes in the
+        status line)."""
+        if not label:
+            return
+        minx, miny, maxx, _ = geom.polygon.bounds
+        x, y = vp.to_px((minx + maxx) / 2, miny)
+        board = self.board_rect()
+        text = label + ("  (limit)" if clamped else "")
+        w = render.font(15, bold=True).size(text)[0]
+        x = min(max(x, board.left + w / 2 + 6), board.right - w / 2 - 6)
+        y = max(y - 18, 30.0)
+        render.text(self.screen, text, (x, y), size=15, bold=True,
+                    colour=(255, 120, 120) if bad else render.TEXT, anchor="midbottom",
+                    box=(0, 0, 0, 200))
+
+    def _block_live(self) -> tuple[str, bool] | None:
+        """The status line while a block manoeuvre or reform is being built: its verdict."""
+        bt = self.ctrl.blocks
+        if bt is None:
+            return None
+        d = bt.drag
+        edit = bt.reform_edit(self.ctrl.state)
+        if d is not None and d.handle not in ("rotate", "files") and d.action is not None:
+            ok, reasons, ends = d.ok, d.reasons, d.end_reasons
+        elif edit is not None and edit.ghost is not None:
+            ok, reasons, ends = edit.ok, edit.reasons, edit.end_reasons
+        else:
+            return None
+        if not ok:
+            return "not allowed: " + "; ".join(reasons), True
+        if ends:
+            return "may not end here: " + "; ".join(ends), True
+        return 'legal, and the block would end more than 1" clear', False
+
+    def _draw_block_hover(self, unit_id: str) -> None:
+        try:
+            unit = self.ctrl.state.unit(unit_id)
+        except KeyError:
+            return
+        if not isinstance(unit, Block):
+            return
+        lines = [f"{unit.name or unit.id}  ({unit.player})",
+                 f"{unit.models} models, {unit.files} files x {unit.ranks} ranks, base "
+                 f"{unit.base.spec}",
+                 f"Adv {unit.Adv:g}\"  Mar {unit.Mar:g}\"  Dis {unit.Dis}"]
+        bits = (["fleeing"] if unit.fleeing else []) + list(self.rules.flags(unit))
+        if bits:
+            lines.append("state: " + ", ".join(bits))
+        self._card(lines)
+
+    def _card(self, lines: list[str]) -> None:
+        x, y = self.ctrl.pointer
+        x, y = int(x) + 16, int(y) + 16
+        f = render.font(12)
+        w = max(f.size(s)[0] for s in lines) + 12
+        h = len(lines) * 16 + 8
+        br = self.board_rect()
+        x = min(x, br.right - w - 4)
+        y = min(y, br.bottom - h - 4)
+        box = pygame.Surface((w, h), pygame.SRCALPHA)
+        box.fill((14, 14, 18, 225))
+        self.screen.blit(box, (x, y))
+        for i, s in enumerate(lines):
+            render.text(self.screen, s, (x + 6, y + 4 + 16 * i), size=12)
 
     def _coherency(self, unit_id: str) -> list[Any]:
         key = (id(self.state), unit_id)
@@ -450,19 +593,7 @@ class App:
         state_bits += list(self.rules.flags(unit))
         if state_bits:
             lines.append("state: " + ", ".join(state_bits))
-        x, y = self.ctrl.pointer
-        x, y = int(x) + 16, int(y) + 16
-        f = render.font(12)
-        w = max(f.size(s)[0] for s in lines) + 12
-        h = len(lines) * 16 + 8
-        br = self.board_rect()
-        x = min(x, br.right - w - 4)
-        y = min(y, br.bottom - h - 4)
-        box = pygame.Surface((w, h), pygame.SRCALPHA)
-        box.fill((14, 14, 18, 225))
-        self.screen.blit(box, (x, y))
-        for i, s in enumerate(lines):
-            render.text(self.screen, s, (x + 6, y + 4 + 16 * i), size=12)
+        self._card(lines)
 
     def _draw_status(self) -> None:
         w, h = self.screen.get_size()
@@ -470,6 +601,10 @@ class App:
         pygame.draw.rect(self.screen, (22, 22, 26), r)
         colour = BAD_RED if self.message.startswith("refused") else render.TEXT
         msg = self.message
+        live = self._block_live()
+        if live is not None:
+            msg, bad = live
+            colour = BAD_RED if bad else OK_GREEN
         f = render.font(13)
         while msg and f.size(msg)[0] > r.w - 150:
             msg = msg[:-4] + "…"
@@ -601,9 +736,7 @@ class App:
         col = render._shade(render.player_colour(st, unit.player), 1.5)
         y = self._ptext(unit.name or unit.id, x0, y, size=15, bold=True, colour=col)
         if isinstance(unit, Block):
-            y = self._ptext(f"{unit.models} models, {unit.files} files · Adv {unit.Adv:g}\" "
-                            f"Mar {unit.Mar:g}\" Dis {unit.Dis}", x0, y, size=12)
-            return y
+            return self._block_panel(x0, y, unit)
         y = self._ptext(f"M {unit.M:g}\"  W {unit.W}  Ld {unit.Ld}+  OC {unit.OC} · "
                         f"{len(unit.models)} models", x0, y, size=12)
         y = self._wrapped(", ".join(unit.keywords) or "no keywords", x0, y, colour=GREY)
@@ -636,8 +769,12 @@ class App:
                 y = self._ptext("Coherency: ok", x0, y, size=12, colour=OK_GREEN)
             y = self._reserves(x0, y, unit, sel.move)
             return y
+        return self._move_rows(x0, y, unit.id)
+
+    def _move_rows(self, x0: int, y: int, unit_id: str) -> int:
+        """The unit's move types with their keys, greyed with the reason when not eligible."""
         y = self._ptext("Move types:", x0, y, bold=True)
-        for el in self._eligibility(unit.id):
+        for el in self._eligibility(unit_id):
             r = pygame.Rect(x0 + 8, y, PANEL_W - 16, 20)
             colour = render.TEXT if el.ok else GREY
             render.text(self.screen, f"[{el.key.upper()}] {el.title}", (x0 + 14, y + 2), size=13,
@@ -646,6 +783,50 @@ class App:
             y += 21
             if not el.ok and el.reason:
                 y = self._wrapped(el.reason, x0 + 14, y, colour=GREY, size=11)
+        return y
+
+    def _block_panel(self, x0: int, y: int, unit: Block) -> int:
+        """A t9a-2 block: profile and state; its moves, or the move being built."""
+        y = self._ptext(f"{unit.models} models · {unit.files} files x {unit.ranks} ranks · "
+                        f"{unit.base.spec}", x0, y, size=12)
+        y = self._ptext(f"Adv {unit.Adv:g}\"  Mar {unit.Mar:g}\"  Dis {unit.Dis}", x0, y,
+                        size=12)
+        bits = (["FLEEING"] if unit.fleeing else []) + list(self.rules.flags(unit))
+        if bits:
+            y = self._wrapped("state: " + ", ".join(bits), x0, y, size=12, colour=ACCENT)
+        sel = self.state.battle.selection
+        y += 4
+        if sel is None or sel.unit != unit.id:
+            return self._move_rows(x0, y, unit.id)
+        mode = " — March Test failed: Advance Rate" if sel.mode == "march-test-failed" else ""
+        y = self._wrapped(f"Moving: {sel.move}{mode}", x0, y, colour=ACCENT, size=13)
+        for a in sel.staged:
+            y = self._ptext("• " + _manoeuvre_text(a), x0, y, size=12)
+        start = self.rules.block_start(self.state)
+        if start is not None and sel.staged:
+            last = str(sel.staged[-1].get("do"))
+            kind = "forward" if last == "wheel" else last
+            disp = max_displacement(start, self.rules.block_geom(unit))
+            cap = self.rules.block_cap(self.state, kind)
+            colour = BAD_RED if disp > cap + 1e-6 else render.TEXT
+            y = self._ptext(f'models moved {disp:.2f}" / {cap:g}"', x0, y, size=12,
+                            colour=colour)
+            ends = self.rules.block_end_reasons(self.state)
+            if ends:
+                y = self._ptext("Cannot end here:", x0, y, size=12, bold=True, colour=BAD_RED)
+                for r in ends[:4]:
+                    y = self._wrapped(f"• {r}", x0, y, size=11, colour=BAD_RED)
+            else:
+                y = self._ptext('Ends more than 1" clear: ok', x0, y, size=12, colour=OK_GREEN)
+        hints = []
+        if sel.move != "reform":
+            hints.append("Drag the front edge (or the body) to move, a front corner to wheel.")
+        if self.ctrl.blocks is not None and self.ctrl.blocks.can_reform(self.state):
+            hints.append("Reform: [ ] files, , . turn 15°, ← → turn 90°, or drag the handles; "
+                         "Enter reforms.")
+        hints.append("Enter commits · Ctrl+Z undo · R reset · Esc cancels")
+        for h in hints:
+            y = self._wrapped(h, x0, y, size=11, colour=GREY)
         return y
 
     def _reserves(self, x0: int, y: int, unit: Unit, move: str) -> int:
@@ -674,6 +855,12 @@ class App:
                 draw_die(self.screen, (xd, y), 22, d)
                 xd += 26
             y += 28
+            result = e.get("result")
+            if result:
+                passed = e.get("passed")
+                colour = OK_GREEN if passed else BAD_RED if passed is False else render.TEXT
+                y = self._ptext(str(result), x0, y - 2, size=11, bold=True, colour=colour,
+                                indent=24)
         return y
 
     def _draw_help(self) -> None:
@@ -683,6 +870,9 @@ class App:
             "Drag a model of the moving unit: the shaded area is where it may end; the ghost",
             "snaps to it. Shift-drag moves the whole unit. Esc cancels a drag.",
             "Enter commits the unit's move · Ctrl+Z undo · R reset · Space next step.",
+            "t9a-2 blocks: A advance · Q march · F reform. Drag the front edge (or body) to move",
+            "straight, a front corner to wheel about the other; reform with [ ] (files), , . and",
+            "arrows (facing) or the handles, Enter reforms. The shaded area is the legal range.",
             "M ruler (drag between points or bases) · G grid · E engagement ranges.",
             "Wheel zooms about the cursor · right/middle drag pans · P screenshot · Ctrl+S save.",
         ]
@@ -764,9 +954,84 @@ def _has_model(state: GameState, mid: str) -> bool:
     return True
 
 
+def _selected_block(state: GameState) -> Block | None:
+    """The t9a-2 block selected for a move in ``state``, if any."""
+    sel = state.battle.selection
+    if sel is None:
+        return None
+    try:
+        u = state.unit(sel.unit)
+    except KeyError:
+        return None
+    return u if isinstance(u, Block) else None
+
+
+def _verdict_colour(ok: bool, end_reasons: list[str]) -> tuple[int, int, int]:
+    """Ghost outline: white legal, orange may be staged but may not end there, magenta refused."""
+    if not ok:
+        return render.VIOLATION
+    return render.END_WARN if end_reasons else (255, 255, 255)
+
+
+def _manoeuvre_text(a: dict[str, Any]) -> str:
+    """A staged t9a-2 manoeuvre in words."""
+    do = a.get("do")
+    if do == "wheel":
+        return f"wheel {float(a['angle']):+.1f}°"
+    if do == "reform":
+        return f"reform to {a.get('files')} files, facing {float(a['facing']):.0f}°"
+    if do == "sideways":
+        d = float(a["distance"])
+        return f'sideways {abs(d):.2f}" to the {"right" if d > 0 else "left"}'
+    return f'{do} {float(a.get("distance", 0.0)):.2f}"'
+
+
+_RESULT_KINDS = ("rally", "march-test", "flee", "dangerous-terrain")
+
+
+def _with_results(events: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
+    """The dice rolled, each with the result it led to (``passed``, ``result`` in words)."""
+    out = []
+    for i, e in enumerate(events):
+        if e.get("kind") != "roll":
+            continue
+        e = dict(e)
+        what, unit = e.get("what"), e.get("unit")
+        for r in events[i + 1:]:
+            if r.get("kind") not in _RESULT_KINDS or r.get("unit") != unit:
+                continue
+            if r.get("kind") != what and not (what == "flee" and r.get("kind") == "flee"):
+                continue
+            if "passed" in r:
+                e["passed"] = bool(r["passed"])
+                need = r.get("Dis")
+                total = sum(int(v) for v in r.get("dice", []))
+                e["result"] = (f"{total} vs Dis {need}: " if need is not None else "") + (
+                    "passed" if r["passed"] else "failed")
+            elif r.get("kind") == "flee":
+                ext = float(r.get("extended", 0.0))
+                e["result"] = (f'fled {float(r.get("distance", 0.0)):.1f}"'
+                               + (f' (extended {ext:.1f}")' if ext > 1e-9 else "")
+                               + (f" away from {r['away_from']}" if r.get("away_from") else ""))
+            elif r.get("kind") == "dangerous-terrain":
+                e["result"] = f"{r.get('hits', 0)} hit(s) in {r.get('feature')}"
+            break
+        for r in events[i + 1:]:
+            if r.get("kind") == "destroyed" and r.get("unit") == unit and what == "flee":
+                e["result"] = f"{e.get('result', 'fled')}; destroyed: {r.get('reason')}"
+                e["passed"] = False
+        out.append(e)
+    return out
+
+
 def _unit_line(state: GameState, unit_id: str) -> str:
     u = state.unit(unit_id)
     sel = state.battle.selection
+    if isinstance(u, Block):
+        if sel is not None and sel.unit == unit_id:
+            return (f"{u.name or u.id}: {sel.move}; drag the front edge to move, a front corner "
+                    "to wheel; Enter commits.")
+        return f"{u.name or u.id} ({u.player}): A advance, Q march, F reform (or click one)."
     if sel is not None and sel.unit == unit_id:
         return f"{u.name or u.id}: moving ({sel.move}); drag its models, Enter commits."
     return f"{u.name or u.id} ({u.player}): choose a move type (N/A/F/S/I/D) or click it."
@@ -777,15 +1042,27 @@ def _describe(action: dict[str, Any], out: Outcome) -> str:
     if do == "select":
         rolls = [e for e in out.events if e.get("kind") == "roll"]
         extra = f" (rolled {rolls[0].get('dice')})" if rolls else ""
+        if _selected_block(out.state) is not None:
+            tests = [e for e in _with_results(out.events) if e.get("result")]
+            if tests:
+                extra = f" (March Test {tests[0]['dice']}: {tests[0]['result']})"
+            what = ("drag the handles or use [ ] , . to reform" if action.get("move") == "reform"
+                    else "drag the front edge to move, a front corner to wheel")
+            return f"{action.get('unit')}: {action.get('move')}{extra}; {what}."
         return f"{action.get('unit')}: {action.get('move')}{extra}; drag its models."
     if do == "move":
         return f"staged {action.get('model')}; drag again to continue, Enter commits."
     if do == "place":
         return f"placed {action.get('model')}."
+    if do in ("forward", "backward", "sideways", "wheel", "reform"):
+        return f"staged {_manoeuvre_text(action)}; drag again or Enter commits."
     if do == "commit":
         return "move committed."
     if do == "next":
         b = out.state.battle
-        return f"now: round {b.round}, {b.phase}{', ' + b.step if b.step else ''}."
+        told = "; ".join(f"{e.get('what')} {e.get('unit')}: {e['result']}"
+                         for e in _with_results(out.events) if e.get("result"))
+        return (f"now: round {b.round}, {b.phase}{', ' + b.step if b.step else ''}."
+                + (f" {told}" if told else ""))
     return f"{do}: done."
 

@@ -14,9 +14,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tabletop.state import Block, GameState, Unit
+from shapely.geometry.base import BaseGeometry
 
-__all__ = ["MOVE_TYPES", "Eligibility", "Outcome", "Rules"]
+from tabletop.geometry.blocks import BlockGeom
+from tabletop.state import Block, GameState, Unit
+from tabletop.view.blockdrag import BLOCK_MOVE_KEYS, BlockRanges
+from tabletop.view.shapes import block_geom as _shape_geom
+
+__all__ = ["BLOCK_MOVE_TYPES", "MOVE_TYPES", "Eligibility", "Outcome", "Rules"]
 
 MOVE_TYPES: tuple[tuple[str, str, str], ...] = (
     ("n", "normal", "Normal move"),
@@ -27,6 +32,11 @@ MOVE_TYPES: tuple[tuple[str, str, str], ...] = (
     ("d", "disembark", "Disembark"),
 )
 """Key, move type and title of every wh40k-11e move type, in panel order."""
+
+_BLOCK_TITLES = {"advance": "Advance", "march": "March", "reform": "Reform"}
+BLOCK_MOVE_TYPES: tuple[tuple[str, str, str], ...] = tuple(
+    (k, move, _BLOCK_TITLES[move]) for k, move in BLOCK_MOVE_KEYS.items())
+"""Key, move type and title of every t9a-2 move of a block, in panel order."""
 
 
 def _module(name: str) -> Any | None:
@@ -150,7 +160,7 @@ class Rules:
         """
         unit = state.unit(unit_id)
         if isinstance(unit, Block):
-            return []
+            return self._block_eligibility(state, unit_id)
         titles = {move: (key, title) for key, move, title in MOVE_TYPES}
         wh40k = _module("tabletop.rules.wh40k")
         if wh40k is not None and hasattr(wh40k, "eligible_moves"):
@@ -169,6 +179,112 @@ class Rules:
                 continue
             out.append(Eligibility(move, title, key, res.ok, "; ".join(res.reasons)))
         return out
+
+    def _block_eligibility(self, state: GameState, unit_id: str) -> list[Eligibility]:
+        """Advance, March and Reform of a t9a-2 block, tried as ``select`` on the state (pure;
+        a March Test rolled by the try is thrown away with its state)."""
+        out = []
+        for key, move, title in BLOCK_MOVE_TYPES:
+            try:
+                res = self.apply(state, {"do": "select", "unit": unit_id, "move": move})
+            except Exception as exc:  # a refusal the core raised instead of returning
+                out.append(Eligibility(move, title, key, False, str(exc)))
+                continue
+            out.append(Eligibility(move, title, key, res.ok, "; ".join(res.reasons)))
+        return out
+
+    # -- t9a-2 blocks (the window's block tool) -------------------------------------------
+    @staticmethod
+    def _t9a() -> Any:
+        mod = _module("tabletop.rulesets.t9a")
+        if mod is None:
+            raise RuntimeError("the t9a-2 rules are not installed")
+        return mod
+
+    def block_geom(self, block: Block) -> BlockGeom:
+        """The geometry of ``block`` as it stands."""
+        return _shape_geom(block)
+
+    def block_start(self, state: GameState) -> BlockGeom | None:
+        """The selected block as it stood when it was selected (the start of its move)."""
+        sel = state.battle.selection
+        if sel is None or not sel.start:
+            return None
+        try:
+            block = state.unit(sel.unit)
+        except KeyError:
+            return None
+        _uid, at, facing = sel.start[0]
+        if not isinstance(block, Block) or at is None:
+            return None
+        files = sel.files if sel.files is not None else block.files
+        return replace(_shape_geom(block), at=(float(at[0]), float(at[1])),
+                       facing=float(facing), files=files)
+
+    def block_ranges(self, state: GameState) -> BlockRanges:
+        """Furthest legal straight move of the selected block per direction (a few ms)."""
+        t9a = self._t9a()
+        return BlockRanges(forward=t9a.straight_range(state, "forward"),
+                           backward=t9a.straight_range(state, "backward"),
+                           right=t9a.straight_range(state, "sideways", 1.0),
+                           left=t9a.straight_range(state, "sideways", -1.0))
+
+    def block_wheel_range(self, state: GameState) -> tuple[float, float]:
+        """``(lo, hi)`` legal wheel angles of the selected block (0.2-0.6 s: once per
+        manoeuvre)."""
+        lo, hi = self._t9a().wheel_range(state)
+        return (float(lo), float(hi))
+
+    def block_preview(self, state: GameState, action: Mapping[str, Any]) -> dict[str, Any]:
+        """The rules' preview of one manoeuvre of the selected block (about 1 ms)."""
+        return dict(self._t9a().preview(state, dict(action)))
+
+    def block_end_reasons(self, state: GameState) -> list[str]:
+        """Why the selected block could not end its move where it stands (the 1" rule)."""
+        sel = state.battle.selection
+        if sel is None or not sel.staged:
+            return []
+        return list(self._t9a().end_violations(state))
+
+    def block_cap(self, state: GameState, kind: str) -> float:
+        """The displacement cap of the selected block's move for a manoeuvre of ``kind``
+        (``forward``, ``backward``, ``sideways``, ``reform``), as the rules of seed 001 set it:
+        Advance Rate forwards, half of it backwards and sideways, March Rate for a March (the
+        Advance Rate after a failed March Test) and for a Reform."""
+        sel = state.battle.selection
+        if sel is None:
+            return 0.0
+        block = state.unit(sel.unit)
+        if not isinstance(block, Block):
+            return 0.0
+        if sel.move == "advance":
+            if kind == "reform":
+                return float(block.Mar)
+            return float(block.Adv) if kind == "forward" else float(block.Adv) / 2.0
+        if sel.move == "march" and sel.mode == "march-test-failed":
+            return float(block.Adv)
+        return float(block.Mar)
+
+    def block_obstacles(self, state: GameState, unit_id: str) -> list[tuple[str, BaseGeometry]]:
+        """Other units' boundaries and impassable terrain (what the 1" rule measures to)."""
+        out: list[tuple[str, BaseGeometry]] = [
+            (f"unit {u.id}", _shape_geom(u).polygon) for u in state.units
+            if isinstance(u, Block) and u.id != unit_id]
+        out += [(f"impassable terrain {t.id}", t.shape) for t in state.terrain
+                if t.kind == "impassable"]
+        return out
+
+    def block_can_reform(self, state: GameState) -> bool:
+        """Whether the selected block may stage a reform now: a Reform move not yet reformed,
+        or an Advance of a unit with Swift Reform before any other manoeuvre."""
+        sel = state.battle.selection
+        if sel is None:
+            return False
+        block = state.unit(sel.unit)
+        if not isinstance(block, Block) or sel.staged:
+            return False
+        return sel.move == "reform" or (sel.move == "advance"
+                                        and "swift-reform" in block.flags)
 
     def flags(self, unit: Unit | Block) -> tuple[str, ...]:
         """The unit's flags a player should see (bookkeeping left out)."""

@@ -23,6 +23,7 @@ from shapely.ops import nearest_points
 from tabletop.geometry.footprints import Footprint, footprint_distance
 from tabletop.geometry.tolerance import EPS
 from tabletop.state import Block, GameState, Model, Unit
+from tabletop.view.blockdrag import BLOCK_MOVE_KEYS, BlockRules, BlockTool
 from tabletop.view.viewport import Viewport
 
 __all__ = [
@@ -87,7 +88,8 @@ def zone_path(zone: Any, start: Pt, end: Pt) -> tuple[tuple[Pt, ...], float]:
 class Intent:
     """Something the app must do: ``kind`` is one of
 
-    - ``"actions"``: apply ``data["actions"]`` (action objects of ``spec/actions.md``) in order;
+    - ``"actions"``: apply ``data["actions"]`` (action objects of ``spec/actions.md``) in order
+      (stopping at the first refusal when ``data["stop_on_refusal"]`` is true);
     - ``"focus"``: the unit ``data["unit"]`` is shown in the panel (no rules involved);
     - ``"save"``, ``"screenshot"``, ``"quit"``;
     - ``"toggle"``: flip the view option ``data["what"]`` (``grid``, ``engagement``, ``help``).
@@ -149,6 +151,9 @@ class Controller:
     cap_fn:
         ``cap_fn(state, model_id) -> float or None``: the model's whole allowance for the move,
         shown as ``4.7" / 9"``.
+    blocks:
+        The rules as the t9a-2 block tool needs them (:class:`~tabletop.view.blockdrag.
+        BlockRules`); without them blocks can be looked at but not dragged.
     """
 
     def __init__(
@@ -158,6 +163,7 @@ class Controller:
         *,
         zone_fn: Callable[[GameState, str], Any] | None = None,
         cap_fn: Callable[[GameState, str], float | None] | None = None,
+        blocks: BlockRules | None = None,
     ) -> None:
         self.state = state
         self.viewport = viewport
@@ -170,8 +176,10 @@ class Controller:
         self.ruler: Ruler | None = None
         self._ruler_down = False
         self.hover: str | None = None
+        self.hover_block: str | None = None
         self.pointer: Pt = (0.0, 0.0)
         self.zone_calls = 0
+        self.blocks: BlockTool | None = BlockTool(blocks) if blocks is not None else None
 
     # -- queries --------------------------------------------------------------------------
     @property
@@ -223,6 +231,10 @@ class Controller:
             self.ruler = Ruler(a=(x, y), b=(x, y), a_model=mid)
             self._ruler_down = True
             self._measure()
+            return []
+        bt = self.blocks
+        if bt is not None and bt.press(self.state, (x, y), self.viewport.scale):
+            self.focus = self.selection_unit
             return []
         mid = self.model_at(x, y)
         if mid is None:
@@ -349,7 +361,10 @@ class Controller:
             self.viewport = self.viewport.panned(px[0] - last[0], px[1] - last[1])
             return []
         x, y = self.viewport.to_inches(*px)
-        if self.drag is not None:
+        bt = self.blocks
+        if bt is not None and bt.drag is not None:
+            bt.move(self.state, (x, y))
+        elif self.drag is not None:
             self._update_drag((x, y))
         elif self.ruler is not None and self._ruler_down:
             self.ruler.b = (x, y)
@@ -357,6 +372,9 @@ class Controller:
             self._measure()
         else:
             self.hover = self.model_at(x, y)
+            self.hover_block = self.block_at(x, y) if self.hover is None else None
+            if bt is not None:
+                bt.hover = bt.handle_under(self.state, (x, y), self.viewport.scale)
         return []
 
     def pointer_up(self, px: Pt, button: int = 1) -> list[Intent]:
@@ -370,6 +388,10 @@ class Controller:
         if self._ruler_down:
             self._ruler_down = False
             return []
+        bt = self.blocks
+        if bt is not None and bt.drag is not None:
+            acts = bt.release(self.state, self.viewport.to_inches(*px))
+            return [Intent("actions", {"actions": acts})] if acts else []
         d = self.drag
         if d is None:
             return []
@@ -409,7 +431,10 @@ class Controller:
             if name == "q":
                 return [Intent("quit")]
             return []
+        bt = self.blocks
         if name == "escape":
+            if bt is not None and bt.cancel():
+                return []
             if self.drag is not None:
                 self.drag = None
             elif self.ruler is not None or self.ruler_on:
@@ -417,9 +442,18 @@ class Controller:
             else:
                 self.focus = None
             return []
-        if self.drag is not None:
+        if self.drag is not None or (bt is not None and bt.drag is not None):
             return []
-        if name in MOVE_KEYS:
+        if bt is not None:
+            acts = bt.key(self.state, name, shift=shift)
+            if acts is not None:
+                return [Intent("actions", {"actions": acts, "stop_on_refusal": True})
+                        ] if acts else []
+        block = self._focus_block()
+        if block is not None and name in BLOCK_MOVE_KEYS:
+            return [Intent("actions", {"actions": [{"do": "select", "unit": block,
+                                                    "move": BLOCK_MOVE_KEYS[name]}]})]
+        if name in MOVE_KEYS and block is None:
             unit = self.focus or self.selection_unit
             if unit is None:
                 return []
@@ -447,6 +481,17 @@ class Controller:
         if name in ("p", "f12"):
             return [Intent("screenshot")]
         return []
+
+    def _focus_block(self) -> str | None:
+        """The focused (or selected) unit when it is a t9a-2 block."""
+        unit = self.focus or self.selection_unit
+        if unit is None:
+            return None
+        try:
+            u = self.state.unit(unit)
+        except KeyError:
+            return None
+        return u.id if isinstance(u, Block) else None
 
     # -- ruler ----------------------------------------------------------------------------
     def _measure(self) -> None:
