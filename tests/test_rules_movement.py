@@ -4,6 +4,7 @@ K1-K3, and the move as a transaction."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from rules_helpers import act, get, kinds, ok, scenario, unit
@@ -350,3 +351,26 @@ def test_wrong_step_and_wrong_player() -> None:
     assert "active player" in act(s, do="select", unit="e", move="normal").reasons[0]
     s2 = replace(s, battle=replace(s.battle, step="start"))
     assert not act(s2, do="select", unit="a", move="normal").ok
+
+
+def test_a_game_saved_while_models_stand_on_each_other_mid_move_loads_back(tmp_path: Path
+                                                                         ) -> None:
+    """Staging lets a model stand on a friend until the commit; such a save must load back."""
+    from tabletop.rules.actions import apply_action
+    from tabletop.scenario.io import load_scenario as _load
+    from tabletop.scenario.io import save_scenario as _save
+    from tabletop.scenario.io import shipped
+
+    state = _load(shipped("fall-back.toml"))
+    state = replace(state, units=tuple(
+        u for u in state.units if u.id != "mob"))  # nobody engaged: a normal move
+    state = apply_action(state, {"do": "next"}).state  # to the Move Units step
+    res = apply_action(state, {"do": "select", "unit": "squad", "move": "normal"})
+    assert res.ok, res.reasons
+    res = apply_action(res.state, {"do": "move", "model": "sq1", "path": [[28.0, 22.0]]})
+    assert res.ok, res.reasons  # sq1 now stands on sq2
+    out = tmp_path / "mid-move.toml"
+    _save(res.state, out)
+    assert _load(out) == res.state
+    refused = apply_action(res.state, {"do": "commit"})
+    assert not refused.ok and any("overlap" in r for r in refused.reasons)

@@ -4,7 +4,8 @@
 problem as ``(path, message)``, the path naming the key in the file (``units[2].models[0].at``).
 It checks ids (unique across players, terrain, units and models), references (players, active
 player, transports, the selection), positions (``at`` present exactly for models on the
-battlefield), wounds against W, polygons (valid, not self-crossing), bases overlapping each other or
+battlefield), wounds against W, polygons (valid, not self-crossing), bases overlapping each other
+(except those of the unit being moved, which may stand on friends until its commit) or
 impassable terrain, models and t9a blocks off the battlefield, t9a blocks that do not fit their
 ``models`` and ``files`` or overlap each other, and that there are exactly two players.
 
@@ -75,6 +76,8 @@ class _Placed:
     """Exact radius for round bases, circumscribed radius otherwise (for the pre-filter)."""
     polygon: Polygon | None
     """``None`` for a round base; the exact (rect, hull) or inscribed (oval) outline otherwise."""
+    moving: bool = False
+    """Part of the unit being moved: its bases may stand on others until its move is committed."""
 
 
 def _outline(base: Footprint, at: tuple[float, float], facing: float) -> Polygon | None:
@@ -178,6 +181,8 @@ def _and(words: list[str]) -> str:
 
 def check_state(state: GameState) -> list[Problem]:
     """Every problem of ``state`` that the schema cannot see, as ``(path, message)`` pairs."""
+    sel = state.battle.selection
+    moving_unit = sel.unit if sel is not None else None
     problems: list[Problem] = []
     bf = state.battlefield
     board = f'{_num(bf.width)} x {_num(bf.depth)}"'
@@ -238,7 +243,8 @@ def check_state(state: GameState) -> list[Problem]:
                         problems.append((f"{mpath}.at", f"{_pt(m.at)}: the base is not wholly on "
                                                         f"the battlefield ({board})"))
                     radius = m.base.radius
-                    placed.append(_Placed(mpath, m.id, m.at, radius, outline))
+                    placed.append(_Placed(mpath, m.id, m.at, radius, outline,
+                                          moving=u.id == moving_unit))
         else:
             problems.extend(_check_block_counts(u, upath))
             if u.files <= u.models and isinstance(u.base, Rect):
@@ -323,7 +329,7 @@ def _model_overlaps(placed: list[_Placed],
                    key=lambda ab: (ab[1], ab[0]))
     for a, b in pairs:
         pa, pb = placed[a], placed[b]
-        if _overlaps(pa, pb):
+        if not (pa.moving or pb.moving) and _overlaps(pa, pb):
             problems.append((pb.path, f'the base overlaps model "{pa.id}" ({pa.path})'))
     if impassable:
         tree_t = shapely.STRtree([poly for _, poly in impassable])
