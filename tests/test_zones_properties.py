@@ -8,13 +8,12 @@ import numpy as np
 import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from zones_boards import random_board
 
 from tabletop.geometry.footprints import circumscribed_circle
 from tabletop.geometry.reach import ARC_TOLERANCE
 from tabletop.geometry.tolerance import EPS
 from tabletop.rules.zones import legal_zone, validate_path
-
-from zones_boards import random_board
 
 SETTINGS = settings(max_examples=10, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])

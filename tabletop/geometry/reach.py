@@ -463,6 +463,7 @@ class _Wedge:
     sweep: float
     own: int
     query: bool
+    node: int = 0
 
 
 class GeodesicDisk:
@@ -654,7 +655,7 @@ class GeodesicDisk:
             sweep = min(phis)
             start = math.atan2(d[1], d[0])
             out.append(_Wedge((float(v[0]), float(v[1])), rho, start, side * sweep,
-                              int(self._owner[k]), False))
+                              int(self._owner[k]), False, k))
         return out
 
     def _build(self, exclude: BaseGeometry | None, exclude_key: object) -> BaseGeometry:
@@ -684,6 +685,7 @@ class GeodesicDisk:
             keep[0] = True
             polys = polys[keep]
             wedges = [w for w, k in zip(wedges, keep.tolist(), strict=True) if k]
+            coords = [c for c, k in zip(coords, keep.tolist(), strict=True) if k]
         if not len(rm.pieces):
             raw = shapely.union_all(polys)
             return self._finish(raw, exclude)
@@ -695,6 +697,16 @@ class GeodesicDisk:
         own = np.array([w.own for w in wedges])
         keep = own[wi] != pi
         wi, pi = wi[keep], pi[keep]
+        counts = np.bincount(wi, minlength=len(wedges))
+        merged, members = self._chains(wedges, coords, counts == 0)
+        if len(members):
+            keepw = np.ones(len(wedges), bool)
+            keepw[members] = False
+            remap = np.cumsum(keepw) - 1
+            sel = keepw[wi]
+            wi, pi = remap[wi[sel]], pi[sel]
+            polys = polys[keepw]
+            wedges = [w for w, k in zip(wedges, keepw.tolist(), strict=True) if k]
         # the start's own shadows use the cut pieces; others the full ones
         if len(wi):
             kmax = max(len(r) for r in pieces_now)
@@ -746,8 +758,53 @@ class GeodesicDisk:
             has = counts > 0
             polys = polys.copy()
             polys[has] = shapely.difference(polys[has], shadow[has])
+        if merged:
+            polys = np.concatenate([polys, np.array(merged, dtype=object)])
         raw = shapely.union_all(polys)
         return self._finish(raw, exclude)
+
+    def _chains(self, wedges: list[_Wedge], coords: list[np.ndarray], clean: np.ndarray
+                ) -> tuple[list[BaseGeometry], np.ndarray]:
+        """Merge runs of unshadowed wedges that wrap one piece into single polygons.
+
+        When ``v[i+1]`` follows ``v[i]`` on a piece's ring and its shortest path comes from
+        ``v[i]``, wedge ``i`` ends on the ray through ``v[i+1]`` exactly where wedge ``i + 1``
+        begins, so the union of the run is the polygon ``v[1]``, the arcs in order, then the
+        ring back from ``v[m]`` to ``v[2]``. Wedges that meet other pieces are left alone.
+        """
+        by_node = {w.node: i for i, w in enumerate(wedges) if not w.query and clean[i]}
+        nxt: dict[int, int] = {}
+        has_prev: set[int] = set()
+        for i, w in enumerate(wedges):
+            if w.query or not clean[i]:
+                continue
+            pk = int(self.parent[w.node])
+            j = by_node.get(pk)
+            if j is None or wedges[j].own != w.own or w.own < 0 or j in nxt:
+                continue
+            par = self.nodes[pk]
+            if min(np.hypot(*(par - self._prev[w.node])), np.hypot(*(par - self._next[w.node]))
+                   ) > 1e-12:
+                continue
+            nxt[j] = i
+            has_prev.add(i)
+        merged: list[BaseGeometry] = []
+        members: list[int] = []
+        for head in nxt:
+            if head in has_prev:
+                continue
+            run = [head]
+            while run[-1] in nxt:
+                run.append(nxt[run[-1]])
+            ring = [coords[run[0]][:1]]
+            ring.extend(coords[i][1:] for i in run)
+            ring.extend(coords[i][:1] for i in reversed(run[1:]))
+            poly = Polygon(np.concatenate(ring))
+            if not poly.is_valid:
+                poly = shapely.union_all([Polygon(coords[i]) for i in run])
+            merged.append(poly)
+            members.extend(run)
+        return merged, np.array(members, dtype=np.int64)
 
     def _finish(self, raw: BaseGeometry, exclude: BaseGeometry | None) -> BaseGeometry:
         out = raw.intersection(self.rm.box_polygon)

@@ -1,0 +1,180 @@
+"""Benchmark of legal move zones (issue 3): our exact zones against fast marching.
+
+Run ``python benchmarks/zones.py`` from the repository root. It builds a realistic board
+(60" x 44", 8 terrain pieces: four L-shaped ruins and four rectangles, all impassable so that
+they shape every path; enemy models on 32 mm bases in tight groups of six; a 32 mm INFANTRY
+mover) with 10, 30, 100 and 300 enemies and prints, for D = 6 (normal move) and D = 12
+(advance, roll 6):
+
+- our zone, median ms per zone: *cold* (every cache cleared first: inflating the obstacles,
+  corners, visibility graph, end region) and *cached* (a pick-up in the same phase: the
+  per-phase work is in the caches, the Dijkstra and the wedges are computed again);
+- the same zone by scikit-fmm fast marching at 0.05" cells (masks, travel time and end rules
+  on the cells), median ms, and its area error against our zone;
+- the ratio fmm / ours (cached).
+
+scikit-fmm is a test-only dependency; the benchmark needs it.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tabletop.geometry.footprints import parse_base  # noqa: E402
+from tabletop.geometry.reach import reach_map  # noqa: E402
+from tabletop.rules import zones  # noqa: E402
+from tabletop.state import (  # noqa: E402
+    Battle,
+    Battlefield,
+    GameState,
+    Model,
+    Player,
+    Terrain,
+    Unit,
+)
+
+R = 16 / 25.4
+W, H = 60.0, 44.0
+START = (30.0, 22.0)
+
+
+def _terrain() -> list[Terrain]:
+    def l_ruin(tid: str, x: float, y: float, sx: float, sy: float) -> Terrain:
+        pts = [(0, 0), (6, 0), (6, 0.4), (0.4, 0.4), (0.4, 4), (0, 4)]
+        return Terrain(tid, "impassable", tuple((x + sx * a, y + sy * b) for a, b in pts), 4.0)
+
+    def rect(tid: str, x0: float, y0: float, x1: float, y1: float) -> Terrain:
+        return Terrain(tid, "impassable", ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), 3.0)
+
+    return [l_ruin("ruin-nw", 20, 12, 1, 1), l_ruin("ruin-ne", 40, 12, -1, 1),
+            l_ruin("ruin-sw", 20, 32, 1, -1), l_ruin("ruin-se", 40, 32, -1, -1),
+            rect("crate-n", 28, 8, 32, 10), rect("crate-s", 28, 34, 32, 36),
+            rect("wall-w", 14, 19, 15, 25), rect("wall-e", 45, 19, 46, 25)]
+
+
+def board(enemies: int, seed: int = 1) -> GameState:
+    """The benchmark board with ``enemies`` enemy models in groups of six."""
+    rng = np.random.default_rng(seed)
+    terrain = _terrain()
+    polys = [Polygon(t.polygon) for t in terrain]
+    placed: list[tuple[float, float]] = [START]
+    groups = max(1, math.ceil(enemies / 6))
+    out: list[Model] = []
+    base = parse_base("32mm")
+    g = 0
+    while len(out) < enemies:
+        # group centres spread over the board, the first ones near the mover
+        ring = 4.5 + 3.0 * (g % 3) + rng.uniform(0, 2)
+        ang = rng.uniform(0, 2 * math.pi)
+        cx, cy = (START[0] + ring * math.cos(ang), START[1] + ring * math.sin(ang)) if \
+            g < 6 else tuple(rng.uniform([2, 2], [W - 2, H - 2]))
+        g += 1
+        k = 0
+        for _ in range(60):
+            if k == 6 or len(out) == enemies:
+                break
+            x, y = cx + rng.normal(0, 1.2), cy + rng.normal(0, 1.2)
+            if not (R <= x <= W - R and R <= y <= H - R):
+                continue
+            if any(math.hypot(x - a, y - b) < 2 * R + 0.05 for a, b in placed):
+                continue
+            if math.hypot(x - START[0], y - START[1]) < 2 * R + 2.3:
+                continue
+            if any(p.distance(shapely.Point(x, y)) < R + 0.05 for p in polys):
+                continue
+            placed.append((x, y))
+            out.append(Model(f"e{len(out)}", base, (x, y)))
+            k += 1
+        if g > 10 * groups + 50:
+            break
+    red = Unit("red", "red", ("INFANTRY",), 6.0, 2, 6, 1, (Model("mv", base, START),))
+    blue = Unit("blue", "blue", ("INFANTRY",), 6.0, 1, 7, 1, tuple(out))
+    return GameState("bench", "wh40k-11e", Battle(2, "red", "movement"),
+                     (Player("red"), Player("blue")), Battlefield(W, H), tuple(terrain), (),
+                     (red, blue))
+
+
+def ours(state: GameState, D: float) -> zones.Zone:
+    if D == 6:
+        return zones.legal_zone(state, "mv", "normal")
+    return zones.legal_zone(state, "mv", "advance", roll=int(D - 6))
+
+
+def clear() -> None:
+    reach_map.cache_clear()
+    zones._static_end.cache_clear()
+
+
+def fmm(state: GameState, D: float, h: float) -> float:
+    """Area of the legal zone by fast marching on cells of ``h`` (and the end rules)."""
+    import skfmm
+
+    px, py = START
+    x0, x1 = max(0.0, px - D - 1), min(W, px + D + 1)
+    y0, y1 = max(0.0, py - D - 1), min(H, py + D + 1)
+    X, Y = np.meshgrid(np.arange(x0 + h / 2, x1, h), np.arange(y0 + h / 2, y1, h))
+    blocked = (X < R) | (X > W - R) | (Y < R) | (Y > H - R)
+    legal = ~blocked
+    for _, m in state.placed_models():
+        if m.id == "mv":
+            continue
+        mx, my = m.at  # type: ignore[misc]
+        if abs(mx - px) > D + 4 or abs(my - py) > D + 4:
+            continue
+        d = np.hypot(X - mx, Y - my)
+        blocked |= d < 2 * R
+        legal &= d > 2 * R + 2.0
+    pts = shapely.points(X.ravel(), Y.ravel())
+    for t in state.terrain:
+        d = shapely.distance(t.shape, pts).reshape(X.shape)
+        blocked |= d < R
+        legal &= d >= R
+    phi = np.ma.MaskedArray(np.hypot(X - px, Y - py) - 0.75 * h, blocked)
+    tt = skfmm.travel_time(phi, np.ones_like(X), dx=h, order=2)
+    T = np.where(np.ma.getmaskarray(tt), np.inf, np.ma.getdata(tt)) + 0.75 * h
+    legal &= T <= D
+    return float(legal.sum() * h * h)
+
+
+def median_ms(fn, runs: int) -> float:  # type: ignore[no-untyped-def]
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
+def main() -> None:
+    h = 0.05
+    print(f"{'enemies':>7} {'D':>3} {'cold ms':>8} {'cached ms':>9} {'area':>8} "
+          f"{'fmm ms':>7} {'fmm err':>8} {'fmm/ours':>8}")
+    for n in (10, 30, 100, 300):
+        st = board(n)
+        for D in (6.0, 12.0):
+            def cold() -> None:
+                clear()
+                ours(st, D)
+            t_cold = median_ms(cold, 5)
+            ours(st, D)
+            t_cached = median_ms(lambda: ours(st, D), 15)
+            area = ours(st, D).area
+            fa = fmm(st, D, h)
+            t_fmm = median_ms(lambda: fmm(st, D, h), 3)
+            err = (fa - area) / area * 100 if area else float("nan")
+            print(f"{n:>7} {D:>3.0f} {t_cold:>8.1f} {t_cached:>9.2f} {area:>8.2f} "
+                  f"{t_fmm:>7.1f} {err:>+7.2f}% {t_fmm / t_cached:>7.1f}x")
+
+
+if __name__ == "__main__":
+    main()
