@@ -6,7 +6,12 @@ pointer motion per frame. Prints the median (and 95th percentile) time per frame
 plus drawing — and, for comparison, the time of one legal-zone computation (done once, on
 pick-up). Target: under 8 ms per frame.
 
-    .venv/bin/python benchmarks/frame.py [--frames 300] [--size 1280x820]
+With ``--t9a`` it does the same for a rank-and-file block on the shipped ``t9a-lines`` board:
+the knights' front edge dragged forwards and back, then a front corner dragged to wheel, one
+pointer motion per frame (each frame asks the rules for a preview of the manoeuvre); it prints
+the time of the range computations done once per pick-up (straight ranges, wheel range).
+
+    .venv/bin/python benchmarks/frame.py [--frames 300] [--size 1280x820] [--t9a]
 """
 
 from __future__ import annotations
@@ -36,8 +41,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", default="1280x820")
     ap.add_argument("--unit", default=None, help="unit to move (default: the first red unit "
                     "that may make a normal move)")
+    ap.add_argument("--t9a", action="store_true", help="drag a t9a-2 block on t9a-lines")
     args = ap.parse_args(argv)
     w, h = (int(v) for v in args.size.split("x"))
+    if args.t9a:
+        return bench_t9a(args.frames, (w, h))
     state = load_scenario(shipped("demo.toml"))
     with tempfile.TemporaryDirectory() as tmp:
         app = App(state, save_path=Path(tmp) / "bench.save.toml", size=(w, h),
@@ -101,6 +109,82 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print("legal zone computation: the zone engine is not available "
                   f"(pick-up frame {pickup * 1000:.1f} ms)")
+        pygame.display.quit()
+    return 0
+
+
+def _frames(app: App, points: list[tuple[float, float]]) -> list[float]:
+    """Post one pointer motion per frame; the time of each frame (events and drawing), ms."""
+    times = []
+    for pos in points:
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0),
+                                             buttons=(1, 0, 0)))
+        t = time.perf_counter()
+        app.step()
+        times.append((time.perf_counter() - t) * 1000)
+    return times
+
+
+def _summary(times_ms: list[float]) -> str:
+    xs = sorted(times_ms[10:] or times_ms)
+    return (f"median {statistics.median(xs):.2f} ms, p95 {xs[int(0.95 * (len(xs) - 1))]:.2f} ms "
+            f"over {len(xs)} frames")
+
+
+def bench_t9a(frames: int, size: tuple[int, int]) -> int:
+    """Frame time while dragging the knights of t9a-lines straight, then wheeling them."""
+    state = load_scenario(shipped("t9a-lines.toml"))
+    with tempfile.TemporaryDirectory() as tmp:
+        app = App(state, save_path=Path(tmp) / "bench.save.toml", size=size,
+                  saver=save_scenario)
+        app.step()
+        while app.state.battle.step != "move-units":
+            app.apply({"do": "next"})
+        out = app.apply({"do": "select", "unit": "knights", "move": "advance"})
+        if not out.ok:
+            print(f"select refused: {out.reasons}", file=sys.stderr)
+            return 1
+        tool = app.ctrl.blocks
+        assert tool is not None
+        vp = app.ctrl.viewport
+        g = app.rules.block_geom(app.state.unit("knights"))  # type: ignore[arg-type]
+        front = vp.to_px(*g.to_world(0.3, g.depth / 2 - 0.05))
+        t0 = time.perf_counter()
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=front, button=1))
+        app.step()
+        pickup = (time.perf_counter() - t0) * 1000
+        if tool.drag is None:
+            print("the pick-up did not start a block drag", file=sys.stderr)
+            return 1
+        span = vp.length(10.0)
+        pts = [(front[0], front[1] - span * abs(math.sin(math.pi * k / 90)))
+               for k in range(frames)]
+        straight = _frames(app, pts)
+        previews = tool.preview_calls
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=front, button=1))
+        app.step()
+        fl, fr = vp.to_px(*g.corners["fl"]), vp.to_px(*g.corners["fr"])
+        t0 = time.perf_counter()
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=fl, button=1))
+        app.step()
+        wheel_pickup = (time.perf_counter() - t0) * 1000
+        if tool.drag is None:
+            print("the corner pick-up did not start a wheel", file=sys.stderr)
+            return 1
+        r = math.dist(fl, fr)
+        pts = []
+        for k in range(frames):
+            a = math.radians(150.0 * abs(math.sin(math.pi * k / 120)))
+            pts.append((fr[0] - r * math.cos(a), fr[1] - r * math.sin(a)))
+        wheel = _frames(app, pts)
+        print(f"board: {state.name} (t9a-2), {len(state.units)} blocks, window {size[0]}x{size[1]}")
+        print(f"frame while dragging the knights' front edge: {_summary(straight)} "
+              f"(target < 8 ms; {previews} rules previews, one per pointer motion)")
+        print(f"frame while wheeling the knights: {_summary(wheel)}")
+        print(f"pick-up of the front edge (straight ranges, 4 directions): {pickup:.1f} ms; "
+              f"of a front corner (wheel range): {wheel_pickup:.1f} ms; once per manoeuvre, "
+              f"never per frame (range computations: {tool.range_calls} straight, "
+              f"{tool.wheel_calls} wheel)")
         pygame.display.quit()
     return 0
 

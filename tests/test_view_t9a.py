@@ -399,3 +399,30 @@ def test_screenshot_of_a_wheel_being_dragged(app_factory, tmp_path) -> None:  # 
     img = read_png(shot)
     assert img.shape[:2] == (820, 1280)
     assert len(np.unique(img.reshape(-1, img.shape[2])[:, :3], axis=0)) > 50
+
+
+def test_swift_reform_is_staged_by_enter_then_the_advance_goes_on() -> None:
+    state = lines()
+    knights = state.unit("knights")
+    assert isinstance(knights, Block)
+    state = state.with_unit(replace(knights, flags=("swift-reform",)))
+    state = selected(state, "knights", "advance")
+    c = Controller(state, Viewport(scale=12.0), blocks=Rules())
+    bt = c.blocks
+    assert bt is not None and bt.can_reform(state) and bt.can_move(state)
+    assert c.key("[") == []
+    assert bt.reform is not None and bt.reform.files == 4
+    # while a reform is being built the move handles are off
+    g = t9a.block_geom(state.unit("knights"))
+    assert bt.handle_under(state, g.corners["fl"], 12.0) is None
+    out = c.key("return")
+    assert out[0].data["actions"] == [{"do": "reform", "files": 4, "facing": 0.0}]
+    res = apply_action(state, out[0].data["actions"][0])
+    assert res.ok, res.reasons
+    c.state = res.state
+    assert not bt.can_reform(res.state) and bt.reform_edit(res.state) is None
+    g = t9a.block_geom(res.state.unit("knights"))
+    front = g.to_world(0.0, g.depth / 2 - 0.05)
+    assert bt.press(res.state, front, 12.0) and bt.drag is not None
+    assert bt.release(res.state, (front[0], front[1] - 2.0)) == [
+        {"do": "forward", "distance": pytest.approx(2.0)}]

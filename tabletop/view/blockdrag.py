@@ -405,8 +405,9 @@ class BlockTool:
         if block is None:
             return None
         geom = self._edit_geom(state, block)
+        editing = self.reform_edit(state) is not None
         return handle_at(geom, at, scale, reform=self.can_reform(state),
-                         move=self.can_move(state))
+                         move=self.can_move(state) and not editing)
 
     def _edit_geom(self, state: GameState, block: Block) -> BlockGeom:
         r = self.reform_edit(state)
