@@ -320,6 +320,22 @@ def _cap(block: Block, sel: Selection, kind: str) -> float:
     return block.Mar
 
 
+def move_cap(state: GameState, kind: str) -> float:
+    """The displacement cap of the selected block's move for a manoeuvre of ``kind``.
+
+    ``kind``: ``forward``, ``backward``, ``sideways`` or ``reform``. Advance Rate forwards, half
+    of it backwards and sideways, March Rate for a March (the Advance Rate after a failed March
+    Test) and for a Reform; 0 when no block is selected.
+    """
+    sel = state.battle.selection
+    if sel is None:
+        return 0.0
+    block = state.unit(sel.unit)
+    if not isinstance(block, Block):
+        return 0.0
+    return float(_cap(block, sel, kind))
+
+
 def _kind(action: Mapping[str, Any]) -> str:
     do = action["do"]
     if do in ("forward", "wheel"):

@@ -251,19 +251,7 @@ class Rules:
         (``forward``, ``backward``, ``sideways``, ``reform``), as the rules of seed 001 set it:
         Advance Rate forwards, half of it backwards and sideways, March Rate for a March (the
         Advance Rate after a failed March Test) and for a Reform."""
-        sel = state.battle.selection
-        if sel is None:
-            return 0.0
-        block = state.unit(sel.unit)
-        if not isinstance(block, Block):
-            return 0.0
-        if sel.move == "advance":
-            if kind == "reform":
-                return float(block.Mar)
-            return float(block.Adv) if kind == "forward" else float(block.Adv) / 2.0
-        if sel.move == "march" and sel.mode == "march-test-failed":
-            return float(block.Adv)
-        return float(block.Mar)
+        return float(self._t9a().move_cap(state, kind))
 
     def block_obstacles(self, state: GameState, unit_id: str) -> list[tuple[str, BaseGeometry]]:
         """Other units' boundaries and impassable terrain (what the 1" rule measures to)."""
