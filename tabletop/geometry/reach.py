@@ -620,62 +620,68 @@ class GeodesicDisk:
             self._geometry[key] = got
         return got
 
-    def _wedges(self, slack: np.ndarray | None) -> list[_Wedge]:
-        out = [_Wedge(self.p, self.distance, 0.0, 2 * math.pi, -1, True)]
-        for k in range(1, len(self.nodes)):
-            rho = self.distance - self.dist[k]
-            if rho <= 1e-9:
-                continue
-            ci = self.corner_index[k]
-            if slack is not None and ci >= 0 and rho <= slack[ci]:
-                continue
-            v = self.nodes[k]
-            u = self.nodes[self.parent[k]]
-            d = v - u
-            dn = math.hypot(d[0], d[1])
-            if dn <= 1e-12:
-                continue
-            d = d / dn
-            nbrs = [self._prev[k] - v, self._next[k] - v]
-            crosses = [d[0] * e[1] - d[1] * e[0] for e in nbrs]
-            side = 0.0
-            for cz in crosses:
-                if abs(cz) > 1e-12:
-                    side = math.copysign(1.0, cz)
-                    break
-            if side == 0.0:
-                continue
-            phis = []
-            for e, cz in zip(nbrs, crosses, strict=True):
-                phi = math.atan2(side * cz, d[0] * e[0] + d[1] * e[1])
-                if phi > 1e-12:
-                    phis.append(phi)
-            if not phis:
-                continue
-            sweep = min(phis)
-            start = math.atan2(d[1], d[0])
-            out.append(_Wedge((float(v[0]), float(v[1])), rho, start, side * sweep,
-                              int(self._owner[k]), False, k))
-        return out
+    def _wedges(self, slack: np.ndarray | None) -> tuple[list[_Wedge], list[np.ndarray]]:
+        """The start's disk and one wedge per reached corner, with their outlines.
+
+        A wedge turns from the continuation of ``parent -> v`` towards the obstacle side
+        (where ``v``'s ring neighbours lie) until the first obstacle edge at ``v``.
+        """
+        wedges = [_Wedge(self.p, self.distance, 0.0, 2 * math.pi, -1, True, 0)]
+        step0 = 2.0 * math.acos(max(-1.0, 1.0 - ARC_TOLERANCE / max(self.distance, 1e-9)))
+        n0 = max(3, math.ceil(2 * math.pi / step0))
+        ang0 = np.linspace(0.0, 2 * math.pi, n0 + 1)[:-1]
+        coords = [np.column_stack([self.p[0] + self.distance * np.cos(ang0),
+                                   self.p[1] + self.distance * np.sin(ang0)])]
+        k = np.arange(1, len(self.nodes))
+        if not len(k):
+            return wedges, coords
+        rho = self.distance - self.dist[k]
+        ok = rho > 1e-9
+        ci = self.corner_index[k]
+        if slack is not None:
+            ok &= ~((ci >= 0) & (rho <= slack[np.maximum(ci, 0)]))
+        v = self.nodes[k]
+        d = v - self.nodes[self.parent[k]]
+        dn = np.hypot(d[:, 0], d[:, 1])
+        ok &= dn > 1e-12
+        d = d / np.where(dn > 0, dn, 1.0)[:, None]
+        e1, e2 = self._prev[k] - v, self._next[k] - v
+        c1 = d[:, 0] * e1[:, 1] - d[:, 1] * e1[:, 0]
+        c2 = d[:, 0] * e2[:, 1] - d[:, 1] * e2[:, 0]
+        side = np.where(np.abs(c1) > 1e-12, np.sign(c1), np.where(np.abs(c2) > 1e-12,
+                                                                   np.sign(c2), 0.0))
+        ok &= side != 0
+        p1 = np.arctan2(side * c1, d[:, 0] * e1[:, 0] + d[:, 1] * e1[:, 1])
+        p2 = np.arctan2(side * c2, d[:, 0] * e2[:, 0] + d[:, 1] * e2[:, 1])
+        sweep = np.minimum(np.where(p1 > 1e-12, p1, np.inf), np.where(p2 > 1e-12, p2, np.inf))
+        ok &= np.isfinite(sweep)
+        if not ok.any():
+            return wedges, coords
+        k, rho, v, d, side, sweep = k[ok], rho[ok], v[ok], d[ok], side[ok], sweep[ok]
+        start = np.arctan2(d[:, 1], d[:, 0])
+        sweep = side * sweep
+        step = 2.0 * np.arccos(np.maximum(-1.0, 1.0 - ARC_TOLERANCE / np.maximum(rho, 1e-9)))
+        nseg = np.maximum(1, np.ceil(np.abs(sweep) / step)).astype(np.int64)
+        size = nseg + 2
+        offs = np.concatenate([[0], np.cumsum(size)])
+        w_of = np.repeat(np.arange(len(k)), size)
+        j = np.arange(offs[-1]) - offs[w_of]
+        ang = start[w_of] + sweep[w_of] * (np.maximum(j - 1, 0) / nseg[w_of])
+        rr = np.where(j == 0, 0.0, rho[w_of])
+        pts = np.column_stack([v[w_of, 0] + rr * np.cos(ang), v[w_of, 1] + rr * np.sin(ang)])
+        own = self._owner[k]
+        for i in range(len(k)):
+            wedges.append(_Wedge((float(v[i, 0]), float(v[i, 1])), float(rho[i]),
+                                 float(start[i]), float(sweep[i]), int(own[i]), False,
+                                 int(k[i])))
+            coords.append(pts[offs[i]:offs[i + 1]])
+        return wedges, coords
 
     def _build(self, exclude: BaseGeometry | None, exclude_key: object) -> BaseGeometry:
         rm = self.rm
         slack = rm.slack(exclude_key, exclude) if exclude is not None and \
             exclude_key is not None and len(rm.corners) else None
-        wedges = self._wedges(slack)
-        # wedge polygons (inscribed arcs)
-        coords: list[np.ndarray] = []
-        for w in wedges:
-            step = 2.0 * math.acos(max(-1.0, 1.0 - ARC_TOLERANCE / max(w.radius, 1e-9)))
-            nseg = max(1, math.ceil(abs(w.sweep) / step))
-            ang = w.start + np.linspace(0.0, w.sweep, nseg + 1)
-            arc = np.column_stack([w.apex[0] + w.radius * np.cos(ang),
-                                   w.apex[1] + w.radius * np.sin(ang)])
-            if w.query:
-                ring = arc[:-1]
-            else:
-                ring = np.vstack([[w.apex], arc])
-            coords.append(ring)
+        wedges, coords = self._wedges(slack)
         sizes = np.array([len(c) for c in coords])
         polys = shapely.polygons(shapely.linearrings(
             np.concatenate(coords), indices=np.repeat(np.arange(len(coords)), sizes)))
