@@ -62,15 +62,9 @@ def run(args: argparse.Namespace) -> int:
             raise UserError("--format png needs an output file: add -o ZONE.png")
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-        try:
-            from tabletop.view import render
-        except ImportError as exc:
-            raise UserError(f"--format png needs the view (pygame-ce): {exc}") from None
-        fn = getattr(render, "render_zone_png", None)
-        if fn is None:
-            raise UserError("--format png needs the view's render_zone_png, which this "
-                            "installation lacks; use --format geojson or wkt")
-        written = fn(state, zone, None, args.output)
+        from tabletop.view.render import render_zone_png  # pygame only for pictures
+
+        written = render_zone_png(state, zone, None, args.output)
         print(f"wrote {written}")
         return 0
     text = json.dumps(feature(zone)) if args.format == "geojson" else zone.geometry.wkt

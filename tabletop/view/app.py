@@ -23,6 +23,7 @@ from typing import Any
 import pygame
 from shapely.geometry import LineString
 
+from tabletop.rules.checks import Violation
 from tabletop.state import Block, GameState, Unit
 from tabletop.view import render
 from tabletop.view.blockdrag import handle_points, max_displacement, near_obstacles
@@ -111,7 +112,7 @@ class App:
         self.rows: list[_Row] = []
         self._cache: dict[str, tuple[Any, Any]] = {}
         self._elig: tuple[Any, list[Eligibility]] | None = None
-        self._coh: tuple[Any, list[Any]] | None = None
+        self._coh: tuple[Any, list[Violation]] | None = None
         self.frame_times: list[float] = []
         self.game = state
         self.ctrl = Controller(self.rules.display(state), self._fit(),
@@ -418,25 +419,24 @@ class App:
             where = self.refused_state
             for v in self.refusal.violations:
                 label = ""
-                if getattr(v, "distance", None) is not None:
-                    lim = getattr(v, "limit", None)
+                if v.distance is not None:
+                    lim = v.limit
                     label = f'{v.distance:.2f}"' + (f' (limit {lim:g}")' if lim is not None else "")
-                models = tuple(getattr(v, "models", ()))[:1]
+                models = v.models[:1]
                 outlines = []
                 if where is not None:
                     for mid in models:
                         if _has_model(where, mid) and where.model(mid)[1].at is not None:
                             outlines.append(where.model(mid)[1].footprint)
-                marks.append(render.Mark(label=label, geometry=getattr(v, "geometry", None),
-                                         models=models, outlines=tuple(outlines)))
+                marks.append(render.Mark(label=label, geometry=v.geometry, models=models,
+                                         outlines=tuple(outlines)))
         if self.refusal is not None:
             marks += self.block_marks
         unit = self.ctrl.selection_unit
         if unit is not None and self.state.battle.selection is not None:
             for v in self._coherency(unit):
-                label = f'{v.distance:.2f}"' if getattr(v, "distance", None) is not None else ""
-                marks.append(render.Mark(label=label, geometry=getattr(v, "geometry", None),
-                                         models=tuple(getattr(v, "models", ()))[:1]))
+                label = f'{v.distance:.2f}"' if v.distance is not None else ""
+                marks.append(render.Mark(label=label, geometry=v.geometry, models=v.models[:1]))
         return marks
 
     def _draw_block_tool(self, vp: Any, size: tuple[int, int]) -> None:
@@ -553,7 +553,7 @@ class App:
         for i, s in enumerate(lines):
             render.text(self.screen, s, (x + 6, y + 4 + 16 * i), size=12)
 
-    def _coherency(self, unit_id: str) -> list[Any]:
+    def _coherency(self, unit_id: str) -> list[Violation]:
         key = (id(self.state), unit_id)
         if self._coh is None or self._coh[0] != key:
             self._coh = (key, self.rules.coherency(self.ctrl.state, unit_id))

@@ -2,22 +2,25 @@
 
 :class:`Rules` wraps ``tabletop.rules.actions.apply_action`` (every change goes through it, exactly
 as ``tabletop apply`` does), the legal-zone engine ``tabletop.rules.zones`` (zones computed on
-pick-up) and the checks the window shows live (coherency while a move is built, eligible move
-types with their reasons).
+pick-up), the t9a-2 block queries of ``tabletop.rulesets.t9a`` and the checks the window shows
+live (coherency while a move is built, eligible move types with their reasons).
 """
 
 from __future__ import annotations
 
-import importlib
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from shapely.geometry.base import BaseGeometry
 
 from tabletop.geometry.blocks import BlockGeom
-from tabletop.state import Block, GameState, Unit
+from tabletop.rules import checks, wh40k, zones
+from tabletop.rules.actions import apply_action
+from tabletop.rules.checks import Violation
+from tabletop.rulesets import t9a
+from tabletop.state import WH40K, Block, GameState, Unit
 from tabletop.view.blockdrag import BLOCK_MOVE_KEYS, BlockRanges
 from tabletop.view.shapes import block_geom as _shape_geom
 
@@ -39,15 +42,6 @@ BLOCK_MOVE_TYPES: tuple[tuple[str, str, str], ...] = tuple(
 """Key, move type and title of every t9a-2 move of a block, in panel order."""
 
 
-def _module(name: str) -> Any | None:
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        return None
-
-
 @dataclass(frozen=True)
 class Eligibility:
     """Whether a unit may make a move type now, and why not."""
@@ -67,37 +61,27 @@ class Outcome:
     ok: bool
     reasons: tuple[str, ...] = ()
     events: tuple[dict[str, Any], ...] = ()
-    violations: tuple[Any, ...] = ()
+    violations: tuple[Violation, ...] = ()
 
 
-@dataclass
 class Rules:
     """The rules core, as the window uses it."""
-
-    _zone_cache: dict[tuple[int, str], Any] = field(default_factory=dict)
 
     # -- actions --------------------------------------------------------------------------
     def apply(self, state: GameState, action: Mapping[str, Any]) -> Outcome:
         """Apply one action (``spec/actions.md``) and return what happened."""
-        actions = _module("tabletop.rules.actions")
-        if actions is None:
-            return _free_apply(state, action)
-        res = actions.apply_action(state, dict(action))
-        return Outcome(state=res.state, ok=bool(res.ok), reasons=tuple(res.reasons),
-                       events=tuple(res.events),
-                       violations=tuple(getattr(res, "violations", ()) or ()))
+        res = apply_action(state, dict(action))
+        return Outcome(state=res.state, ok=res.ok, reasons=tuple(res.reasons),
+                       events=tuple(res.events), violations=tuple(res.violations))
 
     # -- zones ----------------------------------------------------------------------------
-    def zone(self, state: GameState, model_id: str) -> Any | None:
+    def zone(self, state: GameState, model_id: str) -> zones.Zone | None:
         """The legal end zone of ``model_id`` for the selected move (``None`` without one)."""
         sel = state.battle.selection
-        zones = _module("tabletop.rules.zones")
-        if sel is None or zones is None:
+        if sel is None or sel.move == "remain-stationary":
             return None
         if sel.move in ("ingress", "disembark"):
             return self.setup_zone(state, model_id)
-        if sel.move == "remain-stationary":
-            return None
         # dragging again continues with what is left: the zone from where the model stands,
         # with the distance already used taken off its move characteristic
         used = self.used(state, model_id)
@@ -107,20 +91,16 @@ class Rules:
             state = state.with_model(replace(model, M=left))
         return zones.legal_zone(state, model_id, sel.move, roll=sel.roll, mode=sel.mode)
 
-    def setup_zone(self, state: GameState, model_id: str) -> Any | None:
+    def setup_zone(self, state: GameState, model_id: str) -> zones.Zone | None:
         """Where ``model_id`` may be set up (ingress, disembark), clear of models placed so far."""
         sel = state.battle.selection
-        zones = _module("tabletop.rules.zones")
-        if sel is None or zones is None or not hasattr(zones, "setup_zone"):
+        if sel is None:
             return None
         return zones.setup_zone(self.display(state), model_id, sel.move, mode=sel.mode)
 
     def display(self, state: GameState) -> GameState:
         """The board as drawn: models staged for a set-up shown where they were placed."""
-        wh40k = _module("tabletop.rules.wh40k")
-        if wh40k is None or not hasattr(wh40k, "board") or state.ruleset != "wh40k-11e":
-            return state
-        return wh40k.board(state)  # type: ignore[no-any-return]
+        return wh40k.board(state) if state.ruleset == WH40K else state
 
     def cap(self, state: GameState, model_id: str) -> float | None:
         """The whole allowance of ``model_id`` in the selected move, inches."""
@@ -156,51 +136,21 @@ class Rules:
     def eligibility(self, state: GameState, unit_id: str) -> list[Eligibility]:
         """Every move type of ``unit_id``, with the reason when it may not make it now.
 
-        Asked of the rules core by trying the ``select`` action on a copy of the state (pure).
+        wh40k-11e units: ``tabletop.rules.wh40k.eligible_moves``. t9a-2 blocks: Advance, March
+        and Reform tried as ``select`` on the state (pure; a March Test rolled by the try is
+        thrown away with its state).
         """
-        unit = state.unit(unit_id)
-        if isinstance(unit, Block):
-            return self._block_eligibility(state, unit_id)
-        titles = {move: (key, title) for key, move, title in MOVE_TYPES}
-        wh40k = _module("tabletop.rules.wh40k")
-        if wh40k is not None and hasattr(wh40k, "eligible_moves"):
-            return [Eligibility(move, titles.get(move, (move[0], move))[1],
-                                titles.get(move, (move[0], move))[0], bool(ok), str(why))
-                    for move, ok, why in wh40k.eligible_moves(state, unit_id)]
-        out = []
-        for key, move, title in MOVE_TYPES:
-            act: dict[str, Any] = {"do": "select", "unit": unit_id, "move": move}
-            if move == "advance":
-                act["dice"] = [1]
-            try:
-                res = self.apply(state, act)
-            except Exception as exc:  # a refusal the core raised instead of returning
-                out.append(Eligibility(move, title, key, False, str(exc)))
-                continue
-            out.append(Eligibility(move, title, key, res.ok, "; ".join(res.reasons)))
-        return out
-
-    def _block_eligibility(self, state: GameState, unit_id: str) -> list[Eligibility]:
-        """Advance, March and Reform of a t9a-2 block, tried as ``select`` on the state (pure;
-        a March Test rolled by the try is thrown away with its state)."""
-        out = []
-        for key, move, title in BLOCK_MOVE_TYPES:
-            try:
+        if isinstance(state.unit(unit_id), Block):
+            out = []
+            for key, move, title in BLOCK_MOVE_TYPES:
                 res = self.apply(state, {"do": "select", "unit": unit_id, "move": move})
-            except Exception as exc:  # a refusal the core raised instead of returning
-                out.append(Eligibility(move, title, key, False, str(exc)))
-                continue
-            out.append(Eligibility(move, title, key, res.ok, "; ".join(res.reasons)))
-        return out
+                out.append(Eligibility(move, title, key, res.ok, "; ".join(res.reasons)))
+            return out
+        titles = {move: (key, title) for key, move, title in MOVE_TYPES}
+        return [Eligibility(move, titles[move][1], titles[move][0], ok, why)
+                for move, ok, why in wh40k.eligible_moves(state, unit_id)]
 
     # -- t9a-2 blocks (the window's block tool) -------------------------------------------
-    @staticmethod
-    def _t9a() -> Any:
-        mod = _module("tabletop.rulesets.t9a")
-        if mod is None:
-            raise RuntimeError("the t9a-2 rules are not installed")
-        return mod
-
     def block_geom(self, block: Block) -> BlockGeom:
         """The geometry of ``block`` as it stands."""
         return _shape_geom(block)
@@ -223,7 +173,6 @@ class Rules:
 
     def block_ranges(self, state: GameState) -> BlockRanges:
         """Furthest legal straight move of the selected block per direction (a few ms)."""
-        t9a = self._t9a()
         return BlockRanges(forward=t9a.straight_range(state, "forward"),
                            backward=t9a.straight_range(state, "backward"),
                            right=t9a.straight_range(state, "sideways", 1.0),
@@ -232,26 +181,26 @@ class Rules:
     def block_wheel_range(self, state: GameState) -> tuple[float, float]:
         """``(lo, hi)`` legal wheel angles of the selected block (0.2-0.6 s: once per
         manoeuvre)."""
-        lo, hi = self._t9a().wheel_range(state)
+        lo, hi = t9a.wheel_range(state)
         return (float(lo), float(hi))
 
     def block_preview(self, state: GameState, action: Mapping[str, Any]) -> dict[str, Any]:
         """The rules' preview of one manoeuvre of the selected block (about 1 ms)."""
-        return dict(self._t9a().preview(state, dict(action)))
+        return t9a.preview(state, dict(action))
 
     def block_end_reasons(self, state: GameState) -> list[str]:
         """Why the selected block could not end its move where it stands (the 1" rule)."""
         sel = state.battle.selection
         if sel is None or not sel.staged:
             return []
-        return list(self._t9a().end_violations(state))
+        return t9a.end_violations(state)
 
     def block_cap(self, state: GameState, kind: str) -> float:
         """The displacement cap of the selected block's move for a manoeuvre of ``kind``
         (``forward``, ``backward``, ``sideways``, ``reform``), as the rules of seed 001 set it:
         Advance Rate forwards, half of it backwards and sideways, March Rate for a March (the
         Advance Rate after a failed March Test) and for a Reform."""
-        return float(self._t9a().move_cap(state, kind))
+        return t9a.move_cap(state, kind)
 
     def block_obstacles(self, state: GameState, unit_id: str) -> list[tuple[str, BaseGeometry]]:
         """Other units' boundaries and impassable terrain (what the 1" rule measures to)."""
@@ -275,38 +224,10 @@ class Rules:
                                         and "swift-reform" in block.flags)
 
     def flags(self, unit: Unit | Block) -> tuple[str, ...]:
-        """The unit's flags a player should see (bookkeeping left out)."""
-        wh40k = _module("tabletop.rules.wh40k")
-        if isinstance(unit, Unit) and wh40k is not None and hasattr(wh40k, "visible_flags"):
-            return tuple(wh40k.visible_flags(unit))
-        return tuple(f for f in unit.flags if len(f) < 40)
+        """The unit's flags a player should see (wh40k-11e bookkeeping flags left out)."""
+        return wh40k.visible_flags(unit) if isinstance(unit, Unit) else unit.flags
 
-    def coherency(self, state: GameState, unit_id: str) -> list[Any]:
+    def coherency(self, state: GameState, unit_id: str) -> list[Violation]:
         """Coherency problems of ``unit_id`` as it stands (violations with geometry)."""
-        checks = _module("tabletop.rules.checks")
         unit = state.unit(unit_id)
-        if checks is None or not isinstance(unit, Unit):
-            return []
-        return list(checks.coherency_violations(unit))
-
-
-def _free_apply(state: GameState, action: Mapping[str, Any]) -> Outcome:
-    """Move models without rules (used only when the rules core is not installed)."""
-    from tabletop.state import Selection
-
-    do = action.get("do")
-    b = state.battle
-    if do == "select":
-        unit = state.unit(str(action["unit"]))
-        start = tuple((m.id, m.at, m.facing) for m in getattr(unit, "models", ()))
-        sel = Selection(unit=unit.id, move=str(action["move"]), start=start)
-        return Outcome(replace(state, battle=replace(b, selection=sel)), True)
-    if do in ("move", "place") and b.selection is not None:
-        _, m = state.model(str(action["model"]))
-        end = action["path"][-1] if do == "move" else action["at"]
-        new = state.with_model(replace(m, at=(float(end[0]), float(end[1]))))
-        sel = replace(b.selection, staged=(*b.selection.staged, dict(action)))
-        return Outcome(replace(new, battle=replace(b, selection=sel)), True)
-    if do == "commit":
-        return Outcome(replace(state, battle=replace(b, selection=None)), True)
-    return Outcome(state, False, (f"{do}: the rules core is not installed",))
+        return checks.coherency_violations(unit) if isinstance(unit, Unit) else []
