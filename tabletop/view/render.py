@@ -628,13 +628,23 @@ def render_board(state: GameState, *, size: tuple[int, int] | None = None,
         b = state.battle
         head = (f"{state.name}  ·  {state.ruleset}  ·  round {b.round}, {b.phase}, "
                 f"{b.active_player} to play")
-        text(surf, head, (20, 6), size=15, bold=True)
         x = size[0] - 20
         for i, p in reversed(list(enumerate(state.players))):
             r = text(surf, f"{p.name or p.id}: {p.cp} CP", (x, 7), size=14,
                      colour=_shade(PLAYER_COLOURS[i % 2], 1.5), anchor="topright")
             x = r.left - 16
+        text(surf, fit_text(head, x - 20, size=15, bold=True), (20, 6), size=15, bold=True)
     return surf
+
+
+def fit_text(s: str, width: int, *, size: int = 13, bold: bool = False) -> str:
+    """``s``, shortened with an ellipsis so that it is at most ``width`` pixels wide."""
+    f = font(size, bold=bold)
+    if f.size(s)[0] <= width:
+        return s
+    while s and f.size(s + "…")[0] > width:
+        s = s[:-1]
+    return s.rstrip(" ·,") + "…" if s else ""
 
 
 # -- the zone layer (deterministic) -------------------------------------------------------------
