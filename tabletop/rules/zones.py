@@ -298,8 +298,8 @@ def _situation(state: GameState, model_id: str, move: str, roll: int | None,
     if move == "advance":
         if roll is None:
             raise UserError("an advance move needs the advance roll (--roll N)")
-        if not 1 <= int(roll) <= 6:
-            raise UserError(f"an advance roll is a D6: {roll} is not between 1 and 6")
+        if roll < 0:
+            raise UserError(f"an advance roll cannot be negative ({roll})")
     elif roll is not None:
         raise UserError(f"a roll only applies to an advance move, not to a {move} move")
     if move == "fall-back":
@@ -497,13 +497,21 @@ class Zone:
         self.mode = sit.mode
         self.max_distance = sit.limit if disk is not None else 0.0
         self._setup_checks = setup_checks
-        self._near = geometry.buffer(SNAP_MARGIN, quad_segs=2) if not geometry.is_empty \
-            else Polygon()
-        shapely.prepare(self._near)
+        self._near_geometry: BaseGeometry | None = None
 
     def __repr__(self) -> str:
         return (f"Zone(model={self.model!r}, move={self.move!r}, "
                 f"max_distance={self.max_distance}, area={self.area:.3f})")
+
+    @property
+    def _near(self) -> BaseGeometry:
+        """The zone grown by :data:`SNAP_MARGIN` (built on first use, prepared)."""
+        if self._near_geometry is None:
+            g = self.geometry.buffer(SNAP_MARGIN, quad_segs=2) if not self.geometry.is_empty \
+                else Polygon()
+            shapely.prepare(g)
+            self._near_geometry = g
+        return self._near_geometry
 
     @property
     def area(self) -> float:
