@@ -11,7 +11,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "tabletop"
 
 # Each layer may import only itself and the layers listed before it.
 LAYERS = ["geometry", "state", "rules", "rulesets", "scenario", "importers", "view", "cli"]
-SHARED = {"errors"}  # imported by any layer; imports nothing from tabletop
+SHARED = {"errors", "files"}  # imported by any layer; imports nothing from tabletop
 
 
 def _layer(module: str) -> str | None:

@@ -52,6 +52,7 @@ def feature(zone: Any) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """Load the scenario, compute the zone and write it."""
     from tabletop.errors import UserError
+    from tabletop.files import atomic_write
     from tabletop.rules.zones import legal_zone
     from tabletop.scenario.io import load_scenario
 
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     text = json.dumps(feature(zone)) if args.format == "geojson" else zone.geometry.wkt
     if args.output:
-        Path(args.output).write_text(text + "\n", encoding="utf-8")
+        atomic_write(args.output, text + "\n")
     else:
         sys.stdout.write(text + "\n")
     return 0

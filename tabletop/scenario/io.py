@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 import tomllib
 from decimal import Decimal
 from importlib import resources
@@ -29,6 +28,7 @@ import tomli_w
 from pydantic import ValidationError
 
 from tabletop.errors import UserError
+from tabletop.files import atomic_write
 from tabletop.geometry.footprints import Footprint, Hull, Oval, Rect, Round, parse_base
 from tabletop.scenario.checks import check_state
 from tabletop.scenario.messages import render_errors
@@ -610,17 +610,4 @@ def save_scenario(state: GameState, path: str | os.PathLike[str],
         raise ValueError(f"{p}: this state cannot be saved as scenario format 1:\n{exc}") from None
     if back != _canonical(state):
         raise ValueError(f"{p}: this state does not survive saving in format 1; nothing written")
-    folder = p.parent if str(p.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    atomic_write(p, text)

@@ -23,6 +23,7 @@ from typing import Any
 import pygame
 from shapely.geometry import LineString
 
+from tabletop.files import atomic_write
 from tabletop.rules.checks import Violation
 from tabletop.state import Block, GameState, Unit
 from tabletop.view import render
@@ -46,12 +47,7 @@ ACCENT = (255, 226, 110)
 def atomic_write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename (never half-written)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    atomic_write(path, text)
 
 
 @dataclass

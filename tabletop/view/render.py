@@ -30,6 +30,7 @@ import shapely
 from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
+from tabletop.files import atomic_write
 from tabletop.geometry.blocks import BlockGeom
 from tabletop.geometry.footprints import Footprint, parse_base
 from tabletop.geometry.tolerance import mm
@@ -702,10 +703,9 @@ def save_png(surface: pygame.Surface, out: str | os.PathLike[str]) -> Path:
     """Save ``surface`` as a PNG at ``out`` (written to a temporary file, then renamed)."""
     target = Path(out)
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.stem}.tmp{os.getpid()}.png")
-    pygame.image.save(surface, str(tmp))
-    os.replace(tmp, target)
-    return target
+    buf = io.BytesIO()
+    pygame.image.save(surface, buf, "picture.png")
+    return atomic_write(target, buf.getvalue())
 
 
 def unit_base(unit: Unit | Block) -> Footprint:
