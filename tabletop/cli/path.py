@@ -14,7 +14,8 @@ from tabletop.cli.zone import add_move_arguments
 ORDER = 26
 
 
-def _point(text: str) -> tuple[float, float]:
+def point_arg(text: str) -> tuple[float, float]:
+    """A point ``X,Y`` in inches from the command line."""
     try:
         xs = [float(v) for v in text.replace(" ", "").split(",")]
     except ValueError:
@@ -34,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "point when the point is a legal end of the move, otherwise every reason why not.",
     )
     add_move_arguments(p)
-    p.add_argument("--to", required=True, type=_point, metavar="X,Y",
+    p.add_argument("--to", required=True, type=point_arg, metavar="X,Y",
                    help="end point in inches, e.g. 30.5,22")
     p.set_defaults(func=run)
 

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
+
+from tabletop.cli.path import point_arg
 
 ORDER = 30
 
@@ -25,6 +29,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--grid", action="store_true", help="draw a 1-inch grid")
     p.add_argument("--engagement", metavar="PLAYER",
                    help="draw the engagement ranges of this player's models")
+    p.add_argument("--zone", metavar="MODEL",
+                   help="shade the legal move zone of this model (with --move, --roll, --mode)")
+    p.add_argument("--move", choices=("normal", "advance", "fall-back"), default="normal",
+                   help="move type of --zone (default: normal)")
+    p.add_argument("--roll", type=int, metavar="N", help="the advance roll (advance moves)")
+    p.add_argument("--mode", choices=("ordered-retreat", "desperate-escape"),
+                   help="fall-back mode of --zone")
+    p.add_argument("--to", type=point_arg, metavar="X,Y",
+                   help="with --zone: draw the shortest legal path to this point")
     p.set_defaults(func=run)
 
 
@@ -39,9 +52,15 @@ def run(args: argparse.Namespace) -> int:
     if args.engagement is not None and args.engagement not in {p.id for p in state.players}:
         ids = ", ".join(p.id for p in state.players)
         raise UserError(f"--engagement: unknown player {args.engagement!r}; one of {ids}")
+    if args.to is not None and args.zone is None:
+        raise UserError("--to draws a path inside a zone: add --zone MODEL")
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from tabletop.view.render import Overlays, render_board, save_png
+
+    overlays = Overlays(engagement_player=args.engagement)
+    if args.zone is not None:
+        overlays = _zone_overlays(state, args, overlays)
     from tabletop.view.viewport import Viewport
 
     bf = state.battlefield
@@ -50,7 +69,30 @@ def run(args: argparse.Namespace) -> int:
             round(bf.depth * args.scale + 2 * margin + top))
     vp = Viewport(scale=args.scale, ox=margin, oy=margin + top)
     surf = render_board(state, size=size, viewport=vp, grid=args.grid,
-                        overlays=Overlays(engagement_player=args.engagement))
+                        overlays=overlays)
     out = save_png(surf, args.output)
     print(f"wrote {out} ({size[0]}x{size[1]} px)")
     return 0
+
+
+def _zone_overlays(state: Any, args: argparse.Namespace, overlays: Any) -> Any:
+    """``overlays`` with the zone of ``--zone`` (and the path to ``--to``) added."""
+    from tabletop.errors import UserError
+    from tabletop.rules.zones import legal_zone
+    from tabletop.view.render import PathOverlay
+
+    zone = legal_zone(state, args.zone, args.move, roll=args.roll, mode=args.mode)
+    unit, _ = state.model(args.zone)
+    overlays = replace(overlays, zone=zone.geometry, selected_unit=unit.id)
+    if args.to is not None:
+        x, y = args.to
+        reasons = zone.explain(x, y)
+        if reasons:
+            raise UserError(f"--to {x:g},{y:g} is not a legal end of the move: "
+                            + "; ".join(v.message for v in reasons))
+        found = zone.path_to(x, y)
+        if found is None:
+            raise UserError(f"--to {x:g},{y:g}: no legal path reaches this point")
+        overlays = replace(overlays, path=PathOverlay(tuple(found.points), found.length,
+                                                      zone.max_distance))
+    return overlays
