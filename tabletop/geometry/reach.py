@@ -751,21 +751,28 @@ class GeodesicDisk:
                 [np.cos(fang), np.sin(fang)], axis=-1)
             allpts = np.concatenate([verts, fpts], axis=1)
             hulls = shapely.convex_hull(shapely.multipoints(allpts))
+            if exclude is not None and not exclude.is_empty:
+                # a shadow wholly inside the excluded set changes nothing
+                valid &= ~shapely.contains(exclude, hulls)
             hulls = np.where(valid, hulls, None)
-            counts = np.bincount(wi, minlength=len(wedges))
-            width = int(counts.max())
-            grid = np.full((len(wedges), width), None, dtype=object)
-            order = np.argsort(wi, kind="stable")
-            wi_s = wi[order]
-            starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-            col = np.arange(len(wi_s)) - starts[wi_s]
-            grid[wi_s, col] = hulls[order]
-            shadow = shapely.union_all(grid, axis=1)
-            has = counts > 0
-            polys = polys.copy()
-            polys[has] = shapely.difference(polys[has], shadow[has])
+            wi, pi, hulls = wi[valid], pi[valid], hulls[valid]
+            if len(wi):
+                counts = np.bincount(wi, minlength=len(wedges))
+                width = int(counts.max())
+                grid = np.full((len(wedges), width), None, dtype=object)
+                order = np.argsort(wi, kind="stable")
+                wi_s = wi[order]
+                starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+                col = np.arange(len(wi_s)) - starts[wi_s]
+                grid[wi_s, col] = hulls[order]
+                shadow = shapely.union_all(grid, axis=1)
+                has = counts > 0
+                polys = polys.copy()
+                polys[has] = shapely.difference(polys[has], shadow[has])
         if merged:
             polys = np.concatenate([polys, np.array(merged, dtype=object)])
+        if exclude is not None and not exclude.is_empty and len(polys) > 1:
+            polys = polys[~shapely.contains(exclude, polys)]
         raw = shapely.union_all(polys)
         return self._finish(raw, exclude)
 
