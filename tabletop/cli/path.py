@@ -44,11 +44,11 @@ def answer(zone: Any, x: float, y: float) -> dict[str, Any]:
     """The JSON answer for the end point ``(x, y)``."""
     reasons = zone.explain(x, y)
     if reasons:
-        return {"legal": False, "length": None, "path": [],
+        return {"legal": False, "length": 0.0, "path": [],
                 "reasons": [v.to_json() for v in reasons]}
     res = zone.path_to(x, y)
     if res is None:  # pragma: no cover - explain() found no reason, so a path exists
-        return {"legal": False, "length": None, "path": [],
+        return {"legal": False, "length": 0.0, "path": [],
                 "reasons": [{"rule": "unreachable", "message": "no legal path found"}]}
     return {"legal": True, "length": round(res.length, 6),
             "path": [[round(px, 6), round(py, 6)] for px, py in res.points], "reasons": []}

@@ -31,6 +31,10 @@ Construction (all of it conservative: nothing here ever makes the free space lar
    the region never exceeds the true geodesic disk. The union of the clipped wedges, cut to
    the box, is the geodesic disk (the union-of-circular-visibility-regions description of
    J. Wang, arXiv 1210.7638).
+   Two shortcuts leave the result unchanged: a run of unshadowed wedges wrapping one piece
+   is one polygon (consecutive wedges meet exactly on the ray through the next corner), and
+   wedges or shadows lying wholly inside the caller's excluded set (the end rules) are
+   dropped before the overlays.
 6. *Point query*: ``d(x) = min(d(v) + |x - v|)`` over reached nodes ``v`` that see ``x``; the
    path follows the parents back to ``p``.
 
