@@ -117,9 +117,38 @@ def convex_pieces(poly: Polygon) -> list[Polygon]:
         if not p.interiors and abs(p.convex_hull.area - p.area) <= 1e-12 * max(1.0, p.area):
             out.append(p)
             continue
-        tris = shapely.constrained_delaunay_triangles(p)
-        out.extend(t for t in tris.geoms if t.area > 0)
+        tris = [t for t in shapely.constrained_delaunay_triangles(p).geoms if t.area > 0]
+        out.extend(_merge_convex(tris))
     return out
+
+
+def _merge_convex(parts: list[Polygon]) -> list[Polygon]:
+    """Greedily merge neighbouring convex pieces while their union stays convex.
+
+    Fewer pieces mean fewer corners and shadows (an L-shaped wall becomes two rectangles
+    instead of four triangles); the union of the pieces is unchanged.
+    """
+    parts = list(parts)
+    merged = True
+    while merged and len(parts) > 1:
+        merged = False
+        for i in range(len(parts)):
+            for j in range(i + 1, len(parts)):
+                a, b = parts[i], parts[j]
+                if a.intersection(b).length <= 0 and not a.touches(b):
+                    continue
+                u = a.union(b)
+                if u.geom_type != "Polygon":
+                    continue
+                hull = u.convex_hull
+                if hull.area - u.area <= 1e-12 * max(1.0, hull.area):
+                    parts[i] = shapely.normalize(hull)
+                    del parts[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return parts
 
 
 def _ccw(coords: np.ndarray) -> np.ndarray:
