@@ -11,10 +11,11 @@ Construction (all of it conservative: nothing here ever makes the free space lar
 1. *Inflation.* A round obstacle of radius ``re`` becomes a regular polygon of
    :data:`CIRCLE_SEGMENTS` vertices **circumscribed** about the circle of radius ``re + r``
    (every edge tangent to it, vertices ``(re + r) * (1 / cos(pi / n) - 1)`` outside it). A
-   polygon obstacle is cut into convex pieces (constrained Delaunay triangles; convex
-   polygons stay whole) and each piece is buffered by ``r / cos(pi / (4 q))`` with
-   ``quad_segs = q`` (:data:`BUFFER_QUAD_SEGS`), so that its chords never come closer than
-   ``r`` to the piece: a buffer that never under-inflates. Every inflated piece is convex.
+   polygon obstacle is cut into convex pieces (constrained Delaunay triangles merged while
+   their union stays convex; convex polygons stay whole) and each piece is grown by
+   :func:`offset_convex`: straight edges exactly at ``r``, corners by tangent segments
+   turning at most pi / 16 (vertices at most ``r * (1 / cos(pi / 32) - 1)`` outside the
+   arc), so it never under-inflates. Every inflated piece is convex.
 2. *Corners.* The vertices of the pieces that lie in the box and inside no other piece are
    the bend candidates.
 3. *Tangent visibility graph* (once per obstacle set, cached on the :class:`ReachMap`): an
@@ -45,8 +46,9 @@ line of the true inflated shape), which still contains the true inflated obstacl
 
 Error bounds: the free space is smaller than the true free space by at most
 ``(re + r) * (1 / cos(pi / CIRCLE_SEGMENTS) - 1)`` near round obstacles and
-``r * (1 / cos(pi / (4 q)) - 1)`` near polygons; the erosion used in the blocking test lets a
-segment through gaps narrower than ``2 * ERODE`` (1e-7 inch, far below the rules tolerance).
+``r * (1 / cos(pi / 32) - 1)`` at the corners of polygons (their straight edges are exact);
+the erosion used in the blocking test lets a segment through gaps narrower than
+``2 * ERODE`` (1e-7 inch, far below the rules tolerance).
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ __all__ = [
     "ReachMap",
     "conservative_buffer",
     "convex_pieces",
+    "offset_convex",
     "reach_map",
 ]
 
@@ -104,6 +107,34 @@ def conservative_buffer(geom: BaseGeometry, distance: float, *,
     if distance <= 0:
         return geom
     return geom.buffer(distance / math.cos(math.pi / (4 * quad_segs)), quad_segs=quad_segs)
+
+
+def offset_convex(coords: np.ndarray, distance: float, *,
+                  max_step: float = math.pi / 16) -> np.ndarray:
+    """Circumscribed outline of a convex polygon grown by ``distance`` (Minkowski sum, disk).
+
+    ``coords`` are the vertices in counter-clockwise order (positive shoelace area). The
+    straight edges lie exactly at ``distance``; each round corner is replaced by tangent
+    segments turning at most ``max_step``, whose vertices lie at most
+    ``distance * (1 / cos(max_step / 2) - 1)`` outside the true arc. The result therefore
+    contains the exact offset and is never smaller.
+    """
+    e = np.roll(coords, -1, axis=0) - coords
+    ln = np.hypot(e[:, 0], e[:, 1])
+    keep = ln > 1e-12
+    coords, e, ln = coords[keep], e[keep], ln[keep]
+    normal = np.column_stack([e[:, 1], -e[:, 0]]) / ln[:, None]
+    a_out = np.arctan2(normal[:, 1], normal[:, 0])
+    a_in = np.roll(a_out, 1)
+    turn = np.mod(a_out - a_in, 2 * math.pi)
+    out: list[np.ndarray] = []
+    for v, a0, t in zip(coords, a_in, turn, strict=True):
+        m = max(1, math.ceil(t / max_step - 1e-9))
+        step = t / m
+        ang = a0 + step * (np.arange(m) + 0.5)
+        rho = distance / math.cos(step / 2)
+        out.append(v + rho * np.column_stack([np.cos(ang), np.sin(ang)]))
+    return np.concatenate(out)
 
 
 def convex_pieces(poly: Polygon) -> list[Polygon]:
@@ -237,8 +268,7 @@ class ReachMap:
             self._exact.append(("circle", (float(x), float(y), float(re) + r)))
         for pts in polygons:
             for piece in convex_pieces(Polygon(pts)):
-                inflated = conservative_buffer(piece, r)
-                rings.append(_ring(inflated))
+                rings.append(offset_convex(_ring(piece), r) if r > 0 else _ring(piece))
                 self._exact.append(("polygon", piece))
         self.rings = rings
         self.pieces = [Polygon(c) for c in rings]
