@@ -848,22 +848,26 @@ class GeodesicDisk:
         begins, so the union of the run is the polygon ``v[1]``, the arcs in order, then the
         ring back from ``v[m]`` to ``v[2]``. Wedges that meet other pieces are left alone.
         """
-        by_node = {w.node: i for i, w in enumerate(wedges) if not w.query and clean[i]}
-        nxt: dict[int, int] = {}
-        has_prev: set[int] = set()
-        for i, w in enumerate(wedges):
-            if w.query or not clean[i]:
-                continue
-            pk = int(self.parent[w.node])
-            j = by_node.get(pk)
-            if j is None or wedges[j].own != w.own or w.own < 0 or j in nxt:
-                continue
-            par = self.nodes[pk]
-            if min(np.hypot(*(par - self._prev[w.node])), np.hypot(*(par - self._next[w.node]))
-                   ) > 1e-12:
-                continue
-            nxt[j] = i
-            has_prev.add(i)
+        nodes = np.array([w.node for w in wedges], dtype=np.int64)
+        own = np.array([w.own for w in wedges], dtype=np.int64)
+        ok = clean & (own >= 0) & np.array([not w.query for w in wedges])
+        wedge_of = np.full(len(self.nodes), -1, dtype=np.int64)
+        wedge_of[nodes[ok]] = np.nonzero(ok)[0]
+        par = self.parent[nodes]
+        j = np.where(ok & (par >= 0), wedge_of[np.maximum(par, 0)], -1)
+        ok &= j >= 0
+        jj = np.maximum(j, 0)
+        ok &= ok[jj] & (own[jj] == own)
+        pc = self.nodes[np.maximum(par, 0)]
+        adj = (np.hypot(*(pc - self._prev[nodes]).T) <= 1e-12) | \
+            (np.hypot(*(pc - self._next[nodes]).T) <= 1e-12)
+        ok &= adj
+        child = np.nonzero(ok)[0]
+        # one child per parent wedge (the first)
+        _, first = np.unique(j[child], return_index=True)
+        child = child[first]
+        nxt: dict[int, int] = dict(zip(j[child].tolist(), child.tolist(), strict=True))
+        has_prev = set(child.tolist())
         merged: list[BaseGeometry] = []
         members: list[int] = []
         for head in nxt:
