@@ -281,6 +281,8 @@ class ReachMap:
         self._adj_nbr = np.zeros(0, dtype=np.int64)
         self._adj_w = np.zeros(0)
         self._slack: dict[object, np.ndarray] = {}
+        self._adj_lists: list[tuple[list[int], list[float]]] | None = None
+        self._adj_lists_cap = -1.0
 
     # -- corners --------------------------------------------------------------------------
     def _corners(self) -> None:
@@ -420,6 +422,18 @@ class ReachMap:
         self._adj_nbr = dst.astype(np.int64)
         self._adj_w = ww
         self._graph_cap = cap
+
+    def _adjacency(self) -> list[tuple[list[int], list[float]]]:
+        """The corner graph as Python lists (neighbours, lengths) per corner, built once."""
+        if self._adj_lists is None or len(self._adj_lists) != len(self.corners) or \
+                self._adj_lists_cap != self._graph_cap:
+            ptr = self._adj_ptr.tolist()
+            nbr = self._adj_nbr.tolist()
+            w = self._adj_w.tolist()
+            self._adj_lists = [(nbr[ptr[i]:ptr[i + 1]], w[ptr[i]:ptr[i + 1]])
+                               for i in range(len(self.corners))]
+            self._adj_lists_cap = self._graph_cap
+        return self._adj_lists
 
     def _blocked(self, a: np.ndarray, b: np.ndarray, q: _Query | None) -> np.ndarray:
         """Whether each segment ``a[k] - b[k]`` meets the interior of a piece."""
@@ -590,35 +604,36 @@ class GeodesicDisk:
                 extra_adj.setdefault(s, []).append((t, ww))
                 if s != n:
                     extra_adj.setdefault(t, []).append((s, ww))
-        # Dijkstra with a limit
-        dist[n] = 0.0
+        # Dijkstra with a limit (plain Python lists: the graph is sparse)
+        adj = rm._adjacency()
+        dl = [math.inf] * total
+        par = [-1] * total
+        for dnode in np.nonzero(disabled)[0].tolist():
+            dl[dnode] = -1.0
+        dl[n] = 0.0
         heap: list[tuple[float, int]] = [(0.0, n)]
-        ptr, nbr, wgt = rm._adj_ptr, rm._adj_nbr, rm._adj_w
         lim = distance + 1e-12
-        done = np.zeros(total, bool)
-        dist[disabled] = -1.0
+        pop, push = heapq.heappop, heapq.heappush
         while heap:
-            du, u = heapq.heappop(heap)
-            if done[u]:
+            du, u = pop(heap)
+            if du > dl[u]:
                 continue
-            done[u] = True
             if u < n:
-                a0, a1 = ptr[u], ptr[u + 1]
-                if a1 > a0:
-                    nb = nbr[a0:a1]
-                    nd = du + wgt[a0:a1]
-                    better = (nd < dist[nb]) & (nd <= lim)
-                    if better.any():
-                        for j, dj in zip(nb[better].tolist(), nd[better].tolist(), strict=True):
-                            dist[j] = dj
-                            parent[j] = u
-                            heapq.heappush(heap, (dj, j))
+                nbl, wl = adj[u]
+                for j, w in zip(nbl, wl, strict=True):
+                    dj = du + w
+                    if dj < dl[j] and dj <= lim:
+                        dl[j] = dj
+                        par[j] = u
+                        push(heap, (dj, j))
             for j, w in extra_adj.get(u, ()):
                 dj = du + w
-                if dj < dist[j] and dj <= lim:
-                    dist[j] = dj
-                    parent[j] = u
-                    heapq.heappush(heap, (dj, j))
+                if dj < dl[j] and dj <= lim:
+                    dl[j] = dj
+                    par[j] = u
+                    push(heap, (dj, j))
+        dist = np.array(dl)
+        parent = np.array(par, dtype=np.int64)
         dist[disabled] = np.inf
         reached = np.nonzero(np.isfinite(dist))[0]
         # renumber: row 0 = p
