@@ -702,7 +702,9 @@ def legal_zone(state: GameState, model_id: str, move: str, *, roll: int | None =
     static = _static_end(sit.base, fkey, enemies, terrain)
     key = ("end", sit.base, fkey, enemies, terrain)
     geom = disk.region(static, key)
-    geom = geom.intersection(box(*_end_box(sit.base, sit.facing, sit.width, sit.depth)))
+    if not isinstance(sit.base, Round):
+        # the region is already inside the path box; a non-round base's end box may be smaller
+        geom = geom.intersection(box(*_end_box(sit.base, sit.facing, sit.width, sit.depth)))
     friends = _friends_region(sit, geom)
     if not friends.is_empty:
         geom = geom.difference(friends)
