@@ -27,7 +27,7 @@ from tabletop.files import atomic_write
 from tabletop.rules.checks import Violation
 from tabletop.state import Block, GameState, Unit
 from tabletop.view import render
-from tabletop.view.blockdrag import handle_points, max_displacement, near_obstacles
+from tabletop.view.blockdrag import BlockTool, handle_points, max_displacement, near_obstacles
 from tabletop.view.bridge import Eligibility, Outcome, Rules
 from tabletop.view.controller import Controller, Intent, ghost_models
 from tabletop.view.viewport import Viewport
@@ -165,7 +165,7 @@ class App:
             if bs:
                 self.command_log = (self.command_log + bs)[-12:]
         do = action.get("do")
-        block = _selected_block(before)
+        block = BlockTool.selected(before)
         if out.ok:
             self.refusal = None
             self.block_marks = []
@@ -950,18 +950,6 @@ def _has_model(state: GameState, mid: str) -> bool:
     return True
 
 
-def _selected_block(state: GameState) -> Block | None:
-    """The t9a-2 block selected for a move in ``state``, if any."""
-    sel = state.battle.selection
-    if sel is None:
-        return None
-    try:
-        u = state.unit(sel.unit)
-    except KeyError:
-        return None
-    return u if isinstance(u, Block) else None
-
-
 def _verdict_colour(ok: bool, end_reasons: list[str]) -> tuple[int, int, int]:
     """Ghost outline: white legal, orange may be staged but may not end there, magenta refused."""
     if not ok:
@@ -1038,7 +1026,7 @@ def _describe(action: dict[str, Any], out: Outcome) -> str:
     if do == "select":
         rolls = [e for e in out.events if e.get("kind") == "roll"]
         extra = f" (rolled {rolls[0].get('dice')})" if rolls else ""
-        if _selected_block(out.state) is not None:
+        if BlockTool.selected(out.state) is not None:
             tests = [e for e in _with_results(out.events) if e.get("result")]
             if tests:
                 extra = f" (March Test {tests[0]['dice']}: {tests[0]['result']})"
