@@ -145,7 +145,7 @@ def _clear_engine_caches() -> None:
 
 # -- the suite catches real rules bugs ------------------------------------------------------------
 ENGAGEMENT_CONSTANT = "ENGAGEMENT_RANGE"
-"""The engagement range's name in tabletop.rules.zones (2" in wh40k-11e)."""
+"""The engagement range's name in tabletop.rules.rulings (2" in wh40k-11e)."""
 
 ENGAGEMENT_SENSITIVE = frozenset({
     "crowd-enemy-mob-30", "crowd-enemy-pair", "crowd-enemy-screen", "crowd-engaged-start-normal",
@@ -227,14 +227,14 @@ def test_engagement_range_of_205_inches_is_caught(monkeypatch: pytest.MonkeyPatc
                                                   tmp_path: Path) -> None:
     """2" -> 2.05" fails the geometry golden of every case with an engagement buffer on its
     zone's boundary, names each of them, and leaves cases without enemies alone."""
-    import tabletop.rules.zones as zones
+    from tabletop.rules import rulings
 
-    assert getattr(zones, ENGAGEMENT_CONSTANT) == 2.0
+    assert getattr(rulings, ENGAGEMENT_CONSTANT) == 2.0
     assert ENGAGEMENT_SENSITIVE <= {c.name for c in CASES if _has_enemy(c)}
     controls = tuple(zg.case(n) for n in ("open-32mm-normal", "wall-shadow-long",
                                           "gap-1.3in-32mm-fits"))
     run = tuple(zg.case(n) for n in sorted(ENGAGEMENT_SENSITIVE)) + controls
-    monkeypatch.setattr(zones, ENGAGEMENT_CONSTANT, 2.05)
+    monkeypatch.setattr(rulings, ENGAGEMENT_CONSTANT, 2.05)
     try:
         _assert_mutation_caught(tmp_path, ENGAGEMENT_SENSITIVE, run, len(controls))
     finally:

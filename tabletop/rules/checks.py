@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
 
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -26,12 +24,11 @@ from tabletop.geometry.footprints import (
     footprint_distance,
 )
 from tabletop.geometry.tolerance import EPS
+from tabletop.rules import rulings
+from tabletop.rules.violation import Violation
 from tabletop.state import GameState, Model, Unit
 
 __all__ = [
-    "COHERENCY_ALL",
-    "COHERENCY_ONE",
-    "ENGAGEMENT_RANGE",
     "OVAL_ERROR",
     "Violation",
     "bases_overlap",
@@ -47,58 +44,8 @@ __all__ = [
     "terrain_violations",
 ]
 
-ENGAGEMENT_RANGE = 2.0
-"""wh40k-11e engagement range, horizontal inches (rulings; heights ignored)."""
-COHERENCY_ONE = 2.0
-"""Coherency: within this of at least one other model of the unit (11e §03.03)."""
-COHERENCY_ALL = 9.0
-"""Coherency: within this of every other model of the unit (11e §03.03, no 7+ rule)."""
 OVAL_ERROR = 1.2e-5
 """How far an oval's measuring polygon may lie outside the true ellipse (2048 vertices)."""
-END_BLOCKING_TERRAIN = ("light", "dense", "impassable")
-"""Terrain kinds no model may end a move overlapping (scenario format: terrain features)."""
-
-
-@dataclass(frozen=True)
-class Violation:
-    """One failed condition.
-
-    Attributes
-    ----------
-    rule : str
-        A short code: ``coherency-2``, ``coherency-9``, ``overlap``, ``engaged``, ``edge``,
-        ``terrain``, ``path``, ``unplaced``, ``ingress-edge``, ``ingress-enemy``,
-        ``ingress-zone``, ``setup-enemy``, ``disembark-range``...
-    message : str
-        The refusal in words (which rule, which models, which distance).
-    models : tuple of str
-        The models involved (own model first).
-    distance : float or None
-        The measured distance, inches.
-    limit : float or None
-        The distance the rule allows or demands.
-    geometry : shapely geometry or None
-        What to draw: the segment between closest points, or a footprint.
-    """
-
-    rule: str
-    message: str
-    models: tuple[str, ...] = ()
-    distance: float | None = None
-    limit: float | None = None
-    geometry: BaseGeometry | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-able form (geometry as WKT)."""
-        out: dict[str, Any] = {"rule": self.rule, "message": self.message,
-                               "models": list(self.models)}
-        if self.distance is not None:
-            out["distance"] = round(self.distance, 6)
-        if self.limit is not None:
-            out["limit"] = self.limit
-        if self.geometry is not None:
-            out["geometry"] = self.geometry.wkt
-        return out
 
 
 def fmt(d: float) -> str:
@@ -202,21 +149,21 @@ def coherency_violations(unit: Unit) -> list[Violation]:
             dist[i, j] = closest(models[i], models[j])
     for i, m in enumerate(models):
         best = min((dist[min(i, j), max(i, j)][0], j) for j in range(len(models)) if j != i)
-        if best[0] > COHERENCY_ONE + EPS:
+        if best[0] > rulings.COHERENCY_ONE + EPS:
             j = best[1]
             d, line = dist[min(i, j), max(i, j)]
             out.append(Violation(
                 "coherency-2",
                 f"coherency: {m.id} is not within 2\" of another model of {unit.id} "
                 f"(closest {models[j].id} at {fmt(d)})",
-                (m.id, models[j].id), d, COHERENCY_ONE, line))
+                (m.id, models[j].id), d, rulings.COHERENCY_ONE, line))
     for (i, j), (d, line) in dist.items():
-        if d > COHERENCY_ALL + EPS:
+        if d > rulings.COHERENCY_ALL + EPS:
             out.append(Violation(
                 "coherency-9",
                 f"coherency: {models[i].id} and {models[j].id} of {unit.id} are {fmt(d)} apart "
                 "(every model must be within 9\" of every other)",
-                (models[i].id, models[j].id), d, COHERENCY_ALL, line))
+                (models[i].id, models[j].id), d, rulings.COHERENCY_ALL, line))
     return out
 
 
@@ -236,10 +183,10 @@ def engaged_with(state: GameState, unit: Unit, models: Iterable[Model] | None = 
         for eu, e in enemies:
             assert e.at is not None
             if math.hypot(m.at[0] - e.at[0], m.at[1] - e.at[1]) - m.base.radius - e.base.radius \
-                    > ENGAGEMENT_RANGE + EPS:
+                    > rulings.ENGAGEMENT_RANGE + EPS:
                 continue
             d, line = closest(m, e)
-            if d <= ENGAGEMENT_RANGE + EPS:
+            if d <= rulings.ENGAGEMENT_RANGE + EPS:
                 out.append((m, eu, e, d, line))
     return out
 
@@ -255,7 +202,7 @@ def engagement_violations(state: GameState, unit: Unit, *, allowed: Iterable[str
     ok = set(allowed)
     return [Violation("engaged",
                       f"must end unengaged: {m.id} is {fmt(d)} from enemy {e.id} ({eu.id}); "
-                      "engagement range is 2\"", (m.id, e.id), d, ENGAGEMENT_RANGE, line)
+                      "engagement range is 2\"", (m.id, e.id), d, rulings.ENGAGEMENT_RANGE, line)
             for m, eu, e, d, line in engaged_with(state, unit) if eu.id not in ok]
 
 
@@ -302,7 +249,7 @@ def edge_violations(state: GameState, unit: Unit) -> list[Violation]:
 def terrain_violations(state: GameState, unit: Unit) -> list[Violation]:
     """No model ends a move with its base overlapping a light, dense or impassable feature."""
     out = []
-    feats = [t for t in state.terrain if t.kind in END_BLOCKING_TERRAIN]
+    feats = [t for t in state.terrain if t.kind in rulings.END_TERRAIN]
     for m in _placed(unit):
         for t in feats:
             if footprint_overlaps(m, t.shape):

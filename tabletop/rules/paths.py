@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 
 from tabletop.rules import zones
-from tabletop.rules.checks import Violation
+from tabletop.rules.violation import Violation
 from tabletop.state import GameState, Model, Unit
 
 __all__ = ["COMMIT_ONLY", "check_path", "move_cap", "path_length"]
@@ -42,5 +42,4 @@ def check_path(state: GameState, model_id: str, move: str,
     ``state`` is the board with the model at its start.
     """
     res = zones.validate_path(state, model_id, move, list(points), roll=roll, mode=mode)
-    return [Violation(v.rule, v.message, v.models or (model_id,), v.distance, v.limit, v.geometry)
-            for v in res.violations if v.rule not in COMMIT_ONLY]
+    return [v for v in res.violations if v.rule not in COMMIT_ONLY]

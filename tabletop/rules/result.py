@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop.rules.checks import Violation
+from tabletop.rules.violation import Violation
 from tabletop.state import GameState
 
 __all__ = ["ActionResult", "Refusal"]

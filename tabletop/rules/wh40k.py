@@ -23,13 +23,14 @@ from shapely.geometry import Point
 
 from tabletop.geometry.footprints import Hull, Round, footprint_distance, parse_base
 from tabletop.geometry.tolerance import EPS
-from tabletop.rules import checks
-from tabletop.rules.checks import Violation, exact_polygon, fmt, footprint_overlaps, half_extents
+from tabletop.rules import checks, rulings
+from tabletop.rules.checks import exact_polygon, fmt, footprint_overlaps, half_extents
 from tabletop.rules.dice import Dice, roll
 from tabletop.rules.paths import check_path, move_cap, path_length
 from tabletop.rules.result import ActionResult, Refusal
 from tabletop.rules.turns import Point as StepPoint
 from tabletop.rules.turns import TriggerContext, battle_shock_roll, register_steps
+from tabletop.rules.violation import Violation
 from tabletop.state import WH40K, GameState, Model, Selection, Unit
 
 __all__ = [
@@ -53,22 +54,6 @@ __all__ = [
 ]
 
 # -- rulings as named constants ------------------------------------------------------------------
-CORE_CP = 1
-"""CP each player gains in the Gain Core CP step (08.02)."""
-HAZARD_FAIL_MAX = 2
-"""A hazard roll fails on this or less (06.03)."""
-HAZARD_MW = 1
-HAZARD_MW_BIG = 3
-"""Mortal wounds per failed hazard roll; the second when every model is MONSTER or VEHICLE."""
-INGRESS_FIRST_ROUND = 2
-INGRESS_EDGE = 6.0
-INGRESS_ENEMY = 8.0
-INGRESS_ZONE_FROM_ROUND = 3
-RESERVES_LAST_ROUND = 3
-DISEMBARK_NEAR = 3.0
-DISEMBARK_COMBAT = 6.0
-EMBARK_RANGE = 3.0
-INSANE_BRAVERY_CP = 1
 BANE_OF_COWARDS = "BANE OF COWARDS"
 """Enemy ability (a keyword): -1 to Desperate Escape hazard rolls of a battle-shocked unit."""
 DEEP_STRIKE = "DEEP STRIKE"
@@ -174,9 +159,9 @@ def gain_core_cp(state: GameState, ctx: TriggerContext, action: Mapping[str, Any
     events = []
     players = []
     for p in state.players:
-        q = replace(p, cp=p.cp + CORE_CP)
+        q = replace(p, cp=p.cp + rulings.CORE_CP)
         players.append(q)
-        events.append({"kind": "cp", "player": p.id, "gained": CORE_CP, "cp": q.cp})
+        events.append({"kind": "cp", "player": p.id, "gained": rulings.CORE_CP, "cp": q.cp})
     return replace(state, players=(players[0], players[1])), events
 
 
@@ -201,13 +186,13 @@ def battle_shock_step(state: GameState, ctx: TriggerContext, action: Mapping[str
                if isinstance(u, Unit) and u.player == me):
             raise Refusal("Insane Bravery can be used once per battle; it was used already")
         p = state.player(me)
-        if p.cp < INSANE_BRAVERY_CP:
-            raise Refusal(f"Insane Bravery costs {INSANE_BRAVERY_CP}CP; {me} has {p.cp}CP")
-        q = replace(p, cp=p.cp - INSANE_BRAVERY_CP)
+        if p.cp < rulings.INSANE_BRAVERY_CP:
+            raise Refusal(f"Insane Bravery costs {rulings.INSANE_BRAVERY_CP}CP; {me} has {p.cp}CP")
+        q = replace(p, cp=p.cp - rulings.INSANE_BRAVERY_CP)
         state = replace(state, players=tuple(q if x.id == me else x  # type: ignore[arg-type]
                                              for x in state.players))
         state = state.with_unit(_add_flags(_unit(state, str(brave)), used_flag))
-        events.append({"kind": "cp", "player": me, "gained": -INSANE_BRAVERY_CP, "cp": q.cp,
+        events.append({"kind": "cp", "player": me, "gained": -rulings.INSANE_BRAVERY_CP, "cp": q.cp,
                        "stratagem": "insane-bravery"})
     for u in rolling:
         state, ev = battle_shock_roll(state, u.id, ctx, auto_pass=(u.id == brave))
@@ -265,11 +250,11 @@ def hazard_rolls(state: GameState, unit_id: str, dice: Dice, *, what: str = "haz
     values, ev = roll(dice, len(unit.models), what, unit_id)
     if modifier:
         ev["modifier"] = modifier
-    failed = sum(1 for v in values if v + modifier <= HAZARD_FAIL_MAX)
+    failed = sum(1 for v in values if v + modifier <= rulings.HAZARD_FAIL_MAX)
     ev["failed"] = failed
     events: list[dict[str, Any]] = [ev]
     big = unit.has("MONSTER") or unit.has("VEHICLE")  # keywords are per unit here
-    per = HAZARD_MW_BIG if big else HAZARD_MW
+    per = rulings.HAZARD_MW_BIG if big else rulings.HAZARD_MW
     if failed:
         state, more = allocate_mortal_wounds(state, unit_id, failed * per)
         events += more
@@ -369,8 +354,8 @@ def _move_reason(state: GameState, unit: Unit, move: str) -> str:
     if move == "ingress":
         if unit.location != "strategic-reserves":
             return f"{unit.id} is not in strategic reserves"
-        if state.battle.round < INGRESS_FIRST_ROUND:
-            return (f"no ingress move before battle round {INGRESS_FIRST_ROUND} "
+        if state.battle.round < rulings.INGRESS_FIRST_ROUND:
+            return (f"no ingress move before battle round {rulings.INGRESS_FIRST_ROUND} "
                     f"(this is round {state.battle.round})")
         return ""
     return f"unknown move type {move!r}"
@@ -704,7 +689,7 @@ def _placement_violations(state: GameState, sel: Selection, models: Sequence[Mod
     elif sel.move == "disembark":
         t = _unit(state, unit.transport or "")
         tpoly = t.models[0].footprint if len(t.models) == 1 else None
-        limit = DISEMBARK_COMBAT if sel.mode == "combat" else DISEMBARK_NEAR
+        limit = rulings.DISEMBARK_RANGE[sel.mode or "tactical"]
         for m in models:
             assert m.at is not None
             far_ok = False
@@ -727,27 +712,27 @@ def _placement_violations(state: GameState, sel: Selection, models: Sequence[Mod
             assert m.at is not None
             if limits_from == "strategic-reserves" and sel.move == "ingress":
                 far = _edge_far(state, m)
-                if far > INGRESS_EDGE + EPS:
+                if far > rulings.INGRESS_EDGE + EPS:
                     out.append(Violation("ingress-edge",
                                          f"{m.id} must be wholly within 6\" of a battlefield "
                                          f"edge (its farthest point is {fmt(far)} from the "
-                                         "nearest edge)", (m.id,), far, INGRESS_EDGE,
+                                         "nearest edge)", (m.id,), far, rulings.INGRESS_EDGE,
                                          m.footprint))
             for eu, e in enemies:
                 assert e.at is not None
                 d = footprint_distance(m.base, m.at, m.facing, e.base, e.at, e.facing)
-                if d <= INGRESS_ENEMY + EPS:
+                if d <= rulings.INGRESS_ENEMY + EPS:
                     _, line = checks.closest(m, e)
                     out.append(Violation("setup-enemy",
                                          f"{m.id} must be set up more than 8\" from every enemy "
                                          f"model: {e.id} ({eu.id}) is {fmt(d)} away",
-                                         (m.id, e.id), d, INGRESS_ENEMY, line))
+                                         (m.id, e.id), d, rulings.INGRESS_ENEMY, line))
             if (limits_from == "strategic-reserves" and enemy_zone is not None
-                    and state.battle.round < INGRESS_ZONE_FROM_ROUND
+                    and state.battle.round < rulings.INGRESS_ZONE_FROM_ROUND
                     and footprint_overlaps(m, enemy_zone)):
                 out.append(Violation("ingress-zone",
                                      f"{m.id} may not be set up in the enemy deployment zone "
-                                     f"before battle round {INGRESS_ZONE_FROM_ROUND}",
+                                     f"before battle round {rulings.INGRESS_ZONE_FROM_ROUND}",
                                      (m.id,), None, None,
                                      exact_polygon(m).intersection(enemy_zone)))
     return out
@@ -884,10 +869,10 @@ def embark_violations(state: GameState, sel: Selection, transport_id: str) -> li
         if m.at is None:
             continue
         best = min(checks.closest(m, tm) for tm in t.models if tm.at is not None)
-        if best[0] > EMBARK_RANGE + EPS:
+        if best[0] > rulings.EMBARK_RANGE + EPS:
             out.append(Violation("embark", f"{m.id} is {fmt(best[0])} from {transport_id}; "
                                  "every model must be within 3\" to embark", (m.id,),
-                                 best[0], EMBARK_RANGE, best[1]))
+                                 best[0], rulings.EMBARK_RANGE, best[1]))
     return out
 
 
@@ -941,7 +926,7 @@ def end_of_turn(state: GameState, ctx: TriggerContext, action: Mapping[str, Any]
         replace(u, flags=tuple(f for f in u.flags if f.startswith(BATTLE_FLAG))) if u.flags
         else u for u in state.units))
     last = state.players[1].id == state.battle.active_player
-    if last and state.battle.round >= RESERVES_LAST_ROUND:
+    if last and state.battle.round >= rulings.RESERVES_LAST_ROUND:
         doomed = {u.id for u in state.units if isinstance(u, Unit)
                   and u.location == "strategic-reserves"}
         doomed |= {u.id for u in state.units if isinstance(u, Unit)
@@ -992,13 +977,13 @@ def emergency_disembark(state: GameState, unit_id: str,
     board = state.with_unit(placed)
     vs: list[Violation] = []
     for m in kept:
-        near = [_wholly_within(m, exact_polygon(tm), DISEMBARK_COMBAT)
+        near = [_wholly_within(m, exact_polygon(tm), rulings.DISEMBARK_RANGE["combat"])
                 for tm in t.models if tm.at is not None]
         if not any(okk for okk, _ in near):
             far = min(d for _, d in near)
             vs.append(Violation("disembark-range", f"{m.id} must be set up wholly within 6\" of "
                                 f"{t.id} (its farthest point is {fmt(far)} away)", (m.id, t.id),
-                                far, DISEMBARK_COMBAT))
+                                far, rulings.DISEMBARK_RANGE["combat"]))
     vs += checks.overlap_violations(board, placed)
     vs += checks.edge_violations(board, placed)
     vs += checks.terrain_violations(board, placed)

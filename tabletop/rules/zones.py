@@ -72,22 +72,17 @@ from tabletop.geometry.reach import (
     reach_map,
 )
 from tabletop.geometry.tolerance import EPS
+from tabletop.rules import rulings
+from tabletop.rules.violation import Violation
 from tabletop.state import GameState, Model, Unit
 
 __all__ = [
-    "BIG",
-    "DENSE_CROSSERS",
-    "DENSE_LOW",
-    "END_TERRAIN",
-    "ENGAGEMENT_RANGE",
-    "INGRESS_EDGE",
-    "INGRESS_ENEMY",
     "MODES",
     "MOVES",
     "PathCheck",
     "PathResult",
+    "Violation",
     "Zone",
-    "ZoneViolation",
     "legal_zone",
     "setup_zone",
     "validate_path",
@@ -97,26 +92,6 @@ MOVES = ("normal", "advance", "fall-back")
 """Move types with a legal zone."""
 MODES = ("ordered-retreat", "desperate-escape")
 """Fall-back modes."""
-ENGAGEMENT_RANGE = 2.0
-"""Engagement range, inches (rulings: 2" horizontally)."""
-DENSE_CROSSERS = ("INFANTRY", "BEASTS", "SWARM", "MOBILE")
-"""Keywords whose models cross dense terrain features (rules-notes item 2)."""
-DENSE_LOW = 2.0
-"""Other models cross a dense feature only if its ``height`` is at most this, inches."""
-BIG = ("MONSTER", "VEHICLE")
-"""A mover with one of these passes over models with neither (normal and advance moves)."""
-END_TERRAIN = ("light", "dense", "impassable")
-"""Terrain kinds no model may end a move overlapping (``area`` has no effect)."""
-INGRESS_EDGE = 6.0
-"""Ingress: wholly within this of a battlefield edge, inches."""
-INGRESS_ENEMY = 8.0
-"""Ingress: more than this from every enemy model, inches."""
-INGRESS_FIRST_ROUND = 2
-"""Ingress moves are allowed from this battle round."""
-INGRESS_ZONE_FROM_ROUND = 3
-"""From this battle round an ingress may end in the enemy deployment zone."""
-DISEMBARK_RANGE = {"rapid": 3.0, "tactical": 3.0, "combat": 6.0}
-"""Disembark: wholly within this of the transport, per mode, inches."""
 END_SEGMENTS = 128
 """Vertices of the circumscribed polygons of round end regions (radius excess 0.03 %)."""
 END_QUAD_SEGS = 16
@@ -128,54 +103,6 @@ SNAP_MARGIN = 0.05
 # --------------------------------------------------------------------------------------------
 # results
 # --------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class ZoneViolation:
-    """Why a point or a path is not legal.
-
-    Attributes
-    ----------
-    rule : str
-        A short code: ``off-battlefield``, ``overlap-model``, ``overlap-terrain``, ``engaged``,
-        ``too-far``, ``unreachable``, ``path-too-long``, ``crosses-enemy``,
-        ``crosses-terrain``, ``leaves-battlefield``, ``ingress-round``, ``ingress-edge``,
-        ``ingress-enemy``, ``ingress-zone``, ``disembark-range``.
-    message : str
-        The reason in words a player understands.
-    models : tuple of str
-        The ids involved: the moving model first, then the other model or terrain piece.
-    distance : float or None
-        The distance measured, inches.
-    limit : float or None
-        The distance the rule allows or demands, inches.
-    geometry : shapely geometry or None
-        What caused it (a base, an engagement area, a terrain piece, a swept segment).
-    """
-
-    rule: str
-    message: str
-    models: tuple[str, ...] = ()
-    distance: float | None = None
-    limit: float | None = None
-    geometry: BaseGeometry | None = None
-
-    @property
-    def subject(self) -> str | None:
-        """The other model or terrain piece involved, if any."""
-        return self.models[1] if len(self.models) > 1 else None
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-able form (geometry as WKT)."""
-        out: dict[str, Any] = {"rule": self.rule, "message": self.message,
-                               "models": list(self.models)}
-        if self.distance is not None and math.isfinite(self.distance):
-            out["distance"] = round(self.distance, 6)
-        if self.limit is not None:
-            out["limit"] = self.limit
-        if self.geometry is not None:
-            out["geometry"] = self.geometry.wkt
-        return out
-
-
 class PathResult(NamedTuple):
     """A shortest path: its points (start first) and its length, inches."""
 
@@ -190,7 +117,7 @@ class PathCheck:
     points: tuple[tuple[float, float], ...]
     length: float
     limit: float
-    violations: tuple[ZoneViolation, ...] = ()
+    violations: tuple[Violation, ...] = ()
 
     @property
     def legal(self) -> bool:
@@ -283,7 +210,7 @@ def _others(state: GameState, unit: Unit, model: Model) -> list[_Other]:
         if m.id == model.id:
             continue
         assert m.at is not None
-        out.append(_Other(m.id, u.player != unit.player, any(u.has(k) for k in BIG), m.base,
+        out.append(_Other(m.id, u.player != unit.player, any(u.has(k) for k in rulings.BIG), m.base,
                           (float(m.at[0]), float(m.at[1])), float(m.facing)))
     return out
 
@@ -316,19 +243,19 @@ def _situation(state: GameState, model_id: str, move: str, roll: int | None,
     limit = m + float(roll) if move == "advance" and roll is not None else m
     sit = _Situation(state, unit, model, move, mode, float(limit))
     sit.others = _others(state, unit, model)
-    big_mover = any(unit.has(k) for k in BIG)
+    big_mover = any(unit.has(k) for k in rulings.BIG)
     for o in sit.others:
         if not o.enemy or mode == "desperate-escape":
             continue
         if big_mover and move in ("normal", "advance") and not o.big:
             continue
         sit.path_models.append(o)
-    crosses_dense = any(unit.has(k) for k in DENSE_CROSSERS)
+    crosses_dense = any(unit.has(k) for k in rulings.DENSE_CROSSERS)
     for t in state.terrain:
-        if t.kind in END_TERRAIN:
+        if t.kind in rulings.END_TERRAIN:
             sit.end_terrain.append((t.id, t.kind, t.shape))
         if t.kind == "impassable" or (t.kind == "dense" and not crosses_dense
-                                      and t.height > DENSE_LOW):
+                                      and t.height > rulings.DENSE_LOW):
             sit.path_terrain.append((t.id, t.kind, t.shape))
     return sit
 
@@ -382,7 +309,7 @@ def _static_end(base: Footprint, facing: float,
                 enemies: tuple[tuple[object, ...], ...],
                 terrain: tuple[tuple[tuple[float, float], ...], ...]) -> BaseGeometry:
     """Union of the enemies' engagement regions and the terrain features' overlap regions."""
-    parts = [_other_region(e, base, facing, ENGAGEMENT_RANGE) for e in enemies]
+    parts = [_other_region(e, base, facing, rulings.ENGAGEMENT_RANGE) for e in enemies]
     parts += [_grow(Polygon(t), base, facing, 0.0) for t in terrain]
     if not parts:
         return Polygon()
@@ -434,10 +361,10 @@ def _overlaps_shape(base: Footprint, at: tuple[float, float], facing: float,
 
 
 def _end_violations(sit: _Situation, x: float, y: float, *, engagement: bool = True,
-                    ignore_engaged: frozenset[str] = frozenset()) -> list[ZoneViolation]:
+                    ignore_engaged: frozenset[str] = frozenset()) -> list[Violation]:
     at = (float(x), float(y))
     base, facing, mid = sit.base, sit.facing, sit.model.id
-    out: list[ZoneViolation] = []
+    out: list[Violation] = []
     x0, y0, x1, y1 = _end_box(base, facing, sit.width, sit.depth)
     if isinstance(base, Round):
         over = max(x0 - x, y0 - y, x - x1, y - y1)
@@ -445,24 +372,25 @@ def _end_violations(sit: _Situation, x: float, y: float, *, engagement: bool = T
         bx0, by0, bx1, by1 = _exact_self(base, at, facing).bounds
         over = max(-bx0, -by0, bx1 - sit.width, by1 - sit.depth)
     if over > EPS:
-        out.append(ZoneViolation(
+        out.append(Violation(
             "off-battlefield", f"the base of {mid} would stick {_fmt(over)} off the battlefield",
             (mid,), over, 0.0, sit.state.battlefield.polygon.exterior))
     for o in sit.others:
         if _overlaps_model(base, at, facing, o):
-            out.append(ZoneViolation(
+            out.append(Violation(
                 "overlap-model", f"the base of {mid} would overlap model {o.id}", (mid, o.id),
                 0.0, 0.0, o.exact))
         elif engagement and o.enemy and o.id not in ignore_engaged:
             d = footprint_distance(base, at, facing, o.base, o.at, o.facing)
-            if d <= ENGAGEMENT_RANGE + EPS:
-                out.append(ZoneViolation(
+            if d <= rulings.ENGAGEMENT_RANGE + EPS:
+                out.append(Violation(
                     "engaged", f"{mid} would end {_fmt(d)} from enemy model {o.id}: it must end "
-                    f"more than {_fmt(ENGAGEMENT_RANGE)} away", (mid, o.id), d,
-                    ENGAGEMENT_RANGE, o.exact.buffer(ENGAGEMENT_RANGE, quad_segs=32)))
+                    f"more than {_fmt(rulings.ENGAGEMENT_RANGE)} away", (mid, o.id), d,
+                    rulings.ENGAGEMENT_RANGE,
+                    o.exact.buffer(rulings.ENGAGEMENT_RANGE, quad_segs=32)))
     for tid, kind, shape in sit.end_terrain:
         if _overlaps_shape(base, at, facing, shape):
-            out.append(ZoneViolation(
+            out.append(Violation(
                 "overlap-terrain", f"the base of {mid} would overlap {kind} terrain {tid}",
                 (mid, tid), 0.0, 0.0, shape))
     return out
@@ -531,7 +459,7 @@ class Zone:
             return False
         return not self.explain(x, y)
 
-    def explain(self, x: float, y: float) -> list[ZoneViolation]:
+    def explain(self, x: float, y: float) -> list[Violation]:
         """Every reason why ``(x, y)`` is not a legal end point (empty when it is legal)."""
         if self._disk is None:
             return list(self._setup_checks(float(x), float(y)))
@@ -540,7 +468,7 @@ class Zone:
             out.extend(self._reach_violations(float(x), float(y)))
         return out
 
-    def _reach_violations(self, x: float, y: float) -> list[ZoneViolation]:
+    def _reach_violations(self, x: float, y: float) -> list[Violation]:
         assert self._disk is not None
         sit, mid = self._sit, self.model
         d = self._disk.distance_to(x, y)
@@ -549,13 +477,13 @@ class Zone:
         straight = math.dist(sit.start, (x, y))
         r = sit.radius
         if min(x - r, y - r, sit.width - r - x, sit.depth - r - y) < -EPS:
-            return [ZoneViolation(
+            return [Violation(
                 "unreachable", f"no legal path reaches this point: the base of {mid} (its "
                 f"circumscribed circle of radius {_fmt(r)}, used for paths) would cross the "
                 "battlefield edge", (mid,), straight, sit.limit,
                 sit.state.battlefield.polygon.exterior)]
         if straight > sit.limit + EPS:
-            return [ZoneViolation(
+            return [Violation(
                 "too-far", f"{mid} would move {_fmt(straight)} in a straight line, more than "
                 f"its {_fmt(sit.limit)} {sit.move} move", (mid,), straight, sit.limit,
                 LineString([sit.start, (x, y)]))]
@@ -565,9 +493,9 @@ class Zone:
             msg = (f"no legal path of {_fmt(sit.limit)} or less reaches this point: the straight "
                    f"line is blocked by {names}, and the way around is longer")
             geom = shapely.union_all([b.geometry for b in blockers if b.geometry is not None])
-            return [ZoneViolation("unreachable", msg, (mid, *(b.models[1] for b in blockers)),
+            return [Violation("unreachable", msg, (mid, *(b.models[1] for b in blockers)),
                                   straight, sit.limit, geom)]
-        return [ZoneViolation(
+        return [Violation(
             "unreachable", f"no legal path of {_fmt(sit.limit)} or less reaches this point "
             "(the base cannot fit through)", (mid,), straight, sit.limit, None)]
 
@@ -613,7 +541,7 @@ class Zone:
 
 
 def _segment_blockers(sit: _Situation, a: tuple[float, float], b: tuple[float, float]
-                      ) -> list[ZoneViolation]:
+                      ) -> list[Violation]:
     """Path obstacles that the circumscribed circle of the mover meets along ``a - b``."""
     mid, r = sit.model.id, sit.radius
     seg = LineString([a, b]) if math.dist(a, b) > 0 else Point(a)
@@ -624,15 +552,15 @@ def _segment_blockers(sit: _Situation, a: tuple[float, float], b: tuple[float, f
         else:
             d = float(seg.distance(o.exact))
         if d < r - EPS:
-            out.append(ZoneViolation(
+            out.append(Violation(
                 "crosses-enemy", f"{mid} would pass over enemy model {o.id}", (mid, o.id),
                 max(d - r, 0.0), 0.0, seg.buffer(r, quad_segs=16).intersection(o.exact)))
     for tid, kind, shape in sit.path_terrain:
         d = float(seg.distance(shape))
         if d < r - EPS:
             why = "impassable" if kind == "impassable" else \
-                f"dense and taller than {_fmt(DENSE_LOW)}, which {mid} cannot cross"
-            out.append(ZoneViolation(
+                f"dense and taller than {_fmt(rulings.DENSE_LOW)}, which {mid} cannot cross"
+            out.append(Violation(
                 "crosses-terrain", f"{mid} would cross terrain {tid} ({why})", (mid, tid),
                 max(d - r, 0.0), 0.0, seg.buffer(r, quad_segs=16).intersection(shape)))
     return out
@@ -740,9 +668,9 @@ def _sweep(sit: _Situation, a: tuple[float, float], b: tuple[float, float]) -> B
 
 
 def _segment_violations(sit: _Situation, a: tuple[float, float], b: tuple[float, float],
-                        k: int) -> list[ZoneViolation]:
+                        k: int) -> list[Violation]:
     mid = sit.model.id
-    out: list[ZoneViolation] = []
+    out: list[Violation] = []
     where = f"on line {k + 1} of the path"
     if isinstance(sit.base, Round):
         r = sit.radius
@@ -753,7 +681,7 @@ def _segment_violations(sit: _Situation, a: tuple[float, float], b: tuple[float,
             else:
                 d = float(seg.distance(o.exact)) - r
             if d < -EPS:
-                out.append(ZoneViolation(
+                out.append(Violation(
                     "crosses-enemy", f"{mid} would pass over enemy model {o.id} {where}",
                     (mid, o.id), d, 0.0, _sweep(sit, a, b).intersection(o.exact)))
         for tid, kind, shape in sit.path_terrain:
@@ -769,7 +697,7 @@ def _segment_violations(sit: _Situation, a: tuple[float, float], b: tuple[float,
             if thin.intersects(o.exact if not isinstance(o.base, Round) else
                                Point(o.at).buffer(o.base.radius, quad_segs=64)):
                 d = -float(thin.intersection(o.exact).area > 0)
-                out.append(ZoneViolation(
+                out.append(Violation(
                     "crosses-enemy", f"{mid} would pass over enemy model {o.id} {where}",
                     (mid, o.id), d, 0.0, sweep.intersection(o.exact)))
         for tid, kind, shape in sit.path_terrain:
@@ -778,7 +706,7 @@ def _segment_violations(sit: _Situation, a: tuple[float, float], b: tuple[float,
         bx0, by0, bx1, by1 = sweep.bounds
         over = max(-bx0, -by0, bx1 - sit.width, by1 - sit.depth)
     if over > EPS:
-        out.append(ZoneViolation(
+        out.append(Violation(
             "leaves-battlefield", f"the base of {mid} would leave the battlefield {where}",
             (mid,), over, 0.0, _sweep(sit, a, b)))
     return out
@@ -786,11 +714,11 @@ def _segment_violations(sit: _Situation, a: tuple[float, float], b: tuple[float,
 
 def _terrain_violation(sit: _Situation, tid: str, kind: str, shape: BaseGeometry, d: float,
                        a: tuple[float, float], b: tuple[float, float], where: str
-                       ) -> ZoneViolation:
+                       ) -> Violation:
     mid = sit.model.id
     why = "impassable" if kind == "impassable" else \
-        f"dense and taller than {_fmt(DENSE_LOW)}, which {mid} cannot cross"
-    return ZoneViolation("crosses-terrain", f"{mid} would cross terrain {tid} ({why}) {where}",
+        f"dense and taller than {_fmt(rulings.DENSE_LOW)}, which {mid} cannot cross"
+    return Violation("crosses-terrain", f"{mid} would cross terrain {tid} ({why}) {where}",
                          (mid, tid), d, 0.0, _sweep(sit, a, b).intersection(shape))
 
 
@@ -813,10 +741,10 @@ def validate_path(state: GameState, model_id: str, move: str,
     if not pts or math.dist(pts[0], sit.start) > EPS:
         pts.insert(0, sit.start)
     length = sum(math.dist(a, b) for a, b in itertools.pairwise(pts))
-    out: list[ZoneViolation] = []
+    out: list[Violation] = []
     mid = sit.model.id
     if length > sit.limit + EPS:
-        out.append(ZoneViolation(
+        out.append(Violation(
             "path-too-long", f"the path of {mid} is {_fmt(length)} long, more than its "
             f"{_fmt(sit.limit)} {move} move", (mid,), length, sit.limit, LineString(pts)
             if len(pts) > 1 else None))
@@ -850,7 +778,8 @@ def setup_zone(state: GameState, model_id: str, kind: str, *, mode: str | None =
         state = state.with_model(model)
     sit = _Situation(state, unit, model, kind, mode, 0.0)
     sit.others = _others(state, unit, model)
-    sit.end_terrain = [(t.id, t.kind, t.shape) for t in state.terrain if t.kind in END_TERRAIN]
+    sit.end_terrain = [(t.id, t.kind, t.shape) for t in state.terrain
+                       if t.kind in rulings.END_TERRAIN]
     base, facing = model.base, model.facing
     fkey = _facing_key(base, facing)
     W, H = state.battlefield.width, state.battlefield.depth
@@ -865,45 +794,47 @@ def setup_zone(state: GameState, model_id: str, kind: str, *, mode: str | None =
     if kind == "ingress":
         rnd = state.battle.round
         enemy_player = state.opponent(unit.player)
-        inner = box(INGRESS_EDGE, INGRESS_EDGE, W - INGRESS_EDGE, H - INGRESS_EDGE) \
-            if W > 2 * INGRESS_EDGE and H > 2 * INGRESS_EDGE else Polygon()
+        edge = rulings.INGRESS_EDGE
+        inner = box(edge, edge, W - edge, H - edge) if W > 2 * edge and H > 2 * edge \
+            else Polygon()
         if not inner.is_empty:
             removed.append(_grow(inner, base, fkey, 0.0))
         for o in sit.others:
             if o.enemy:
-                removed.append(_other_region(o.key(), base, fkey, INGRESS_ENEMY))
+                removed.append(_other_region(o.key(), base, fkey, rulings.INGRESS_ENEMY))
         dz = enemy_player.zone_polygon
-        if dz is not None and rnd < INGRESS_ZONE_FROM_ROUND:
+        if dz is not None and rnd < rulings.INGRESS_ZONE_FROM_ROUND:
             removed.append(_grow(dz, base, fkey, 0.0))
-        if rnd < INGRESS_FIRST_ROUND:
+        if rnd < rulings.INGRESS_FIRST_ROUND:
             geom = Polygon()
 
-        def ingress_checks(x: float, y: float) -> list[ZoneViolation]:
+        def ingress_checks(x: float, y: float) -> list[Violation]:
             at = (x, y)
             out = []
-            if rnd < INGRESS_FIRST_ROUND:
-                out.append(ZoneViolation(
+            if rnd < rulings.INGRESS_FIRST_ROUND:
+                out.append(Violation(
                     "ingress-round", f"ingress moves are allowed from battle round "
-                    f"{INGRESS_FIRST_ROUND} (this is round {rnd})", (mid,)))
+                    f"{rulings.INGRESS_FIRST_ROUND} (this is round {rnd})", (mid,)))
             if not inner.is_empty and _overlaps_shape(base, at, facing, inner):
-                out.append(ZoneViolation(
+                out.append(Violation(
                     "ingress-edge", f"{mid} must be set up wholly within "
-                    f"{_fmt(INGRESS_EDGE)} of a battlefield edge", (mid,), None,
-                    INGRESS_EDGE, inner))
+                    f"{_fmt(rulings.INGRESS_EDGE)} of a battlefield edge", (mid,), None,
+                    rulings.INGRESS_EDGE, inner))
             for o in sit.others:
                 if not o.enemy:
                     continue
                 d = footprint_distance(base, at, facing, o.base, o.at, o.facing)
-                if d <= INGRESS_ENEMY + EPS:
-                    out.append(ZoneViolation(
+                if d <= rulings.INGRESS_ENEMY + EPS:
+                    out.append(Violation(
                         "ingress-enemy", f"{mid} would be {_fmt(d)} from enemy model {o.id}: "
-                        f"it must be more than {_fmt(INGRESS_ENEMY)} away", (mid, o.id), d,
-                        INGRESS_ENEMY, o.exact.buffer(INGRESS_ENEMY, quad_segs=32)))
-            if dz is not None and rnd < INGRESS_ZONE_FROM_ROUND and \
+                        f"it must be more than {_fmt(rulings.INGRESS_ENEMY)} away", (mid, o.id), d,
+                        rulings.INGRESS_ENEMY, o.exact.buffer(rulings.INGRESS_ENEMY, quad_segs=32)))
+            if dz is not None and rnd < rulings.INGRESS_ZONE_FROM_ROUND and \
                     _overlaps_shape(base, at, facing, dz):
-                out.append(ZoneViolation(
+                out.append(Violation(
                     "ingress-zone", f"{mid} would be in {enemy_player.id}'s deployment zone "
-                    f"before battle round {INGRESS_ZONE_FROM_ROUND}", (mid, enemy_player.id),
+                    f"before battle round {rulings.INGRESS_ZONE_FROM_ROUND}",
+                    (mid, enemy_player.id),
                     None, None, dz))
             return out + _end_violations(sit, x, y, engagement=False)
         checks.append(ingress_checks)
@@ -918,10 +849,10 @@ def setup_zone(state: GameState, model_id: str, kind: str, *, mode: str | None =
         if not isinstance(tunit, Unit) or not any(m.at is not None for m in tunit.models):
             raise UserError(f"transport {unit.transport} is not on the battlefield")
         dmode = mode or "tactical"
-        if dmode not in DISEMBARK_RANGE:
+        if dmode not in rulings.DISEMBARK_RANGE:
             raise UserError(f"unknown disembark mode {dmode!r}: write one of "
-                            f"{', '.join(DISEMBARK_RANGE)}")
-        rng = DISEMBARK_RANGE[dmode]
+                            f"{', '.join(rulings.DISEMBARK_RANGE)}")
+        rng = rulings.DISEMBARK_RANGE[dmode]
         tmodels = [m for m in tunit.models if m.at is not None]
         tshape = shapely.union_all([
             _exact_self(m.base, (float(m.at[0]), float(m.at[1])), m.facing)  # type: ignore[index]
@@ -934,17 +865,17 @@ def setup_zone(state: GameState, model_id: str, kind: str, *, mode: str | None =
         engaged_with_transport = frozenset(
             o.id for o in sit.others if o.enemy and any(
                 footprint_distance(m.base, m.at, m.facing, o.base, o.at, o.facing)  # type: ignore[arg-type]
-                <= ENGAGEMENT_RANGE + EPS for m in tmodels))
+                <= rulings.ENGAGEMENT_RANGE + EPS for m in tmodels))
         ignore = engaged_with_transport if dmode == "combat" else frozenset()
         for o in sit.others:
             if o.enemy and o.id not in ignore:
-                removed.append(_other_region(o.key(), base, fkey, ENGAGEMENT_RANGE))
+                removed.append(_other_region(o.key(), base, fkey, rulings.ENGAGEMENT_RANGE))
 
-        def disembark_checks(x: float, y: float) -> list[ZoneViolation]:
+        def disembark_checks(x: float, y: float) -> list[Violation]:
             d = float(tshape.distance(Point(x, y))) + R
             out = []
             if d > rng + EPS:
-                out.append(ZoneViolation(
+                out.append(Violation(
                     "disembark-range", f"{mid} must be set up wholly within {_fmt(rng)} of "
                     f"transport {unit.transport} ({dmode} disembark)",
                     (mid, *sorted(tids)), d, rng, tshape.buffer(rng, quad_segs=32)))

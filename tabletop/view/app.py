@@ -24,7 +24,7 @@ import pygame
 from shapely.geometry import LineString
 
 from tabletop.files import atomic_write
-from tabletop.rules.checks import Violation
+from tabletop.rules.violation import Violation
 from tabletop.state import Block, GameState, Unit
 from tabletop.view import render
 from tabletop.view.blockdrag import BlockTool, handle_points, max_displacement, near_obstacles

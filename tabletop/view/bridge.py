@@ -18,7 +18,7 @@ from shapely.geometry.base import BaseGeometry
 from tabletop.geometry.blocks import BlockGeom
 from tabletop.rules import checks, wh40k, zones
 from tabletop.rules.actions import apply_action
-from tabletop.rules.checks import Violation
+from tabletop.rules.violation import Violation
 from tabletop.rulesets import t9a
 from tabletop.state import WH40K, Block, GameState, Unit
 from tabletop.view.blockdrag import BLOCK_MOVE_KEYS, BlockRanges

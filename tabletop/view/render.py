@@ -34,12 +34,12 @@ from tabletop.files import atomic_write
 from tabletop.geometry.blocks import BlockGeom
 from tabletop.geometry.footprints import Footprint, parse_base
 from tabletop.geometry.tolerance import mm
+from tabletop.rules import rulings
 from tabletop.state import Block, GameState, Model, Unit
 from tabletop.view.shapes import block_geom, block_model_polygons
 from tabletop.view.viewport import Viewport
 
 __all__ = [
-    "ENGAGEMENT_RANGE",
     "ZONE_LAYER_SIZE",
     "ZONE_PALETTE",
     "Mark",
@@ -71,8 +71,6 @@ Colour = tuple[int, int, int]
 RGBA = tuple[int, int, int, int]
 Pt = tuple[float, float]
 
-ENGAGEMENT_RANGE = 2.0
-"""Engagement range drawn around enemy models on demand (wh40k-11e: 2" horizontally)."""
 
 OBJECTIVE_DIAMETER_MM = 40.0
 """Objective markers are 40 mm across."""
@@ -536,7 +534,7 @@ def draw_overlays(surface: pygame.Surface, state: GameState, vp: Viewport, ov: O
 
 
 def draw_engagement(surface: pygame.Surface, state: GameState, vp: Viewport,
-                    player: str, *, distance: float = ENGAGEMENT_RANGE) -> None:
+                    player: str, *, distance: float | None = None) -> None:
     """Outline the engagement range (``distance`` around each base) of ``player``'s models."""
     col = _shade(player_colour(state, player), 1.4)
     ranges = engagement_geometry(state, player, distance=distance)
@@ -544,8 +542,10 @@ def draw_engagement(surface: pygame.Surface, state: GameState, vp: Viewport,
 
 
 def engagement_geometry(state: GameState, player: str, *,
-                        distance: float = ENGAGEMENT_RANGE) -> BaseGeometry:
+                        distance: float | None = None) -> BaseGeometry:
     """The union of the engagement ranges of ``player``'s models (for drawing)."""
+    if distance is None:
+        distance = rulings.ENGAGEMENT_RANGE
     rings = [_model_polygon(m).buffer(distance, quad_segs=8)
              for unit, m in state.placed_models() if unit.player == player]
     return shapely.union_all(rings) if rings else Polygon()
