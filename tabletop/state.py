@@ -227,8 +227,9 @@ class GameState:
     objectives: tuple[Point, ...] = ()
     units: tuple[AnyUnit, ...] = ()
     description: str | None = None
-    extra: tuple[tuple[str, object], ...] = ()
-    """Program-specific top-level data kept verbatim through load and save (JSON-like values)."""
+    triggers: tuple[dict[str, object], ...] = ()
+    """Rules the scenario attaches to points of the turn (``triggers``: data triggers of
+    :func:`tabletop.rules.turns.data_trigger`, plain JSON-like tables; treat as read-only)."""
 
     # -- look-ups -------------------------------------------------------------------------
     def player(self, player_id: str) -> Player:

@@ -306,13 +306,9 @@ def data_trigger(spec: Mapping[str, Any], structure: TurnStructure = WH40K_TURN)
 
 
 def scenario_triggers(state: GameState) -> list[Trigger]:
-    """The data triggers the scenario carries (its ``triggers`` extra key)."""
-    extra = dict(state.extra)
-    specs = extra.get("triggers") or []
-    if not isinstance(specs, list | tuple):
-        raise UserError("`triggers` must be a list of tables")
+    """The data triggers the scenario carries (its ``[[triggers]]`` tables)."""
     structure = STRUCTURES.get(state.ruleset, WH40K_TURN)
-    return [data_trigger(s, structure) for s in specs]
+    return [data_trigger(s, structure) for s in state.triggers]
 
 
 def resolve_point(state: GameState, point: Point, ctx: TriggerContext,

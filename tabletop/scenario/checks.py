@@ -28,8 +28,10 @@ from shapely import affinity
 from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 
+from tabletop.errors import UserError
 from tabletop.geometry.footprints import Footprint, Hull, Oval, Rect, Round
 from tabletop.geometry.tolerance import EPS, mm
+from tabletop.rules.turns import STRUCTURES, WH40K_TURN, parse_point
 from tabletop.state import Block, GameState, Unit
 
 __all__ = ["OVAL_CHECK_SEGMENTS", "Problem", "block_polygon", "check_state"]
@@ -260,6 +262,7 @@ def check_state(state: GameState) -> list[Problem]:
     problems.extend(_model_overlaps(placed, impassable))
     problems.extend(_block_overlaps(blocks, impassable))
     problems.extend(_check_selection(state, units_by_id))
+    problems.extend(_check_triggers(state, units_by_id))
     return problems
 
 
@@ -354,6 +357,33 @@ def _block_overlaps(blocks: list[tuple[str, Block, Polygon]],
         for tid, tpoly in impassable:
             if _overlaps_polygons(poly, tpoly):
                 problems.append((path, f'the block overlaps impassable terrain "{tid}"'))
+    return problems
+
+
+TRIGGER_NEEDS = {"gain-cp": ("target",), "battle-shock-roll": ("unit",), "flag": ("unit", "flag"),
+                 "note": ("text",)}
+"""The keys each trigger effect needs besides ``at`` and ``effect``."""
+
+
+def _check_triggers(state: GameState, units_by_id: dict[str, Unit | Block]) -> list[Problem]:
+    problems: list[Problem] = []
+    player_ids = [p.id for p in state.players]
+    structure = STRUCTURES.get(state.ruleset, WH40K_TURN)
+    for i, spec in enumerate(state.triggers):
+        path = f"triggers[{i}]"
+        try:
+            parse_point(str(spec["at"]), structure)
+        except UserError as exc:
+            problems.append((f"{path}.at", str(exc)))
+        for key in TRIGGER_NEEDS.get(str(spec["effect"]), ()):
+            if key not in spec:
+                problems.append((path, f'a "{spec["effect"]}" trigger needs `{key}`'))
+        for key in ("player", "target"):
+            if key in spec and spec[key] not in player_ids:
+                problems.append((f"{path}.{key}", f'unknown player "{spec[key]}"; the players '
+                                                  f"are {_and(player_ids)}"))
+        if "unit" in spec and spec["unit"] not in units_by_id:
+            problems.append((f"{path}.unit", f'unknown unit "{spec["unit"]}"'))
     return problems
 
 

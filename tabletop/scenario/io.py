@@ -375,6 +375,8 @@ def build_state(model: Wh40kScenario | T9aScenario) -> GameState:
         battlefield=Battlefield(width=model.battlefield.width, depth=model.battlefield.depth),
         terrain=terrain, objectives=tuple(model.objectives), units=tuple(units),
         description=model.description,
+        triggers=tuple(t.model_dump(exclude_none=True)
+                       for t in getattr(model, "triggers", ())),
     )
 
 
@@ -469,6 +471,8 @@ def to_document(state: GameState) -> dict[str, Any]:
         doc["objectives"] = _points(state.objectives)
     if state.units:
         doc["units"] = [_unit_doc(u) for u in state.units]
+    if state.triggers:
+        doc["triggers"] = [_jsonish(dict(t)) for t in state.triggers]
     return doc
 
 

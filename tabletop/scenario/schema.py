@@ -270,6 +270,25 @@ class BattleModel(_Strict):
     selection: SelectionModel | None = None
 
 
+class TriggerModel(_Strict):
+    """One of ``[[triggers]]`` (program-added): a rule attached to a point of the turn.
+
+    ``at``: a point key (``"movement.start"``, ``"command.end.mission"``) or a phrase ("at the
+    start of the Movement phase"); ``effect``: ``gain-cp`` (``target`` player, ``amount``),
+    ``battle-shock-roll`` (``unit``), ``flag`` (``unit``, ``flag``) or ``note`` (``text``).
+    """
+
+    at: Text
+    effect: Literal["gain-cp", "battle-shock-roll", "flag", "note"]
+    name: Text | None = None
+    player: Id | None = None
+    target: Id | None = None
+    amount: Int | None = None
+    unit: Id | None = None
+    flag: Text | None = None
+    text: Text | None = None
+
+
 # -- wh40k-11e ------------------------------------------------------------------------------------
 
 class Wh40kTerrain(_Strict):
@@ -338,6 +357,7 @@ class Wh40kScenario(_Strict):
     terrain: list[Wh40kTerrain] = []
     objectives: list[Point] = []
     units: list[Wh40kUnit] = []
+    triggers: list[TriggerModel] = []
 
 
 # -- t9a-2 ----------------------------------------------------------------------------------------
