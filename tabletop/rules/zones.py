@@ -263,21 +263,24 @@ def _situation(state: GameState, model_id: str, move: str, roll: int | None,
 # --------------------------------------------------------------------------------------------
 # end regions (centre positions excluded at the end of a move)
 # --------------------------------------------------------------------------------------------
-def _mover_pieces(base: Footprint, facing: float) -> list[np.ndarray]:
+@lru_cache(maxsize=64)
+def _mover_pieces(base: Footprint, facing: float) -> tuple[np.ndarray, ...]:
     """Convex pieces of the mover's footprint reflected through its centre (``-F``)."""
     poly = base.placed(0.0, 0.0, facing)
-    return [-np.asarray(p.exterior.coords)[:-1] for p in convex_pieces(poly)]
+    return tuple(-np.asarray(p.exterior.coords)[:-1] for p in convex_pieces(poly))
 
 
-def _minkowski(geom: Polygon, pieces: list[np.ndarray]) -> BaseGeometry:
+def _minkowski(geom: Polygon, pieces: Sequence[np.ndarray]) -> BaseGeometry:
     """``geom`` (+) the shape made of ``pieces``: per convex pair, hull of the vertex sums."""
-    parts = []
+    sums: list[np.ndarray] = []
     for g in convex_pieces(geom):
         a = np.asarray(g.exterior.coords)[:-1]
-        for b in pieces:
-            s = (a[:, None, :] + b[None, :, :]).reshape(-1, 2)
-            parts.append(MultiPoint(s).convex_hull)
-    return shapely.union_all(parts)
+        sums.extend((a[:, None, :] + b[None, :, :]).reshape(-1, 2) for b in pieces)
+    if not sums:
+        return Polygon()
+    idx = np.repeat(np.arange(len(sums)), [len(x) for x in sums])
+    hulls = shapely.convex_hull(shapely.multipoints(np.concatenate(sums), indices=idx))
+    return shapely.union_all(hulls)
 
 
 def _grow(geom: Polygon, base: Footprint, facing: float, extra: float) -> BaseGeometry:
@@ -288,6 +291,24 @@ def _grow(geom: Polygon, base: Footprint, facing: float, extra: float) -> BaseGe
     return conservative_buffer(grown, extra, quad_segs=END_QUAD_SEGS) if extra > 0 else grown
 
 
+@lru_cache(maxsize=256)
+def _local_region(obase: Footprint, ofacing: float, base: Footprint, facing: float,
+                  extra: float) -> BaseGeometry:
+    """:func:`_other_region` of a model standing at the origin (per footprint and facing).
+
+    The region is a Minkowski sum, so a model elsewhere gets it translated: non-round movers
+    and models pay for the sums once per (footprint, facing) pair, not once per model.
+    """
+    if isinstance(obase, Round):
+        # a disk of radius re about the centre: grow the reflected mover by re + extra
+        pieces = _mover_pieces(base, facing)
+        hull = shapely.union_all(shapely.convex_hull(shapely.multipoints(
+            np.concatenate(pieces), indices=np.repeat(np.arange(len(pieces)),
+                                                       [len(p) for p in pieces]))))
+        return conservative_buffer(hull, obase.radius + extra, quad_segs=END_QUAD_SEGS)
+    return _grow(obase.placed(0.0, 0.0, ofacing), base, facing, extra)
+
+
 def _other_region(o: tuple[object, ...], base: Footprint, facing: float,
                   extra: float) -> BaseGeometry:
     at, obase, ofacing = o
@@ -295,13 +316,9 @@ def _other_region(o: tuple[object, ...], base: Footprint, facing: float,
     if isinstance(obase, Round) and isinstance(base, Round):
         return circumscribed_circle(at[0], at[1], obase.radius + base.radius + extra,
                                     segments=END_SEGMENTS)
-    if isinstance(obase, Round):
-        # a disk of radius re about the centre: grow the reflected mover by re + extra
-        pieces = _mover_pieces(base, facing)
-        hull = shapely.union_all([MultiPoint(p + np.array(at)).convex_hull for p in pieces])
-        return conservative_buffer(hull, obase.radius + extra, quad_segs=END_QUAD_SEGS)
-    oshape = obase.placed(at[0], at[1], float(ofacing))  # type: ignore[arg-type]
-    return _grow(oshape, base, facing, extra)
+    local = _local_region(obase, float(ofacing), base, facing, extra)  # type: ignore[arg-type]
+    shift = np.array([float(at[0]), float(at[1])])
+    return shapely.transform(local, lambda c: c + shift)
 
 
 @lru_cache(maxsize=64)
