@@ -12,11 +12,9 @@ import pytest
 from shapely.geometry import Point
 
 from tabletop.geometry.footprints import parse_base
+from tabletop.scenario.io import load_scenario, save_scenario
 from tabletop.state import Battle, Battlefield, GameState, Model, Player, Terrain, Unit
 from tabletop.view.app import App
-
-pytest.importorskip("tabletop.rules.actions")
-from tabletop.scenario.io import load_scenario, save_scenario
 
 B32 = parse_base("32mm")
 R32 = 32 / 25.4 / 2
@@ -112,7 +110,6 @@ def test_a_drag_moves_a_model_to_a_legal_spot(app_factory) -> None:  # type: ign
 
 
 def test_a_drag_into_an_enemy_screen_snaps_to_the_zone_edge(app_factory) -> None:  # type: ignore[no-untyped-def]
-    pytest.importorskip("tabletop.rules.zones")
     app = app_factory(board(screen=True))
     select_normal(app, (6.0, 9.5))
     vp = app.ctrl.viewport
@@ -220,7 +217,6 @@ def test_play_without_a_display_says_so(monkeypatch, capsys) -> None:  # type: i
 
 
 def test_disembark_by_dragging_from_the_transport_list(app_factory) -> None:  # type: ignore[no-untyped-def]
-    pytest.importorskip("tabletop.rules.zones")
     from tabletop.scenario.io import shipped
 
     app = app_factory(load_scenario(shipped("reserves-and-transport.toml")))

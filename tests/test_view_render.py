@@ -87,11 +87,8 @@ def test_tabletop_show_writes_a_picture(tmp_path, name: str) -> None:  # type: i
     from pngio import read_png
 
     from tabletop.cli import main
+    from tabletop.scenario.io import shipped
 
-    try:
-        from tabletop.scenario.io import shipped
-    except ImportError:
-        pytest.skip("scenario loader not available")
     out = tmp_path / "board.png"
     assert main(["show", str(shipped(name)), "-o", str(out)]) == 0
     img = read_png(out)

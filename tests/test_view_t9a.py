@@ -17,6 +17,9 @@ import pygame
 import pytest
 
 from tabletop.geometry.blocks import BlockGeom
+from tabletop.rules.actions import apply_action, apply_actions
+from tabletop.rulesets import t9a
+from tabletop.scenario.io import load_scenario, save_scenario, shipped
 from tabletop.state import Block, GameState
 from tabletop.view.app import App
 from tabletop.view.blockdrag import (
@@ -30,11 +33,6 @@ from tabletop.view.blockdrag import (
 from tabletop.view.bridge import Rules
 from tabletop.view.controller import Controller
 from tabletop.view.viewport import Viewport
-
-t9a = pytest.importorskip("tabletop.rulesets.t9a")
-pytest.importorskip("tabletop.rules.actions")
-from tabletop.rules.actions import apply_action, apply_actions  # noqa: E402
-from tabletop.scenario.io import load_scenario, save_scenario, shipped  # noqa: E402
 
 
 def lines() -> GameState:

@@ -18,13 +18,12 @@ import math
 import numpy as np
 import pytest
 import shapely
+import skfmm  # test dependency: the independent oracle
 from shapely.geometry import Polygon
 from zones_boards import R32, random_board, rect, state, unit
 
 from tabletop.rules.zones import legal_zone, validate_path
 from tabletop.state import GameState
-
-skfmm = pytest.importorskip("skfmm")
 
 DENSE_CROSSERS = ("INFANTRY", "BEASTS", "SWARM", "MOBILE")
 
