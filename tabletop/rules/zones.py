@@ -98,6 +98,12 @@ END_QUAD_SEGS = 16
 """``quad_segs`` of the conservative buffers of the end regions."""
 SNAP_MARGIN = 0.05
 """Points farther than this outside the zone polygon are decided without the exact test."""
+PATH_SEGMENTS = 64
+"""Vertices of the circumscribed polygon of a non-round base as a path obstacle.
+
+Its vertices lie at most ``a * (1 / cos(pi / 64) - 1)`` (0.0021" for a 90 mm oval) outside
+the base, on the safe side; the 256-vertex outline made every corner of it a bend candidate
+and blew the visibility graph up on real layouts (O(corners^2) candidate edges)."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -591,7 +597,7 @@ def _reach_inputs(sit: _Situation) -> tuple[Any, ...]:
             circles.append((o.at[0], o.at[1], o.base.radius))
         else:
             polys.append(tuple(tuple(map(float, c)) for c in o.base.placed(
-                o.at[0], o.at[1], o.facing).exterior.coords[:-1]))
+                o.at[0], o.at[1], o.facing, segments=PATH_SEGMENTS).exterior.coords[:-1]))
     for _, _, shape in sit.path_terrain:
         polys.append(tuple(tuple(map(float, c)) for c in shape.exterior.coords[:-1]))
     return (float(sit.width), float(sit.depth), float(sit.radius), tuple(sorted(circles)),
