@@ -13,11 +13,23 @@ mover) with 10, 30, 100 and 300 enemies and prints, for D = 6 (normal move) and 
   on the cells), median ms, and its area error against our zone;
 - the ratio fmm / ours (cached).
 
-scikit-fmm is a test-only dependency; the benchmark needs it.
+When the 40kdc data is present (``<repo>/../shared/data/40kdc``, or ``--data FOLDER``) it also
+times zones on the 33 real layouts (issue 8, item 4): each layout gets a battle with ``tabletop
+new``'s deployment (red: Intercessor Squad x10, Redemptor Dreadnought; blue: Boyz x20, Outrider
+Squad x3) and a normal-move zone is timed for the first model of every unit *cold* (every cache
+cleared: a new layout) and for its second model *cached* (same base, same phase: a pick-up
+during the move). Prints median, p95 and max ms per mover and over all movers
+(``--layouts N``: only the first N layouts; ``--real-only``: skip the synthetic boards).
+
+    .venv/bin/python benchmarks/zones.py [--data ../shared/data/40kdc] [--layouts N] [--real-only]
+
+scikit-fmm is a test-only dependency; the synthetic part needs it. 40kdc data: Alpaca Software
+and the 40kdc community contributors, CC BY 4.0.
 """
 
 from __future__ import annotations
 
+import argparse
 import math
 import statistics
 import sys
@@ -165,7 +177,70 @@ def median_ms(fn, runs: int) -> float:  # type: ignore[no-untyped-def]
     return statistics.median(times)
 
 
-def main() -> None:
+KDC = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "40kdc"
+KDC_ARMIES = [("red", "Intercessor Squad x10, Redemptor Dreadnought"),
+              ("blue", "Boyz x20, Outrider Squad")]
+
+
+def _stats(values: list[float]) -> str:
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return f"{statistics.median(values):>7.1f} {p95:>7.1f} {max(values):>7.1f}"
+
+
+def real_layouts(data: Path, limit: int | None) -> None:
+    """Median, p95 and max ms per zone on the 40kdc layouts, cold and cached, per mover."""
+    from tabletop.importers.kdc import load_data, read_layouts
+    from tabletop.importers.kdc_units import new_battle, read_units
+
+    layouts = data / "terrain-layouts.json"
+    catalogue = read_units(data / "units_11e_provisional_all.csv")
+    ids = [lay["id"] for lay in read_layouts(layouts)][:limit]
+    times: dict[str, dict[str, list[float]]] = {}
+    for layout_id in ids:
+        state = new_battle(load_data(layouts, layout_id).state(), catalogue, KDC_ARMIES)
+        for unit in state.units:
+            assert isinstance(unit, Unit)
+            row = times.setdefault(f"{unit.name or unit.id} ({unit.models[0].base.spec})",
+                                   {"cold": [], "cached": []})
+            clear()
+            t0 = time.perf_counter()
+            zones.legal_zone(state, unit.models[0].id, "normal")
+            row["cold"].append((time.perf_counter() - t0) * 1000)
+            if len(unit.models) > 1:
+                t0 = time.perf_counter()
+                zones.legal_zone(state, unit.models[1].id, "normal")
+                row["cached"].append((time.perf_counter() - t0) * 1000)
+    print()
+    print(f"Real layouts: {len(ids)} 40kdc layouts, normal move, ms per zone (cold: every cache "
+          "cleared; cached: the next model of the unit)")
+    print(f"{'mover':<40} {'':>6} {'median':>7} {'p95':>7} {'max':>7}")
+    total: dict[str, list[float]] = {"cold": [], "cached": []}
+    for name, row in times.items():
+        for kind, values in row.items():
+            if values:
+                total[kind].extend(values)
+                print(f"{name:<40} {kind:>6} {_stats(values)}")
+    for kind, values in total.items():
+        print(f"{'all movers':<40} {kind:>6} {_stats(values)}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=KDC, help="folder of the 40kdc files")
+    ap.add_argument("--layouts", type=int, default=None, help="only the first N real layouts")
+    ap.add_argument("--real-only", action="store_true", help="skip the synthetic boards")
+    args = ap.parse_args(argv)
+    if not args.real_only:
+        synthetic()
+    if (args.data / "terrain-layouts.json").is_file():
+        real_layouts(args.data, args.layouts)
+    else:
+        print(f"\nReal layouts: skipped ({args.data} not found)")
+
+
+def synthetic() -> None:
+    """Our zones against fast marching on the synthetic boards."""
     h = 0.05
     print("Legal zones, median ms per zone (cold: every cache cleared; cached: a pick-up in")
     print(f"the same phase); fast marching at {h}\" cells, per pick-up with its masks built")
