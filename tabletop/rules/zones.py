@@ -212,11 +212,14 @@ def _find(state: GameState, model_id: str) -> tuple[Unit, Model]:
 
 def _others(state: GameState, unit: Unit, model: Model) -> list[_Other]:
     out = []
+    big: dict[str, bool] = {}
     for u, m in state.placed_models():
         if m.id == model.id:
             continue
         assert m.at is not None
-        out.append(_Other(m.id, u.player != unit.player, any(u.has(k) for k in rulings.BIG), m.base,
+        if u.id not in big:
+            big[u.id] = any(u.has(k) for k in rulings.BIG)
+        out.append(_Other(m.id, u.player != unit.player, big[u.id], m.base,
                           (float(m.at[0]), float(m.at[1])), float(m.facing)))
     return out
 
@@ -647,7 +650,9 @@ def legal_zone(state: GameState, model_id: str, move: str, *, roll: int | None =
     rm = reach_map(*_reach_inputs(sit))
     disk = rm.disk(sit.start, sit.limit)
     fkey = _facing_key(sit.base, sit.facing)
-    enemies = tuple(sorted((o.key() for o in sit.others if o.enemy), key=repr))
+    # sorted by place and facing (a cheap key; ties keep the state's order)
+    enemies = tuple(sorted((o.key() for o in sit.others if o.enemy),
+                           key=lambda k: (k[0], k[2])))
     terrain = tuple(sorted(tuple(tuple(map(float, c)) for c in shape.exterior.coords[:-1])
                            for _, _, shape in sit.end_terrain))
     static = _static_end(sit.base, fkey, enemies, terrain)
