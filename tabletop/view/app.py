@@ -23,6 +23,7 @@ from typing import Any
 import pygame
 from shapely.geometry import LineString
 
+from tabletop.errors import UserError
 from tabletop.files import atomic_write
 from tabletop.rules.violation import Violation
 from tabletop.state import Block, GameState, Unit
@@ -140,7 +141,7 @@ class App:
         t0 = time.perf_counter()
         try:
             z = self.rules.zone(self.game, model_id)
-        except Exception as exc:  # no zone for this model now: say why, drag freely
+        except UserError as exc:  # no zone for this model now: say why; the drop is still judged
             self.message = f"no legal zone for {model_id}: {exc}"
             z = None
         self.zone_seconds.append(time.perf_counter() - t0)
@@ -152,7 +153,7 @@ class App:
         before = self.state
         try:
             out = self.rules.apply(before, action)
-        except Exception as exc:
+        except UserError as exc:  # a malformed action (the controller built it badly): say so
             self.message = f"{action.get('do')}: {exc}"
             return Outcome(before, False, (str(exc),))
         self._log(action)
@@ -246,7 +247,7 @@ class App:
             elif it.kind == "save":
                 try:
                     self.save()
-                except Exception as exc:
+                except (OSError, ValueError) as exc:  # a full disk, a folder gone, ...
                     self.message = f"could not save: {exc}"
             elif it.kind == "screenshot":
                 self.screenshot()
