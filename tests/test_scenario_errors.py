@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 import tomli_w
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tabletop.cli import main
 from tabletop.errors import UserError
@@ -19,6 +21,7 @@ from tabletop.scenario.io import (
     MAX_TOML_LINE,
     MAX_TOML_LINES,
     load_scenario,
+    loads_scenario,
 )
 
 BASE_HELP = 'write "32mm", "oval 60x35mm", "rect 25x50mm" or "hull"'
@@ -490,3 +493,230 @@ def test_absurd_numbers_are_refused(tmp_path: Path) -> None:
         f'FILE: units[0].models[1].base: base "1{"0" * 32}..." is too large: at most 10000 mm '
         "across",
     ]
+
+
+# -- schema problems and checks beyond the schema in one run --------------------------------------
+
+def test_schema_and_check_problems_in_one_run_in_file_order(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = wh40k()
+    doc["units"][2]["models"][0]["id"] = "s1"  # duplicate id
+    doc["units"][1]["models"][0]["at"] = [10.0, 1.0]  # the hull reaches off the top edge
+    doc["units"][0]["models"][1]["base"] = "33 mm"  # schema
+    doc["units"][0]["models"][0]["wounds"] = 3  # W is 2
+    expected = [
+        "FILE: units[0].models[0].wounds: 3 wounds left is more than the unit's W of 2",
+        f'FILE: units[0].models[1].base: unknown base "33 mm"; {BASE_HELP}',
+        'FILE: units[1].models[0].at: (10, 1): the base is not wholly on the battlefield '
+        '(60 x 44")',
+        'FILE: units[2].models[0].id: duplicate id "s1" (first used at units[0].models[0].id)',
+    ]
+    assert problems(doc, tmp_path) == expected
+    assert problems(doc, tmp_path, ".json") == expected
+
+    path = tmp_path / "both.json"
+    path.write_text(json.dumps(doc))
+    before = sorted(p.name for p in tmp_path.iterdir())
+    assert main(["check", str(path)]) == 2
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err.splitlines() == [line.replace("FILE", str(path)) for line in expected]
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_broken_players_still_reports_unit_problems(tmp_path: Path) -> None:
+    doc = wh40k()
+    doc["players"] = "red, blue"
+    doc["units"][2]["player"] = "nobody"  # cannot be checked without the players
+    doc["units"][0]["models"][0]["wounds"] = 3
+    doc["units"][2]["models"][0]["at"] = [21.0, 22.5]  # on top of s1 and s2
+    assert problems(doc, tmp_path) == [
+        'FILE: players: expected an array, got "red, blue"',
+        "FILE: units[0].models[0].wounds: 3 wounds left is more than the unit's W of 2",
+        'FILE: units[2].models[0]: the base overlaps model "s1" (units[0].models[0])',
+        'FILE: units[2].models[0]: the base overlaps model "s2" (units[0].models[1])',
+    ]
+    # one bad player: its id is still known, so references and the count are checked
+    doc = wh40k()
+    doc["players"][0]["cp"] = "3"
+    doc["players"].append({"id": "green"})
+    doc["units"][2]["player"] = "nobody"
+    assert problems(doc, tmp_path) == [
+        "FILE: players: exactly two players are needed, found 3",
+        'FILE: players[0].cp: expected a whole number, got "3"',
+        'FILE: units[2].player: unknown player "nobody"; the players are "red", "blue" and '
+        '"green"',
+    ]
+    # a player without a readable id: no player references are checked
+    doc["players"][0]["id"] = ""
+    doc["units"][2]["models"][0]["wounds"] = 2
+    assert problems(doc, tmp_path) == [
+        "FILE: players: exactly two players are needed, found 3",
+        "FILE: players[0].id: an id must not be empty",
+        'FILE: players[0].cp: expected a whole number, got "3"',
+        "FILE: units[2].models[0].wounds: 2 wounds left is more than the unit's W of 1",
+    ]
+
+
+def test_items_left_out_cause_no_follow_on_problems(tmp_path: Path) -> None:
+    doc = wh40k()
+    doc["units"][1]["W"] = "10"  # the rhino is left out ...
+    doc["units"][0]["location"] = "embarked"  # ... but the squad may still embark on it
+    doc["units"][0]["transport"] = "rhino"
+    for m in doc["units"][0]["models"]:
+        del m["at"]
+    doc["units"][2]["models"].append({"id": "g2", "base": "25mm ", "at": [32.0, 30.0]})
+    doc["battle"]["selection"] = {"unit": "gants", "move": "normal",
+                                  "start": [{"model": "g1", "at": [30.0, 30.0]},
+                                            {"model": "g2", "at": [32.0, 30.0]},
+                                            {"model": "g3", "at": [34.0, 30.0]}]}
+    doc["triggers"] = [{"at": "movement.start", "effect": "flag", "unit": "rhino", "flag": "x"},
+                       {"at": "movement.start", "effect": "flag", "unit": "ghost", "flag": "x"}]
+    assert problems(doc, tmp_path) == [
+        'FILE: battle.selection.start[2].model: "g3" is not a model of unit "gants"',
+        'FILE: units[1].W: expected a whole number, got "10"',
+        f'FILE: units[2].models[1].base: unknown base "25mm "; {BASE_HELP}',
+        'FILE: triggers[1].unit: unknown unit "ghost"',
+    ]
+    # a unit left out still counts for duplicate ids, and so do its models
+    doc["units"][1]["id"] = "squad"
+    doc["units"][1]["models"][0]["id"] = "s2"
+    doc["units"][0]["transport"] = "squad"
+    doc["triggers"].pop()
+    assert problems(doc, tmp_path) == [  # and no unit is called "rhino" any more
+        'FILE: battle.selection.start[2].model: "g3" is not a model of unit "gants"',
+        'FILE: units[0].transport: unit "squad" is not a TRANSPORT (its keywords: INFANTRY)',
+        'FILE: units[1].id: duplicate id "squad" (first used at units[0].id)',
+        'FILE: units[1].W: expected a whole number, got "10"',
+        'FILE: units[1].models[0].id: duplicate id "s2" (first used at units[0].models[1].id)',
+        f'FILE: units[2].models[1].base: unknown base "25mm "; {BASE_HELP}',
+        'FILE: triggers[0].unit: unknown unit "rhino"',
+    ]
+
+
+def test_items_left_out_do_not_shift_paths(tmp_path: Path) -> None:
+    doc = wh40k()
+    doc["players"][0]["cp"] = -1
+    doc["players"][1]["deployment_zone"] = [[0.0, 0.0], [10.0, 10.0], [10.0, 0.0], [0.0, 10.0]]
+    doc["terrain"].insert(0, {"id": "wood", "kind": "forest", "polygon": [[1, 1], [2, 1], [2, 2]]})
+    doc["objectives"] = [[1.0, "x"], [70.0, 1.0]]
+    doc["units"][0]["models"][0]["base"] = "hull"  # no hull polygon
+    doc["units"][0]["models"][1]["at"] = [41.5, 12.0]  # on the rock, now terrain[1]
+    doc["units"][2]["models"][0]["at"] = [40.5, 12.0]  # on the rock and on s2
+    assert problems(doc, tmp_path) == [
+        "FILE: players[0].cp: must be at least 0, got -1",
+        "FILE: players[1].deployment_zone: invalid polygon: the outline crosses or touches "
+        "itself at (5, 5)",
+        'FILE: terrain[0].kind: unknown value "forest"; write "area", "light", "dense" or '
+        '"impassable"',
+        'FILE: objectives[0]: a point is [x, y] (two numbers, inches), got [1.0, "x"]',
+        'FILE: objectives[1]: (70, 1) is not on the battlefield (60 x 44")',
+        'FILE: units[0].models[0]: base "hull" needs a "hull" polygon (inches, relative to the '
+        "model's centre, facing 0)",
+        'FILE: units[0].models[1]: the base overlaps impassable terrain "rock"',
+        'FILE: units[2].models[0]: the base overlaps model "s2" (units[0].models[1])',
+        'FILE: units[2].models[0]: the base overlaps impassable terrain "rock"',
+    ]
+
+
+def test_broken_battle_and_battlefield_skip_what_needs_them(tmp_path: Path) -> None:
+    doc = wh40k()
+    doc["battlefield"] = {"width": 0.0, "depth": 44.0}
+    doc["battle"]["round"] = 0
+    doc["battle"]["active_player"] = "rouge"  # needs a valid battle
+    doc["units"][0]["models"][0]["at"] = [0.2, 22.0]  # off the edge: needs the battlefield
+    doc["units"][2]["models"][0]["at"] = [21.0, 22.5]
+    assert problems(doc, tmp_path) == [
+        "FILE: battlefield.width: must be more than 0, got 0.0",
+        "FILE: battle.round: must be at least 1, got 0",
+        'FILE: units[2].models[0]: the base overlaps model "s2" (units[0].models[1])',
+    ]
+    # the unit being moved may stand on others even when the rest of the battle is broken
+    doc["battle"]["selection"] = {"unit": "gants", "move": "normal"}
+    assert problems(doc, tmp_path) == [
+        "FILE: battlefield.width: must be more than 0, got 0.0",
+        "FILE: battle.round: must be at least 1, got 0",
+    ]
+
+
+def test_t9a_schema_and_block_problems_in_one_run(tmp_path: Path) -> None:
+    doc = t9a()
+    doc["units"][0]["Adv"] = "4"
+    doc["units"][1]["files"] = 11
+    doc["units"][1]["id"] = "rocks"
+    doc["units"].append({"id": "wolves", "player": "bleu", "Adv": 9, "Mar": 18, "Dis": 5,
+                         "base": "rect 25x50mm", "models": 5, "files": 5, "at": [37.0, 23.0]})
+    assert problems(doc, tmp_path) == [
+        'FILE: units[0].Adv: expected a number, got "4"',
+        'FILE: units[1].id: duplicate id "rocks" (first used at terrain[0].id)',
+        "FILE: units[1].files: 11 files but only 10 models; files must be between 1 and models",
+        'FILE: units[2]: the block overlaps impassable terrain "rocks"',
+        'FILE: units[2].player: unknown player "bleu"; the players are "red" and "blue"',
+    ]
+
+
+def _noisy() -> dict[str, Any]:
+    """A wh40k document with many problems beyond the schema (and none of the schema)."""
+    doc = wh40k()
+    doc["battlefield"] = {"width": 60.0, "depth": 44.0}
+    doc["objectives"] = [[61.0, 10.0], [5.0, 5.0]]
+    doc["units"][2]["models"][0]["id"] = "s1"  # duplicate id
+    doc["units"][2]["player"] = "bleu"
+    doc["units"][2]["models"].append({"id": "g2", "base": "25mm", "at": [11.0, 2.0]})  # on rh1
+    doc["units"][0]["models"][0]["wounds"] = 3
+    doc["units"][1]["models"][0]["at"] = [10.0, 1.0]  # off the top edge
+    doc["units"].append({"id": "cargo", "player": "red", "keywords": ["INFANTRY"], "M": 6,
+                         "W": 1, "Ld": 7, "OC": 1, "location": "embarked", "transport": "rhino",
+                         "models": [{"id": "c1", "base": "25mm"}]})
+    doc["units"].append({"id": "lost", "player": "blue", "keywords": [], "M": 6, "W": 1,
+                         "Ld": 7, "OC": 1, "location": "embarked", "transport": "gants",
+                         "models": [{"id": "l1", "base": "25mm"}]})
+    doc["battle"]["selection"] = {"unit": "squad", "move": "normal",
+                                  "start": [{"model": "s2", "at": [21.5, 22.0]},
+                                            {"model": "zz", "at": [1.0, 1.0]}]}
+    doc["triggers"] = [
+        {"at": "movement.start", "effect": "flag", "unit": "rhino", "flag": "x", "amount": 1},
+        {"at": "movement.start", "effect": "gain-cp", "target": "green", "amount": 1},
+        {"at": "movement.start", "effect": "battle-shock-roll", "unit": "cargo"},
+    ]
+    return doc
+
+
+_BREAKABLE: list[tuple[tuple[str | int, ...], str]] = [
+    (("battle",), "round"), (("battlefield",), "width"), (("players", 0), "cp"),
+    (("players", 1), "cp"), (("terrain", 0), "height"), (("units", 0), "M"), (("units", 1), "M"),
+    (("units", 2), "M"), (("units", 3), "M"), (("units", 0, "models", 0), "facing"),
+    (("units", 0, "models", 1), "facing"), (("units", 1, "models", 0), "facing"),
+    (("units", 2, "models", 1), "facing"), (("units", 3, "models", 0), "facing"),
+    (("triggers", 0), "amount"),
+]
+"""Places in :func:`_noisy` where a wrong type breaks one item (never an id)."""
+
+
+def _lines(doc: dict[str, Any], *, check: bool) -> list[str]:
+    try:
+        loads_scenario(json.dumps(doc), fmt="json", source="FILE", check=check)
+    except UserError as exc:
+        return exc.lines
+    return []
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sets(st.sampled_from(range(len(_BREAKABLE))), min_size=1))
+def test_breaking_items_only_removes_check_problems(broken: set[int]) -> None:
+    doc = _noisy()
+    clean = _lines(doc, check=True)
+    assert len(clean) == 9 and _lines(doc, check=False) == []
+    for k in broken:
+        where, key = _BREAKABLE[k]
+        item: Any = doc
+        for part in where:
+            item = item[part]
+        item[key] = "junk"
+    found = _lines(doc, check=True)
+    schema = _lines(doc, check=False)
+    assert len(found) == len(set(found))
+    assert set(schema) <= set(found)
+    assert len(schema) == len(broken)
+    # every problem beyond the schema was there before: nothing follows from a part left out
+    assert set(found) - set(schema) <= set(clean)

@@ -9,6 +9,11 @@ battlefield), wounds against W, polygons (valid, not self-crossing), bases overl
 impassable terrain, models and t9a blocks off the battlefield, t9a blocks that do not fit their
 ``models`` and ``files`` or overlap each other, and that there are exactly two players.
 
+A file that fails its schema is checked too: its loader builds a state of the parts that do
+validate and passes a :class:`Partial` saying where each part is in the file and what was left out,
+so that every problem is reported at its place in the file and nothing is reported that only
+follows from a part left out (a reference to a unit that was left out, say).
+
 Overlap means that the interiors intersect by more than :data:`~tabletop.geometry.tolerance.EPS`;
 touching is fine. Round bases are measured exactly (centre distances). Ovals are measured with a
 polygon inscribed in the ellipse (vertices on the curve, 512 of them), so an overlap is reported
@@ -34,13 +39,81 @@ from tabletop.geometry.tolerance import EPS, mm
 from tabletop.rules.turns import STRUCTURES, WH40K_TURN, parse_point
 from tabletop.state import Block, GameState, Unit
 
-__all__ = ["OVAL_CHECK_SEGMENTS", "Problem", "block_polygon", "check_state"]
+__all__ = ["OVAL_CHECK_SEGMENTS", "Partial", "Problem", "block_polygon", "check_state"]
 
 Problem = tuple[str, str]
 """``(path, message)``: where in the file, and what is wrong."""
 
 OVAL_CHECK_SEGMENTS = 512
 """Vertices of the polygon inscribed in an oval for the overlap and edge checks."""
+
+
+@dataclass(frozen=True)
+class Partial:
+    """What :func:`check_state` must know of a state built from the valid parts of a file only.
+
+    The index tuples give, for each item of the state, its index in the file (items left out do
+    not shift the indices of the others). The other fields say what the file holds beyond the
+    state, so that a check that needs a part left out is skipped rather than wrong.
+    """
+
+    players: tuple[int, ...] = ()
+    """File index of each of ``state.players``."""
+    terrain: tuple[int, ...] = ()
+    """File index of each of ``state.terrain``."""
+    objectives: tuple[int, ...] = ()
+    """File index of each of ``state.objectives``."""
+    units: tuple[int, ...] = ()
+    """File index of each of ``state.units``."""
+    models: tuple[tuple[int, ...], ...] = ()
+    """For each of ``state.units``, the file index of each of its models (wh40k-11e)."""
+    triggers: tuple[int, ...] = ()
+    """File index of each of ``state.triggers``."""
+    ids: tuple[tuple[str, str], ...] = ()
+    """``(path, id)`` of every id the file holds in a readable way, items left out too, in file
+    order (a duplicate id is a problem whatever else is wrong with its item)."""
+    player_ids: tuple[str, ...] | None = None
+    """Ids of all players of the file; ``None``: not all known, so player references are not
+    checked."""
+    player_count: int | None = None
+    """Number of players in the file; ``None``: ``players`` is not an array."""
+    skipped_units: frozenset[str] | None = frozenset()
+    """Ids of units left out: references to them are not reported. ``None``: a unit without a
+    readable id was left out, so no reference to a unit is checked."""
+    skipped_models: frozenset[str] | None = frozenset()
+    """Ids of models left out (or of units left out), as for ``skipped_units``."""
+    battle: bool = True
+    """Whether ``battle`` validated; if not, the active player and the selection are not checked."""
+    battlefield: bool = True
+    """Whether ``battlefield`` validated; if not, nothing is checked against its edges."""
+    moving_unit: str | None = None
+    """The unit being moved (``battle.selection.unit``), read from the file even when ``battle``
+    did not validate: its bases may stand on others."""
+
+
+class _Paths:
+    """The path in the file of an item of the state (through a :class:`Partial`'s indices)."""
+
+    def __init__(self, partial: Partial | None) -> None:
+        self._p = partial
+
+    def player(self, i: int) -> str:
+        return f"players[{self._p.players[i] if self._p else i}]"
+
+    def terrain(self, i: int) -> str:
+        return f"terrain[{self._p.terrain[i] if self._p else i}]"
+
+    def objective(self, k: int) -> str:
+        return f"objectives[{self._p.objectives[k] if self._p else k}]"
+
+    def unit(self, i: int) -> str:
+        return f"units[{self._p.units[i] if self._p else i}]"
+
+    def model(self, i: int, j: int) -> str:
+        return f"{self.unit(i)}.models[{self._p.models[i][j] if self._p else j}]"
+
+    def trigger(self, i: int) -> str:
+        return f"triggers[{self._p.triggers[i] if self._p else i}]"
 
 
 def _num(v: float) -> str:
@@ -181,26 +254,48 @@ def _and(words: list[str]) -> str:
     return ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
-def check_state(state: GameState) -> list[Problem]:
-    """Every problem of ``state`` that the schema cannot see, as ``(path, message)`` pairs."""
+def check_state(state: GameState, partial: Partial | None = None) -> list[Problem]:
+    """Every problem of ``state`` that the schema cannot see, as ``(path, message)`` pairs.
+
+    ``partial``: ``state`` holds only the parts of a file that validated (see :class:`Partial`);
+    the paths are then those of the file, and checks that need a part left out are skipped.
+    """
+    at = _Paths(partial)
     sel = state.battle.selection
-    moving_unit = sel.unit if sel is not None else None
+    if partial is None:
+        moving_unit = sel.unit if sel is not None else None
+        player_ids: list[str] | None = [p.id for p in state.players]
+        player_count: int | None = len(state.players)
+        ids = list(_ids(state))
+        skipped_units: frozenset[str] | None = frozenset()
+        battle_known = battlefield_known = True
+    else:
+        moving_unit = partial.moving_unit
+        player_ids = list(partial.player_ids) if partial.player_ids is not None else None
+        player_count = partial.player_count
+        ids = list(partial.ids)
+        skipped_units = partial.skipped_units
+        battle_known, battlefield_known = partial.battle, partial.battlefield
     problems: list[Problem] = []
     bf = state.battlefield
     board = f'{_num(bf.width)} x {_num(bf.depth)}"'
 
-    if len(state.players) != 2:
-        problems.append(("players", f"exactly two players are needed, found {len(state.players)}"))
+    def off_board(x0: float, y0: float, x1: float, y1: float) -> bool:
+        return battlefield_known and (x0 < -EPS or y0 < -EPS or x1 > bf.width + EPS
+                                      or y1 > bf.depth + EPS)
+
+    if player_count is not None and player_count != 2:
+        problems.append(("players", f"exactly two players are needed, found {player_count}"))
 
     first: dict[str, str] = {}
-    for path, ident in _ids(state):
+    for path, ident in ids:
         if ident in first:
             problems.append((path, f'duplicate id "{ident}" (first used at {first[ident]})'))
         else:
             first[ident] = path
 
-    player_ids = [p.id for p in state.players]
-    if state.battle.active_player not in player_ids:
+    if (battle_known and player_ids is not None
+            and state.battle.active_player not in player_ids):
         problems.append(("battle.active_player", f'unknown player "{state.battle.active_player}";'
                                                  f" the players are {_and(player_ids)}"))
     units_by_id = {u.id: u for u in state.units}
@@ -209,39 +304,38 @@ def check_state(state: GameState) -> list[Problem]:
         if p.deployment_zone is not None:
             msg = _polygon_problem(p.deployment_zone)
             if msg:
-                problems.append((f"players[{i}].deployment_zone", msg))
+                problems.append((f"{at.player(i)}.deployment_zone", msg))
 
     impassable: list[tuple[str, Polygon]] = []
     for i, t in enumerate(state.terrain):
         msg = _polygon_problem(t.polygon)
         if msg:
-            problems.append((f"terrain[{i}].polygon", msg))
+            problems.append((f"{at.terrain(i)}.polygon", msg))
         elif t.kind == "impassable":
             impassable.append((t.id, t.shape))
 
     for k, obj in enumerate(state.objectives):
-        if not (-EPS <= obj[0] <= bf.width + EPS and -EPS <= obj[1] <= bf.depth + EPS):
-            problems.append((f"objectives[{k}]", f"{_pt(obj)} is not on the battlefield ({board})"))
+        if off_board(obj[0], obj[1], obj[0], obj[1]):
+            problems.append((at.objective(k), f"{_pt(obj)} is not on the battlefield ({board})"))
 
     placed: list[_Placed] = []
     blocks: list[tuple[str, Block, Polygon]] = []
     for i, u in enumerate(state.units):
-        upath = f"units[{i}]"
-        if u.player not in player_ids:
+        upath = at.unit(i)
+        if player_ids is not None and u.player not in player_ids:
             problems.append((f"{upath}.player",
                              f'unknown player "{u.player}"; the players are {_and(player_ids)}'))
         if isinstance(u, Unit):
-            problems.extend(_check_unit(u, upath, units_by_id))
+            problems.extend(_check_unit(u, i, at, units_by_id, skipped_units))
             if u.location == "battlefield":
                 for j, m in enumerate(u.models):
                     if m.at is None:
                         continue
-                    mpath = f"{upath}.models[{j}]"
+                    mpath = at.model(i, j)
                     if isinstance(m.base, Hull) and _polygon_problem(m.base.points):
                         continue
                     outline = _outline(m.base, m.at, m.facing)
-                    x0, y0, x1, y1 = _extent(m.base, m.facing, outline, m.at)
-                    if x0 < -EPS or y0 < -EPS or x1 > bf.width + EPS or y1 > bf.depth + EPS:
+                    if off_board(*_extent(m.base, m.facing, outline, m.at)):
                         problems.append((f"{mpath}.at", f"{_pt(m.at)}: the base is not wholly on "
                                                         f"the battlefield ({board})"))
                     radius = m.base.radius
@@ -252,7 +346,7 @@ def check_state(state: GameState) -> list[Problem]:
             if u.files <= u.models and isinstance(u.base, Rect):
                 poly = block_polygon(u)
                 x0, y0, x1, y1 = poly.bounds
-                if x0 < -EPS or y0 < -EPS or x1 > bf.width + EPS or y1 > bf.depth + EPS:
+                if off_board(x0, y0, x1, y1):
                     problems.append((f"{upath}.at", f"the unit's block ({u.files} files x "
                                                     f"{u.ranks} ranks, {_num(x1 - x0)} x "
                                                     f'{_num(y1 - y0)}" around {_pt(u.at)}) is not '
@@ -261,20 +355,29 @@ def check_state(state: GameState) -> list[Problem]:
 
     problems.extend(_model_overlaps(placed, impassable))
     problems.extend(_block_overlaps(blocks, impassable))
-    problems.extend(_check_selection(state, units_by_id))
-    problems.extend(_check_triggers(state, units_by_id))
+    if battle_known:
+        problems.extend(_check_selection(state, units_by_id, partial))
+    problems.extend(_check_triggers(state, units_by_id, at, player_ids, skipped_units))
     return problems
 
 
-def _check_unit(u: Unit, upath: str, units_by_id: dict[str, Unit | Block]) -> list[Problem]:
+def _known(ident: str, skipped: frozenset[str] | None) -> bool:
+    """Whether a reference to ``ident`` that matches nothing in the state is really unknown."""
+    return skipped is not None and ident not in skipped
+
+
+def _check_unit(u: Unit, i: int, at: _Paths, units_by_id: dict[str, Unit | Block],
+                skipped_units: frozenset[str] | None) -> list[Problem]:
     problems: list[Problem] = []
+    upath = at.unit(i)
     if u.location == "embarked":
         if u.transport is None:
             problems.append((f"{upath}.transport", 'required when location = "embarked"'))
         else:
             t = units_by_id.get(u.transport)
             if t is None:
-                problems.append((f"{upath}.transport", f'unknown unit "{u.transport}"'))
+                if _known(u.transport, skipped_units):
+                    problems.append((f"{upath}.transport", f'unknown unit "{u.transport}"'))
             elif not isinstance(t, Unit) or not t.has("TRANSPORT"):
                 kw = ", ".join(t.keywords) if isinstance(t, Unit) else ""
                 problems.append((f"{upath}.transport", f'unit "{u.transport}" is not a TRANSPORT '
@@ -287,7 +390,7 @@ def _check_unit(u: Unit, upath: str, units_by_id: dict[str, Unit | Block]) -> li
                          f'only for location = "embarked" (this unit\'s location is '
                          f'"{u.location}")'))
     for j, m in enumerate(u.models):
-        mpath = f"{upath}.models[{j}]"
+        mpath = at.model(i, j)
         if u.location == "battlefield" and m.at is None:
             problems.append((f"{mpath}.at", "required key is missing: a model on the battlefield "
                                             "needs a position [x, y]"))
@@ -365,12 +468,13 @@ TRIGGER_NEEDS = {"gain-cp": ("target",), "battle-shock-roll": ("unit",), "flag":
 """The keys each trigger effect needs besides ``at`` and ``effect``."""
 
 
-def _check_triggers(state: GameState, units_by_id: dict[str, Unit | Block]) -> list[Problem]:
+def _check_triggers(state: GameState, units_by_id: dict[str, Unit | Block], at: _Paths,
+                    player_ids: list[str] | None,
+                    skipped_units: frozenset[str] | None) -> list[Problem]:
     problems: list[Problem] = []
-    player_ids = [p.id for p in state.players]
     structure = STRUCTURES.get(state.ruleset, WH40K_TURN)
     for i, spec in enumerate(state.triggers):
-        path = f"triggers[{i}]"
+        path = at.trigger(i)
         try:
             parse_point(str(spec["at"]), structure)
         except UserError as exc:
@@ -379,27 +483,32 @@ def _check_triggers(state: GameState, units_by_id: dict[str, Unit | Block]) -> l
             if key not in spec:
                 problems.append((path, f'a "{spec["effect"]}" trigger needs `{key}`'))
         for key in ("player", "target"):
-            if key in spec and spec[key] not in player_ids:
+            if key in spec and player_ids is not None and spec[key] not in player_ids:
                 problems.append((f"{path}.{key}", f'unknown player "{spec[key]}"; the players '
                                                   f"are {_and(player_ids)}"))
-        if "unit" in spec and spec["unit"] not in units_by_id:
+        if ("unit" in spec and spec["unit"] not in units_by_id
+                and _known(str(spec["unit"]), skipped_units)):
             problems.append((f"{path}.unit", f'unknown unit "{spec["unit"]}"'))
     return problems
 
 
-def _check_selection(state: GameState, units_by_id: dict[str, Unit | Block]) -> list[Problem]:
+def _check_selection(state: GameState, units_by_id: dict[str, Unit | Block],
+                     partial: Partial | None) -> list[Problem]:
     sel = state.battle.selection
     if sel is None:
         return []
+    skipped_units = partial.skipped_units if partial is not None else frozenset()
+    skipped_models = partial.skipped_models if partial is not None else frozenset()
     problems: list[Problem] = []
     unit = units_by_id.get(sel.unit)
     if unit is None:
-        problems.append(("battle.selection.unit", f'unknown unit "{sel.unit}"'))
+        if _known(sel.unit, skipped_units):
+            problems.append(("battle.selection.unit", f'unknown unit "{sel.unit}"'))
         return problems
     if isinstance(unit, Unit):
         model_ids = {m.id for m in unit.models}
         for k, (mid, _, _) in enumerate(sel.start):
-            if mid not in model_ids:
+            if mid not in model_ids and _known(mid, skipped_models):
                 problems.append((f"battle.selection.start[{k}].model",
                                  f'"{mid}" is not a model of unit "{unit.id}"'))
     else:

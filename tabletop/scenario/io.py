@@ -3,7 +3,9 @@
 - :func:`load_scenario` / :func:`loads_scenario` parse, validate (schema, then
   :func:`~tabletop.scenario.checks.check_state`) and build the frozen
   :class:`~tabletop.state.GameState`. Every problem is reported at once as a
-  :class:`~tabletop.errors.UserError`, one line each: ``FILE: units[2].models[0].base: ...``.
+  :class:`~tabletop.errors.UserError`, one line each: ``FILE: units[2].models[0].base: ...``,
+  in file order. When the schema fails, the checks beyond it still run on the parts of the file
+  that do validate (:func:`partial_state`), so one run reports both kinds.
 - :func:`dumps_scenario` / :func:`save_scenario` write a state back. Saving is atomic (a temporary
   file in the same folder, then ``os.replace``) and verified: the text is read back and must give
   an identical state, otherwise nothing is written.
@@ -22,26 +24,37 @@ import tomllib
 from decimal import Decimal
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import tomli_w
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from tabletop.errors import UserError
 from tabletop.files import atomic_write
 from tabletop.geometry.footprints import Footprint, Hull, Oval, Rect, Round, parse_base
-from tabletop.scenario.checks import check_state
-from tabletop.scenario.messages import render_errors
+from tabletop.scenario.checks import Partial, Problem, check_state
+from tabletop.scenario.messages import position, render_errors
 from tabletop.scenario.schema import (
     FORMAT,
     SCENARIO_ADAPTER,
+    BattlefieldModel,
+    BattleModel,
+    Id,
+    PlayerModel,
+    Point,
     T9aScenario,
+    T9aTerrain,
     T9aUnit,
+    TriggerModel,
+    Wh40kModel,
     Wh40kScenario,
+    Wh40kTerrain,
     Wh40kUnit,
     describe,
 )
 from tabletop.state import (
+    T9A,
+    WH40K,
     Battle,
     Battlefield,
     Block,
@@ -66,6 +79,7 @@ __all__ = [
     "dumps_scenario",
     "load_scenario",
     "loads_scenario",
+    "partial_state",
     "read_scenario",
     "save_scenario",
     "shipped",
@@ -183,21 +197,28 @@ def _loads(text: str | bytes, *, fmt: Format | None, source: str, check: bool
     notes: list[str] = []
     if fmt == "toml":
         notes = _hoist(raw, source)
+    ruleset = raw.get("ruleset") if isinstance(raw, dict) else None
     try:
         model = SCENARIO_ADAPTER.validate_python(raw)
     except ValidationError as exc:
-        lines = [_line(source, path, msg) for path, msg in render_errors(exc.errors())]
-        raise UserError(lines) from None
+        problems = render_errors(exc.errors())
+        if check and isinstance(raw, dict) and ruleset in (WH40K, T9A):
+            problems += check_state(*partial_state(raw))
+        raise UserError(_lines(source, problems, ruleset)) from None
     state = build_state(model)
     if check:
         problems = check_state(state)
         if problems:
-            raise UserError([_line(source, path, msg) for path, msg in problems])
+            raise UserError(_lines(source, problems, ruleset))
     return state, notes
 
 
-def _line(source: str, path: str, msg: str) -> str:
-    return f"{source}: {path}: {msg}" if path else f"{source}: {msg}"
+def _lines(source: str, problems: list[Problem], ruleset: Any) -> list[str]:
+    """The lines of ``problems`` in file order (a stable sort), each problem once."""
+    unique = list(dict.fromkeys(problems))
+    rs = ruleset if isinstance(ruleset, str) else None
+    unique.sort(key=lambda problem: position(problem[0], rs))
+    return [f"{source}: {path}: {msg}" if path else f"{source}: {msg}" for path, msg in unique]
 
 
 def _parse(text: str, fmt: Format, source: str) -> Any:
@@ -378,6 +399,172 @@ def build_state(model: Wh40kScenario | T9aScenario) -> GameState:
         triggers=tuple(t.model_dump(exclude_none=True)
                        for t in getattr(model, "triggers", ())),
     )
+
+
+# -- the parts of a file that fails its schema ----------------------------------------------------
+
+class _Wh40kUnitKeys(Wh40kUnit):
+    """A wh40k-11e unit's own keys; its models are validated one by one."""
+
+    models: list[Any]  # type: ignore[assignment]
+
+
+_STRICT = ConfigDict(strict=True, allow_inf_nan=False)
+_ID: TypeAdapter[str] = TypeAdapter(Id, config=_STRICT)
+_POINT: TypeAdapter[tuple[float, float]] = TypeAdapter(Point, config=_STRICT)
+
+
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def _valid(model: type[_M], value: Any) -> _M | None:
+    try:
+        return model.model_validate(value)
+    except ValidationError:
+        return None
+
+
+def _read_id(item: Any) -> str | None:
+    """The id of a (possibly invalid) item of the file, if it is a valid id."""
+    if not isinstance(item, dict):
+        return None
+    try:
+        return _ID.validate_python(item.get("id"))
+    except ValidationError:
+        return None
+
+
+def _items(raw: dict[str, Any], key: str) -> list[Any] | None:
+    """The array ``raw[key]`` (empty when absent), ``None`` if it is something else."""
+    value = raw.get(key, [])
+    return value if isinstance(value, list) else None
+
+
+def _moving_unit(battle: BattleModel | None, raw: dict[str, Any]) -> str | None:
+    if battle is not None:
+        return battle.selection.unit if battle.selection is not None else None
+    sel = raw.get("battle")
+    sel = sel.get("selection") if isinstance(sel, dict) else None
+    unit = sel.get("unit") if isinstance(sel, dict) else None
+    return unit if isinstance(unit, str) else None
+
+
+def partial_state(raw: dict[str, Any]) -> tuple[GameState, Partial]:
+    """The state of the parts of a parsed file that validate, and what it leaves out.
+
+    For a file that fails its schema: each of ``battle``, ``battlefield``, and each item of
+    ``players``, ``terrain``, ``objectives``, ``units`` (each model of a wh40k-11e unit on its
+    own) and ``triggers`` is validated by itself and left out when invalid. The
+    :class:`~tabletop.scenario.checks.Partial` maps the items kept to their indices in the file and
+    records the ids of the items left out, for :func:`~tabletop.scenario.checks.check_state`.
+    ``raw["ruleset"]`` must be a known ruleset.
+    """
+    t9a = raw.get("ruleset") == T9A
+    ids: list[tuple[str, str]] = []
+
+    battlefield = _valid(BattlefieldModel, raw.get("battlefield", {}))
+    battle = _valid(BattleModel, raw.get("battle"))
+
+    raw_players = _items(raw, "players") if "players" in raw else None
+    players: list[tuple[int, PlayerModel]] = []
+    player_ids: list[str] | None = [] if raw_players is not None else None
+    for i, item in enumerate(raw_players or []):
+        player = _valid(PlayerModel, item)
+        ident = player.id if player is not None else _read_id(item)
+        if ident is not None:
+            ids.append((f"players[{i}].id", ident))
+        if player is not None:
+            players.append((i, player))
+        if ident is None or player_ids is None:
+            player_ids = None
+        else:
+            player_ids.append(ident)
+
+    terrain_model: type[Wh40kTerrain | T9aTerrain] = T9aTerrain if t9a else Wh40kTerrain
+    terrain: list[tuple[int, Wh40kTerrain | T9aTerrain]] = []
+    for i, item in enumerate(_items(raw, "terrain") or []):
+        piece = _valid(terrain_model, item)
+        ident = piece.id if piece is not None else _read_id(item)
+        if ident is not None:
+            ids.append((f"terrain[{i}].id", ident))
+        if piece is not None:
+            terrain.append((i, piece))
+
+    objectives: list[tuple[int, tuple[float, float]]] = []
+    for k, item in enumerate(_items(raw, "objectives") or []):
+        try:
+            objectives.append((k, _POINT.validate_python(item)))
+        except ValidationError:
+            pass
+
+    raw_units = _items(raw, "units")
+    units: list[tuple[int, Wh40kUnit | T9aUnit, tuple[int, ...]]] = []
+    skipped_units: set[str] | None = set() if raw_units is not None else None
+    skipped_models: set[str] | None = set() if raw_units is not None else None
+    for i, item in enumerate(raw_units or []):
+        unit: Wh40kUnit | T9aUnit | None = (_valid(T9aUnit, item) if t9a
+                                            else _valid(_Wh40kUnitKeys, item))
+        ident = unit.id if unit is not None else _read_id(item)
+        if ident is not None:
+            ids.append((f"units[{i}].id", ident))
+        if unit is None:
+            if ident is None or skipped_units is None:
+                skipped_units = None
+            else:
+                skipped_units.add(ident)
+        models: list[Wh40kModel] = []
+        kept: list[int] = []
+        raw_models = item.get("models", []) if isinstance(item, dict) and not t9a else []
+        if not isinstance(raw_models, list):
+            skipped_models = None
+            raw_models = []
+        for j, m in enumerate(raw_models):
+            model = _valid(Wh40kModel, m)
+            mid = model.id if model is not None else _read_id(m)
+            if mid is not None:
+                ids.append((f"units[{i}].models[{j}].id", mid))
+            if model is not None and unit is not None:
+                models.append(model)
+                kept.append(j)
+            elif mid is None or skipped_models is None:
+                skipped_models = None
+            else:
+                skipped_models.add(mid)
+        if isinstance(unit, _Wh40kUnitKeys):
+            units.append((i, unit.model_copy(update={"models": models}), tuple(kept)))
+        elif unit is not None:
+            units.append((i, unit, ()))
+
+    triggers: list[tuple[int, TriggerModel]] = []
+    for i, item in enumerate([] if t9a else _items(raw, "triggers") or []):
+        trigger = _valid(TriggerModel, item)
+        if trigger is not None:
+            triggers.append((i, trigger))
+
+    fields: dict[str, Any] = {
+        "format": FORMAT, "name": "", "ruleset": T9A if t9a else WH40K,
+        "battlefield": battlefield or BattlefieldModel(),
+        "battle": battle or BattleModel.model_construct(round=1, active_player="",
+                                                        phase="movement"),
+        "players": [p for _, p in players], "terrain": [t for _, t in terrain],
+        "objectives": [o for _, o in objectives], "units": [u for _, u, _ in units],
+    }
+    if not t9a:
+        fields["triggers"] = [t for _, t in triggers]
+    scenario = (T9aScenario if t9a else Wh40kScenario).model_construct(**fields)
+    partial = Partial(
+        players=tuple(i for i, _ in players), terrain=tuple(i for i, _ in terrain),
+        objectives=tuple(k for k, _ in objectives), units=tuple(i for i, _, _ in units),
+        models=tuple(kept for _, _, kept in units), triggers=tuple(i for i, _ in triggers),
+        ids=tuple(ids),
+        player_ids=tuple(player_ids) if player_ids is not None else None,
+        player_count=len(raw_players) if raw_players is not None else None,
+        skipped_units=frozenset(skipped_units) if skipped_units is not None else None,
+        skipped_models=frozenset(skipped_models) if skipped_models is not None else None,
+        battle=battle is not None, battlefield=battlefield is not None,
+        moving_unit=_moving_unit(battle, raw),
+    )
+    return build_state(scenario), partial
 
 
 # -- writing --------------------------------------------------------------------------------------

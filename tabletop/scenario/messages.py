@@ -18,9 +18,11 @@ from pydantic import BaseModel
 
 from tabletop.scenario.schema import T9aScenario, Wh40kScenario, describe
 
-__all__ = ["format_path", "render_errors"]
+__all__ = ["format_path", "position", "render_errors"]
 
 _ROOTS: dict[str, type[BaseModel]] = {"wh40k-11e": Wh40kScenario, "t9a-2": T9aScenario}
+
+_PATH_PART = re.compile(r"\[(\d+)\]|([^.\[\]]+)")
 
 
 def format_path(parts: typing.Sequence[str | int]) -> str:
@@ -174,3 +176,36 @@ def render_errors(errors: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
         del parent_parts
         out.append((format_path(parts), _message(err, parent)))
     return out
+
+
+def position(path: str, ruleset: str | None = None) -> tuple[int, ...]:
+    """A sort key putting ``path`` (``"units[2].models[0].base"``) at its place in the file.
+
+    Keys are ordered as the format lists them (the order of the schema, in which pydantic reports
+    its errors), unknown keys after the known ones, array items by index, and a path before the
+    paths inside it. ``ruleset`` chooses the schema (wh40k-11e when unknown).
+    """
+    current: Any = _ROOTS.get(ruleset or "", Wh40kScenario)
+    key: list[int] = []
+    for index, name in _PATH_PART.findall(path):
+        tp = _strip(current) if current is not None else None
+        if index:
+            key.append(int(index))
+            args = get_args(tp) if get_origin(tp) in (list, tuple) else ()
+            current = args[0] if args else None
+            continue
+        for member in _union_members(tp):
+            if name in member.model_fields:
+                tp = member
+                break
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            names = list(tp.model_fields)
+            if name in names:
+                key.append(names.index(name))
+                current = tp.model_fields[name].annotation
+                continue
+            key.append(len(names))
+        else:
+            key.append(0)
+        current = None
+    return tuple(key)
