@@ -54,6 +54,8 @@ class Player:
     name: str | None = None
     cp: int = 0
     deployment_zone: tuple[Point, ...] | None = None
+    used: tuple[str, ...] = ()
+    """Once-per-battle abilities the player has used (e.g. ``"insane-bravery"``)."""
 
     @cached_property
     def zone_polygon(self) -> Polygon | None:

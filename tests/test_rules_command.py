@@ -8,6 +8,7 @@ from rules_helpers import act, get, kinds, ok, scenario, unit
 from tabletop.rules.dice import Dice, die
 from tabletop.rules.turns import WH40K_TURN, TriggerRegistry, parse_point
 from tabletop.rules.wh40k import half_strength, needs_battle_shock_roll
+from tabletop.scenario.io import dumps_scenario, loads_scenario
 from tabletop.state import Unit
 
 
@@ -134,6 +135,14 @@ def test_c16_insane_bravery_passes_once_per_battle_for_1cp() -> None:
     res2 = act(again, **{"do": "next", "insane-bravery": "u"})
     assert not res2.ok and "once per battle" in res2.reasons[0]
     assert res2.state == again
+    # The record is the player's: it survives the unit that used it, and a save.
+    assert res.state.player("red").used == ("insane-bravery",)
+    later = scenario([unit("v", "red", _line(1, y=20.0), starting_strength=4,
+                           battle_shocked=True)], phase="command", step="battle-shock", cp=(2, 0))
+    later = replace(later, players=res.state.players)  # "u" is gone; red's record is not
+    later = loads_scenario(dumps_scenario(later, "toml"), fmt="toml")
+    res3 = act(later, **{"do": "next", "insane-bravery": "v"})
+    assert not res3.ok and "once per battle" in res3.reasons[0]
 
 
 def test_c17_both_players_gain_one_cp() -> None:

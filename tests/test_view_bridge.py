@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from tabletop.errors import UserError
@@ -67,7 +65,4 @@ def test_zone_on_pickup_and_none_without_a_selection() -> None:
     assert zone.contains(9.0, 8.0) and not zone.contains(20.0, 8.0)
 
 
-def test_bookkeeping_flags_are_hidden() -> None:
-    unit = replace(board().unit("squad"), flags=("battle:insane-bravery", "battle-shocked"))
-    assert isinstance(unit, Unit)
-    assert Rules().flags(unit) == ("battle-shocked",)
+

@@ -83,9 +83,8 @@ F_NO_CHARGE = "no-charge"
 F_NO_SHOOT = "no-shoot"
 F_NO_ACTION = "no-action"
 
-BATTLE_FLAG = "battle:"
-"""Bookkeeping flags that last the whole battle (e.g. ``battle:insane-bravery``): kept at the end
-of the turn."""
+INSANE_BRAVERY = "insane-bravery"
+"""The once-per-battle stratagem, recorded in the player's ``used`` list."""
 
 
 # -- small helpers --------------------------------------------------------------------------------
@@ -95,11 +94,6 @@ def _unit(state: GameState, unit_id: str) -> Unit:
     if not isinstance(u, Unit):
         raise Refusal(f"{unit_id} is not a wh40k-11e unit")
     return u
-
-
-def visible_flags(unit: Unit) -> tuple[str, ...]:
-    """The unit's flags a player should see (bookkeeping flags left out)."""
-    return tuple(f for f in unit.flags if not f.startswith(BATTLE_FLAG))
 
 
 def _add_flags(unit: Unit, *flags: str) -> Unit:
@@ -181,17 +175,14 @@ def battle_shock_step(state: GameState, ctx: TriggerContext, action: Mapping[str
     if brave is not None:
         if brave not in [u.id for u in rolling]:
             raise Refusal(f"Insane Bravery: {brave} makes no battle-shock roll in this step")
-        used_flag = BATTLE_FLAG + "insane-bravery"
-        if any(used_flag in u.flags for u in state.units
-               if isinstance(u, Unit) and u.player == me):
-            raise Refusal("Insane Bravery can be used once per battle; it was used already")
         p = state.player(me)
+        if INSANE_BRAVERY in p.used:
+            raise Refusal("Insane Bravery can be used once per battle; it was used already")
         if p.cp < rulings.INSANE_BRAVERY_CP:
             raise Refusal(f"Insane Bravery costs {rulings.INSANE_BRAVERY_CP}CP; {me} has {p.cp}CP")
-        q = replace(p, cp=p.cp - rulings.INSANE_BRAVERY_CP)
+        q = replace(p, cp=p.cp - rulings.INSANE_BRAVERY_CP, used=(*p.used, INSANE_BRAVERY))
         state = replace(state, players=tuple(q if x.id == me else x  # type: ignore[arg-type]
                                              for x in state.players))
-        state = state.with_unit(_add_flags(_unit(state, str(brave)), used_flag))
         events.append({"kind": "cp", "player": me, "gained": -rulings.INSANE_BRAVERY_CP, "cp": q.cp,
                        "stratagem": "insane-bravery"})
     for u in rolling:
@@ -922,9 +913,8 @@ def end_of_turn(state: GameState, ctx: TriggerContext, action: Mapping[str, Any]
         if isinstance(u, Unit) and _on_battlefield(u):
             state, ev = restore_coherency(state, u.id)
             events += ev
-    state = replace(state, units=tuple(
-        replace(u, flags=tuple(f for f in u.flags if f.startswith(BATTLE_FLAG))) if u.flags
-        else u for u in state.units))
+    state = replace(state, units=tuple(replace(u, flags=()) if u.flags else u
+                                       for u in state.units))
     last = state.players[1].id == state.battle.active_player
     if last and state.battle.round >= rulings.RESERVES_LAST_ROUND:
         doomed = {u.id for u in state.units if isinstance(u, Unit)

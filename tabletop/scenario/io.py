@@ -365,7 +365,8 @@ def build_state(model: Wh40kScenario | T9aScenario) -> GameState:
                     step=b.step, dice_used=b.dice_used, selection=selection)
     players = tuple(Player(id=p.id, name=p.name, cp=p.cp,
                            deployment_zone=tuple(p.deployment_zone)
-                           if p.deployment_zone is not None else None)
+                           if p.deployment_zone is not None else None,
+                           used=tuple(p.used))
                     for p in model.players)
     terrain = tuple(Terrain(id=t.id, kind=t.kind, polygon=tuple(t.polygon), height=t.height)
                     for t in model.terrain)
@@ -643,6 +644,8 @@ def to_document(state: GameState) -> dict[str, Any]:
         pd["cp"] = p.cp
         if p.deployment_zone is not None:
             pd["deployment_zone"] = _points(p.deployment_zone)
+        if p.used:
+            pd["used"] = list(p.used)
         players.append(pd)
     doc["players"] = players
     if state.terrain:

@@ -188,6 +188,8 @@ class PlayerModel(_Strict):
     name: Text | None = None
     cp: Count = 0
     deployment_zone: PolygonPoints | None = None
+    used: list[Text] = []
+    """Program-added: once-per-battle abilities the player has used (``"insane-bravery"``)."""
 
 
 class StartModel(_Strict):

@@ -530,7 +530,7 @@ class App:
                  f"{unit.models} models, {unit.files} files x {unit.ranks} ranks, base "
                  f"{unit.base.spec}",
                  f"Adv {unit.Adv:g}\"  Mar {unit.Mar:g}\"  Dis {unit.Dis}"]
-        bits = (["fleeing"] if unit.fleeing else []) + list(self.rules.flags(unit))
+        bits = (["fleeing"] if unit.fleeing else []) + list(unit.flags)
         if bits:
             lines.append("state: " + ", ".join(bits))
         self._card(lines)
@@ -587,7 +587,7 @@ class App:
         state_bits = []
         if unit.battle_shocked:
             state_bits.append("battle-shocked")
-        state_bits += list(self.rules.flags(unit))
+        state_bits += list(unit.flags)
         if state_bits:
             lines.append("state: " + ", ".join(state_bits))
         self._card(lines)
@@ -739,7 +739,7 @@ class App:
         y = self._wrapped(", ".join(unit.keywords) or "no keywords", x0, y, colour=GREY)
         if unit.battle_shocked:
             y = self._ptext("BATTLE-SHOCKED", x0, y, size=12, bold=True, colour=BAD_RED)
-        flags = list(self.rules.flags(unit))
+        flags = list(unit.flags)
         if unit.location != "battlefield":
             flags.append(unit.location + (f" in {unit.transport}" if unit.transport else ""))
         if flags:
@@ -788,7 +788,7 @@ class App:
                         f"{unit.base.spec}", x0, y, size=12)
         y = self._ptext(f"Adv {unit.Adv:g}\"  Mar {unit.Mar:g}\"  Dis {unit.Dis}", x0, y,
                         size=12)
-        bits = (["FLEEING"] if unit.fleeing else []) + list(self.rules.flags(unit))
+        bits = (["FLEEING"] if unit.fleeing else []) + list(unit.flags)
         if bits:
             y = self._wrapped("state: " + ", ".join(bits), x0, y, size=12, colour=ACCENT)
         sel = self.state.battle.selection

@@ -223,10 +223,6 @@ class Rules:
         return sel.move == "reform" or (sel.move == "advance"
                                         and "swift-reform" in block.flags)
 
-    def flags(self, unit: Unit | Block) -> tuple[str, ...]:
-        """The unit's flags a player should see (wh40k-11e bookkeeping flags left out)."""
-        return wh40k.visible_flags(unit) if isinstance(unit, Unit) else unit.flags
-
     def coherency(self, state: GameState, unit_id: str) -> list[Violation]:
         """Coherency problems of ``unit_id`` as it stands (violations with geometry)."""
         unit = state.unit(unit_id)
