@@ -36,6 +36,14 @@ Construction (all of it conservative: nothing here ever makes the free space lar
    is one polygon (consecutive wedges meet exactly on the ray through the next corner), and
    wedges or shadows lying wholly inside the caller's excluded set (the end rules) are
    dropped before the overlays.
+   When the start lies in no piece (the usual case), the clipped wedges are built without
+   overlays (:meth:`GeodesicDisk._rays`): rays from each apex stop at the first edge of the
+   union of the pieces (its outline is built once per obstacle set) facing the apex, cast
+   at the arc's sample angles and on both sides of every direction where the visible
+   boundary can change (outline vertices and crossings of edges with the wedge's circle).
+   Between two neighbouring rays the visible part is convex, so each outline lies inside
+   the true visible region and differs from it only by the inscribed arcs; the wedges of
+   every run then merge into one polygon, and only the final union is an overlay.
 6. *Point query*: ``d(x) = min(d(v) + |x - v|)`` over reached nodes ``v`` that see ``x``; the
    path follows the parents back to ``p``.
 
@@ -283,6 +291,8 @@ class ReachMap:
         self._slack: dict[object, np.ndarray] = {}
         self._adj_lists: list[tuple[list[int], list[float]]] | None = None
         self._adj_lists_cap = -1.0
+        self._outline: tuple[np.ndarray, np.ndarray, shapely.STRtree, BaseGeometry] | None = \
+            None
 
     # -- corners --------------------------------------------------------------------------
     def _corners(self) -> None:
@@ -327,6 +337,26 @@ class ReachMap:
         isc = self.owner < nc
         table[self.owner[isc], vid[isc]] = np.nonzero(isc)[0]
         self._circle_corner = table
+
+    def outline(self) -> tuple[np.ndarray, np.ndarray, shapely.STRtree, BaseGeometry]:
+        """The boundary of the union of the pieces as directed edges ``a[k] -> b[k]``.
+
+        Every edge has the union on its left and free space on its right (exterior rings
+        counter-clockwise, holes clockwise); its vertices include the points where the
+        outlines of overlapping pieces cross. Built once per obstacle set, with an ``STRtree``
+        of the edges, and the union itself (prepared).
+        """
+        if self._outline is None:
+            u = shapely.orient_polygons(shapely.union_all(self.pieces), exterior_cw=False)
+            rings = shapely.get_rings(shapely.get_parts(u))
+            xy, idx = shapely.get_coordinates(rings, return_index=True)
+            same = idx[1:] == idx[:-1]
+            a, b = xy[:-1][same], xy[1:][same]
+            keep = np.hypot(*(b - a).T) > 0
+            a, b = a[keep], b[keep]
+            shapely.prepare(u)
+            self._outline = (a, b, shapely.STRtree(_segments(a, b)), u)
+        return self._outline
 
     # -- the corner-to-corner graph ------------------------------------------------------
     def _ensure_graph(self, cap: float) -> None:
@@ -698,11 +728,16 @@ class GeodesicDisk:
             self._geometry[key] = got
         return got
 
-    def _wedges(self, slack: np.ndarray | None) -> tuple[list[_Wedge], list[np.ndarray]]:
+    def _wedges(self, slack: np.ndarray | None, ahead: bool = False
+                ) -> tuple[list[_Wedge], list[np.ndarray]]:
         """The start's disk and one wedge per reached corner, with their outlines.
 
         A wedge turns from the continuation of ``parent -> v`` towards the obstacle side
-        (where ``v``'s ring neighbours lie) until the first obstacle edge at ``v``.
+        (where ``v``'s ring neighbours lie) until the first obstacle edge at ``v``. With
+        ``ahead``, an edge of ``v`` straight along the continuation ends the turn at once (no
+        wedge: its turn would run through the piece, which the rays of :meth:`_rays` must
+        not see); otherwise such a wedge turns on to the other edge and relies on the
+        shadows of the pieces.
         """
         wedges = [_Wedge(self.p, self.distance, 0.0, 2 * math.pi, -1, True, 0)]
         step0 = 2.0 * math.acos(max(-1.0, 1.0 - ARC_TOLERANCE / max(self.distance, 1e-9)))
@@ -731,8 +766,15 @@ class GeodesicDisk:
         ok &= side != 0
         p1 = np.arctan2(side * c1, d[:, 0] * e1[:, 0] + d[:, 1] * e1[:, 1])
         p2 = np.arctan2(side * c2, d[:, 0] * e2[:, 0] + d[:, 1] * e2[:, 1])
-        sweep = np.minimum(np.where(p1 > 1e-12, p1, np.inf), np.where(p2 > 1e-12, p2, np.inf))
-        ok &= np.isfinite(sweep)
+        if ahead:
+            # an edge straight ahead (the path runs on along it) leaves no wedge at all
+            sweep = np.minimum(np.where(p1 > -1e-9, p1, np.inf),
+                               np.where(p2 > -1e-9, p2, np.inf))
+            ok &= np.isfinite(sweep) & (sweep > 1e-9)
+        else:
+            sweep = np.minimum(np.where(p1 > 1e-12, p1, np.inf),
+                               np.where(p2 > 1e-12, p2, np.inf))
+            ok &= np.isfinite(sweep)
         if not ok.any():
             return wedges, coords
         k, rho, v, d, side, sweep = k[ok], rho[ok], v[ok], d[ok], side[ok], sweep[ok]
@@ -755,8 +797,261 @@ class GeodesicDisk:
             coords.append(pts[offs[i]:offs[i + 1]])
         return wedges, coords
 
+    def _rays(self, wedges: list[_Wedge]) -> tuple[list[np.ndarray], np.ndarray]:
+        """Each wedge's visible part as a star-shaped outline (apex first, then its rays).
+
+        Rays leave the apex at the arc's sample angles and just before and after every
+        direction in which something changes: a vertex of the obstacles' outline within
+        reach, or a point where an outline edge crosses the wedge's circle. Each ray stops at
+        the first outline edge facing the apex, or at the radius. Between two neighbouring
+        rays nothing changes, so the visible part there is convex (the sector cut by the
+        half-planes of the edges it meets) and the chord between the rays' ends lies inside
+        it: the outline never exceeds the true visible region, and it differs from it only
+        by the inscribed arcs. The start's disk (wedge 0) has no apex and goes all round.
+        """
+        ea, eb, tree, union = self.rm.outline()
+        nw = len(wedges)
+        apex = np.array([w.apex for w in wedges])
+        rho = np.array([w.radius for w in wedges])
+        start = np.array([w.start for w in wedges])
+        sweep = np.array([w.sweep for w in wedges])
+        side = np.where(sweep < 0, -1.0, 1.0)
+        span = np.abs(sweep)
+        span[0] = 2 * math.pi
+        two_pi = 2 * math.pi
+        eps = 1e-9
+        # bounding boxes of the sectors: apex, arc ends and the arc's axis extremes
+        bx = [apex[:, 0]] * 2
+        by = [apex[:, 1]] * 2
+        for a in (start, start + sweep):
+            bx.append(apex[:, 0] + rho * np.cos(a))
+            by.append(apex[:, 1] + rho * np.sin(a))
+        for k, (ux, uy) in enumerate(((1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0))):
+            inside = np.mod(side * (k * math.pi / 2 - start), two_pi) <= span
+            bx.append(np.where(inside, apex[:, 0] + rho * ux, apex[:, 0]))
+            by.append(np.where(inside, apex[:, 1] + rho * uy, apex[:, 1]))
+        bxs, bys = np.stack(bx), np.stack(by)
+        wi, ei = tree.query(shapely.box(bxs.min(axis=0), bys.min(axis=0), bxs.max(axis=0),
+                                        bys.max(axis=0)))
+        P, Q, A = ea[ei], eb[ei], apex[wi]
+        d = Q - P
+        PA = P - A
+        dl = np.hypot(d[:, 0], d[:, 1])
+        cr = d[:, 0] * (-PA[:, 1]) - d[:, 1] * (-PA[:, 0])
+        # edges facing the apex that come within its radius
+        sfoot = np.clip(-(PA[:, 0] * d[:, 0] + PA[:, 1] * d[:, 1]) / (dl * dl), 0.0, 1.0)
+        near = np.hypot(PA[:, 0] + sfoot * d[:, 0], PA[:, 1] + sfoot * d[:, 1])
+        front = (cr < -1e-12 * dl) & (near < rho[wi])
+        # a wedge whose apex touches the outline other than by its own two edges (another
+        # piece through the corner) tests its rays' first steps for entering the obstacles
+        touch = near < 1e-6
+        if touch.any():
+            tw = wi[touch]
+            ed = d[touch] / dl[touch, None]
+            at_p = np.hypot(PA[touch, 0], PA[touch, 1]) <= 1e-12
+            at_q = np.hypot(*(eb[ei[touch]] - A[touch]).T) <= 1e-12
+            nodes = np.array([w.node for w in wedges])[tw]
+            own_dirs = []
+            for nb in (self._prev[nodes], self._next[nodes]):
+                e = nb - A[touch]
+                own_dirs.append(e / np.maximum(np.hypot(e[:, 0], e[:, 1]), 1e-300)[:, None])
+            out_dir = np.where(at_p[:, None], ed, -ed)
+            par = [np.abs(out_dir[:, 0] * o[:, 1] - out_dir[:, 1] * o[:, 0]) <= 1e-9
+                   for o in own_dirs]
+            par = [pp & (out_dir[:, 0] * o[:, 0] + out_dir[:, 1] * o[:, 1] > 0)
+                   for pp, o in zip(par, own_dirs, strict=True)]
+            own_edge = (at_p | at_q) & (par[0] | par[1]) & (tw > 0)
+            touching = np.zeros(nw, bool)
+            touching[tw[~own_edge]] = True
+            # the obstacles' angular cones at apexes on the outline: counter-clockwise from
+            # each edge leaving the apex to the nearest edge arriving there
+            ang = np.arctan2(out_dir[:, 1], out_dir[:, 0])
+            cone_w, cone_a, cone_n = [], [], []
+            for w in np.unique(tw[touching[tw]]).tolist():
+                mine = tw == w
+                outs = ang[mine & at_p]
+                ins = ang[mine & at_q]
+                if len(outs) and len(ins):
+                    width = np.mod(ins[None, :] - outs[:, None], 2 * math.pi).min(axis=1)
+                    cone_w.extend([w] * len(outs))
+                    cone_a.extend(outs.tolist())
+                    cone_n.extend(width.tolist())
+        else:
+            touching = np.zeros(nw, bool)
+            cone_w, cone_a, cone_n = [], [], []
+        wi, ei, P, Q, A = wi[front], ei[front], P[front], Q[front], A[front]
+        d, PA = d[front], PA[front]
+        QA = Q - A
+
+        def local(v: np.ndarray, w: np.ndarray) -> np.ndarray:
+            th = np.arctan2(v[:, 1], v[:, 0])
+            return np.mod(side[w] * (th - start[w]), two_pi)
+
+        phP, phQ = local(PA, wi), local(QA, wi)
+        # events: outline vertices within reach, crossings of edges and circles
+        rP, rQ = np.hypot(PA[:, 0], PA[:, 1]), np.hypot(QA[:, 0], QA[:, 1])
+        r_w = rho[wi]
+        ev_w = [wi[rP < r_w], wi[rQ < r_w]]
+        ev_phi = [phP[rP < r_w], phQ[rQ < r_w]]
+        a2 = d[:, 0] ** 2 + d[:, 1] ** 2
+        b2 = d[:, 0] * PA[:, 0] + d[:, 1] * PA[:, 1]
+        c2 = rP ** 2 - r_w ** 2
+        disc = b2 * b2 - a2 * c2
+        for sgn in (-1.0, 1.0):
+            sol = (-b2 + sgn * np.sqrt(np.maximum(disc, 0.0))) / a2
+            ok = (disc > 0) & (sol > 0) & (sol < 1)
+            X = PA[ok] + sol[ok, None] * d[ok]
+            ev_w.append(wi[ok])
+            ev_phi.append(local(X, wi[ok]))
+        if cone_w:
+            # the sides of the obstacles' cones at the apex
+            cw = np.array(cone_w * 2, dtype=np.int64)
+            ca = np.concatenate([np.array(cone_a), np.array(cone_a) + np.array(cone_n)])
+            ev_w.append(cw)
+            ev_phi.append(np.mod(side[cw] * (ca - start[cw]), two_pi))
+        evw = np.concatenate(ev_w)
+        evp = np.concatenate(ev_phi)
+        evw = np.concatenate([evw, evw])
+        evp = np.concatenate([evp - eps, evp + eps])
+        # arc samples (the ends nudged inside the wedge)
+        step = 2.0 * np.arccos(np.maximum(-1.0, 1.0 - ARC_TOLERANCE / np.maximum(rho, 1e-9)))
+        nseg = np.maximum(1, np.ceil(span / step)).astype(np.int64)
+        nseg[0] = max(3, int(nseg[0]))
+        cnt = nseg + 1
+        cnt[0] = nseg[0]
+        aw = np.repeat(np.arange(nw), cnt)
+        j = np.arange(len(aw)) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+        ap = span[aw] * j / nseg[aw]
+        # rays, per wedge in angular order
+        rw = np.concatenate([aw, evw])
+        rp = np.concatenate([ap, evp])
+        rp[rw == 0] = np.mod(rp[rw == 0], two_pi)
+        inner = rw != 0
+        rp[inner] = np.clip(rp[inner], eps, span[rw[inner]] - eps)
+        order = np.lexsort((rp, rw))
+        rw, rp = rw[order], rp[order]
+        keys = rw * 8.0 + rp
+        dup = np.zeros(len(keys), bool)
+        dup[1:] = keys[1:] == keys[:-1]
+        rw, rp, keys = rw[~dup], rp[~dup], keys[~dup]
+        theta = start[rw] + side[rw] * rp
+        u = np.column_stack([np.cos(theta), np.sin(theta)])
+        R = rho[rw].copy()
+        hit = np.full(len(rw), -1, dtype=np.int64)
+        if len(wi):
+            # the rays each front edge spans (its shorter angular interval)
+            lo, hi = np.minimum(phP, phQ), np.maximum(phP, phQ)
+            wrap = hi - lo > math.pi
+            base = wi * 8.0
+            s0 = np.where(wrap, np.searchsorted(keys, base + hi, "right"),
+                          np.searchsorted(keys, base + lo, "right"))
+            s1 = np.where(wrap, np.searchsorted(keys, base + 8.0, "left"),
+                          np.searchsorted(keys, base + hi, "left"))
+            s2 = np.where(wrap, np.searchsorted(keys, base, "left"), 0)
+            s3 = np.where(wrap, np.searchsorted(keys, base + lo, "left"), 0)
+            starts = np.concatenate([s0, s2])
+            counts = np.maximum(np.concatenate([s1 - s0, s3 - s2]), 0)
+            pe = np.repeat(np.concatenate([np.arange(len(wi))] * 2), counts)
+            pr = np.arange(len(pe)) - np.repeat(np.cumsum(counts) - counts, counts) + \
+                np.repeat(starts, counts)
+            dd = d[pe]
+            den = u[pr, 0] * dd[:, 1] - u[pr, 1] * dd[:, 0]
+            num = PA[pe, 0] * dd[:, 1] - PA[pe, 1] * dd[:, 0]
+            ok = np.abs(den) > 1e-300
+            t = np.where(ok, num / np.where(ok, den, 1.0), np.inf)
+            t = np.where(t > 0, t, np.inf)
+            # the nearest edge of each ray
+            o = np.lexsort((t, pr))
+            pr, pe, t = pr[o], pe[o], t[o]
+            firsts = np.ones(len(pr), bool)
+            firsts[1:] = pr[1:] != pr[:-1]
+            pr, pe, t = pr[firsts], pe[firsts], t[firsts]
+            hit_t = t < R[pr]
+            R[pr[hit_t]] = t[hit_t]
+            hit[pr[hit_t]] = ei[pe[hit_t]]
+        if touching.any():
+            tr = np.nonzero(touching[rw])[0]
+            step_in = apex[rw[tr]] + 1e-6 * u[tr]
+            blocked = shapely.contains_xy(union, step_in[:, 0], step_in[:, 1])
+            th_r = theta[tr]
+            for w, a0, width in zip(cone_w, cone_a, cone_n, strict=True):
+                into = np.mod(th_r - a0, 2 * math.pi)
+                blocked |= (rw[tr] == w) & (into > 0) & (into < width)
+            R[tr[blocked]] = 0.0
+            hit[tr[blocked]] = -1
+        pts = apex[rw] + R[:, None] * u
+        # ends of rays at an outline vertex are that vertex; inner rays of a run on one edge
+        # and points that repeat their predecessor are dropped
+        on = hit >= 0
+        he = hit[on]
+        pa, pb = ea[he], eb[he]
+        qa = np.hypot(*(pts[on] - pa).T) <= 1e-7
+        qb = np.hypot(*(pts[on] - pb).T) <= 1e-7
+        sn = pts[on]
+        sn[qa] = pa[qa]
+        sn[qb & ~qa] = pb[qb & ~qa]
+        pts[on] = sn
+        same_w = np.zeros(len(rw), bool)
+        same_w[1:] = rw[1:] == rw[:-1]
+        nxt_w = np.zeros(len(rw), bool)
+        nxt_w[:-1] = same_w[1:]
+        run = on.copy()
+        run[1:-1] &= (hit[1:-1] == hit[:-2]) & (hit[1:-1] == hit[2:]) & same_w[1:-1] & \
+            nxt_w[1:-1]
+        run[0] = run[-1] = False
+        keep = ~run
+        step_d = np.ones(len(rw))
+        step_d[1:] = np.hypot(*(pts[1:] - pts[:-1]).T)
+        keep &= ~(same_w & (step_d <= 1e-9))
+        rw, pts = rw[keep], pts[keep]
+        # apex first (not for the start's disk)
+        first = np.searchsorted(rw, np.arange(nw), "left")
+        out = np.empty((len(rw) + nw - 1, 2))
+        out[np.arange(len(rw)) + rw] = pts
+        out[first[1:] + np.arange(1, nw) - 1] = apex[1:]
+        sizes = np.bincount(rw, minlength=nw) + 1
+        sizes[0] -= 1
+        return np.split(out, np.cumsum(sizes)[:-1]), touching
+
+    def _build_swept(self, exclude: BaseGeometry | None, exclude_key: object
+                     ) -> BaseGeometry:
+        """:meth:`_build` by casting rays (no shadow overlays); the start is in no piece."""
+        rm = self.rm
+        slack = rm.slack(exclude_key, exclude) if exclude is not None and \
+            exclude_key is not None and len(rm.corners) else None
+        wedges, coords = self._wedges(slack, ahead=True)
+        if exclude is not None and not exclude.is_empty and len(wedges) > 1:
+            # wedges wholly inside the excluded set add nothing
+            sizes = np.array([len(c) for c in coords])
+            polys = shapely.polygons(shapely.linearrings(
+                np.concatenate(coords), indices=np.repeat(np.arange(len(coords)), sizes)))
+            keep = ~shapely.contains(exclude, polys)
+            keep[0] = True
+            wedges = [w for w, k in zip(wedges, keep.tolist(), strict=True) if k]
+        coords, touching = self._rays(wedges)
+        merged, members = self._chains(wedges, coords, np.ones(len(wedges), bool))
+        keepw = np.array([len(c) >= 3 for c in coords])
+        if len(members):
+            keepw[members] = False
+        kept = [c for c, k in zip(coords, keepw.tolist(), strict=True) if k]
+        sizes = np.array([len(c) for c in kept])
+        polys = shapely.polygons(shapely.linearrings(
+            np.concatenate(kept), indices=np.repeat(np.arange(len(kept)), sizes)))
+        # rays stopped at the apex can pinch an outline
+        odd = touching[keepw]
+        if odd.any():
+            bad = np.nonzero(odd)[0]
+            bad = bad[~shapely.is_valid(polys[bad])]
+            polys[bad] = shapely.make_valid(polys[bad])
+        if merged:
+            polys = np.concatenate([polys, np.array(merged, dtype=object)])
+        raw = shapely.union_all(polys)
+        return self._finish(raw, exclude)
+
     def _build(self, exclude: BaseGeometry | None, exclude_key: object) -> BaseGeometry:
         rm = self.rm
+        if len(rm.pieces) and not self._q.changed:
+            return self._build_swept(exclude, exclude_key)
         slack = rm.slack(exclude_key, exclude) if exclude is not None and \
             exclude_key is not None and len(rm.corners) else None
         wedges, coords = self._wedges(slack)
@@ -896,7 +1191,8 @@ class GeodesicDisk:
             ring.extend(coords[i][:1] for i in reversed(run[1:]))
             poly = Polygon(np.concatenate(ring))
             if not poly.is_valid:
-                poly = shapely.union_all([Polygon(coords[i]) for i in run])
+                poly = shapely.union_all([Polygon(coords[i]) for i in run
+                                          if len(coords[i]) >= 3])
             merged.append(poly)
             members.extend(run)
         return merged, np.array(members, dtype=np.int64)
