@@ -1045,6 +1045,11 @@ class GeodesicDisk:
             polys[bad] = shapely.make_valid(polys[bad])
         if merged:
             polys = np.concatenate([polys, np.array(merged, dtype=object)])
+        if len(polys) > 2:
+            # pieces inside the start's own visible disk add nothing to the union
+            shapely.prepare(polys[0])
+            inside = shapely.contains(polys[0], polys[1:])
+            polys = np.concatenate([polys[:1], polys[1:][~inside]])
         raw = shapely.union_all(polys)
         return self._finish(raw, exclude)
 
