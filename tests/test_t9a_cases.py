@@ -71,7 +71,8 @@ def test_T4_flee_extended_past_friend_and_panic() -> None:
     friend = block("f", at=(30.0, friend_rear - depth / 2))
     st = state(block("u", fleeing=True, at=(30.0, 30.0)), friend,
                block("e", "red", at=(30.0, 40.0)), step="rally")
-    st, ok, _, ev = act(st, {"do": "next", "dice": [6, 6, 3, 4]})  # rally fails, flee 7
+    # rally fails (12), flee 7 (3 + 4), the friend passes its Panic test (2 <= Dis)
+    st, ok, _, ev = act(st, {"do": "next", "dice": [6, 6, 3, 4, 1, 1]})
     assert ok
     flee = next(e for e in ev if e["kind"] == "flee")
     assert flee["rolled"] == 7 and flee["facing"] == pytest.approx(0.0)
@@ -81,7 +82,25 @@ def test_T4_flee_extended_past_friend_and_panic() -> None:
     assert flee["distance"] == pytest.approx(expected, abs=1e-5)
     assert flee["distance"] >= expected
     assert _friend_dist(st, "u", "f") > 1.0 + 1e-6
-    assert {"kind": "panic-test", "unit": "f", "cause": "unit u fled through it"} in ev
+    panic = next(e for e in ev if e["kind"] == "panic-test")
+    assert panic["unit"] == "f" and panic["cause"] == "unit u fled through it"
+    assert panic["dice"] == [1, 1] and panic["passed"] and not st.unit("f").fleeing
+
+
+def test_T4_a_failed_panic_test_makes_the_friend_flee() -> None:
+    depth = W20
+    friend_rear = 30.0 - depth / 2 - 7.0 - 0.6
+    st = state(block("u", fleeing=True, at=(30.0, 30.0)),
+               block("f", at=(30.0, friend_rear - depth / 2)),
+               block("e", "red", at=(30.0, 40.0)), step="rally")
+    # rally fails, flee 7; the friend fails its Panic test (12) and flees 2D6 = 4 in turn
+    st, ok, _, ev = act(st, {"do": "next", "dice": [6, 6, 3, 4, 6, 6, 2, 2]})
+    assert ok
+    panic = next(e for e in ev if e["kind"] == "panic-test")
+    assert panic["unit"] == "f" and not panic["passed"]
+    flees = [e for e in ev if e["kind"] == "flee"]
+    assert [e["unit"] for e in flees] == ["u", "f"] and flees[1]["rolled"] == 4
+    assert st.unit("f").fleeing
 
 
 def test_T4_flee_not_extended_when_clear() -> None:

@@ -182,8 +182,8 @@ def flee_move(state: GameState, unit_id: str, dice: Dice) -> tuple[GameState, li
 
     The move is extended by the minimum needed to end more than 1" from every unit and impassable
     terrain; models passing through an enemy unit or impassable terrain take Dangerous Terrain (3)
-    tests; friendly units passed through must take a Panic test (reported, not rolled); touching
-    the battlefield edge destroys the unit.
+    tests; each friendly unit passed through then takes a Panic test (:func:`panic_test`: a
+    failure makes it flee in turn); touching the battlefield edge destroys the unit.
     """
     block = _block(state, unit_id)
     g = block_geom(block)
@@ -225,13 +225,39 @@ def flee_move(state: GameState, unit_id: str, dice: Dice) -> tuple[GameState, li
         events += _dangerous(unit_id, label, touched, FLEE_DANGEROUS_TERRAIN, dice)
     events += _dangerous_terrain(state, unit_id, model_paths, dice)
     sweep = straight_sweep(pivoted, end)
-    for b in _blocks(state):
-        if b.player == block.player and b.id != unit_id and overlaps(sweep,
-                                                                     block_geom(b).polygon):
-            events.append({"kind": "panic-test", "unit": b.id,
-                           "cause": f"unit {unit_id} fled through it"})
-    new = replace(block, at=end.at, facing=end.facing % 360.0)
-    return state.with_unit(new), events
+    passed_through = [b.id for b in _blocks(state)
+                      if b.player == block.player and b.id != unit_id
+                      and overlaps(sweep, block_geom(b).polygon)]
+    state = state.with_unit(replace(block, at=end.at, facing=end.facing % 360.0))
+    for friend in passed_through:
+        state, ev = panic_test(state, friend, f"unit {unit_id} fled through it", dice)
+        events += ev
+    return state, events
+
+
+def panic_test(state: GameState, unit_id: str, cause: str, dice: Dice
+               ) -> tuple[GameState, list[dict[str, Any]]]:
+    """A Panic test of ``unit_id`` (a Discipline test, 2D6 <= Dis); failed, the unit flees.
+
+    A unit that is already fleeing (or was destroyed by a flee before its turn came) takes none.
+    """
+    try:
+        block = _block(state, unit_id)
+    except UserError:
+        return state, []
+    if block.fleeing:
+        return state, []
+    dd = dice.take(2)
+    passed = sum(dd) <= block.Dis
+    events: list[dict[str, Any]] = [
+        {"kind": "roll", "what": "panic", "unit": unit_id, "dice": dd},
+        {"kind": "panic-test", "unit": unit_id, "cause": cause, "dice": dd, "Dis": block.Dis,
+         "passed": passed}]
+    if not passed:
+        state = state.with_unit(replace(block, fleeing=True))
+        state, ev = flee_move(state, unit_id, dice)
+        events += ev
+    return state, events
 
 
 def _dangerous(unit_id: str, label: str, touched: list[int], value: int, dice: Dice
