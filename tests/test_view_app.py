@@ -10,6 +10,7 @@ import numpy as np
 import pygame
 import pytest
 from shapely.geometry import Point
+from view_support import key, post
 
 from tabletop.geometry.footprints import parse_base
 from tabletop.scenario.io import load_scenario, save_scenario
@@ -53,15 +54,6 @@ def app_factory(tmp_path: Path):  # type: ignore[no-untyped-def]
 
     yield make
     pygame.display.quit()
-
-
-def post(app: App, kind: int, **kw: object) -> None:
-    pygame.event.post(pygame.event.Event(kind, **kw))
-    app.step()
-
-
-def key(app: App, k: int, mod: int = 0) -> None:
-    post(app, pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
 
 
 def drag(app: App, a: tuple[float, float], b: tuple[float, float], *, steps: int = 6,

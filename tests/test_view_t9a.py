@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pygame
 import pytest
+from view_support import key, post
 
 from tabletop.geometry.blocks import BlockGeom
 from tabletop.rules.actions import apply_action, apply_actions
@@ -162,15 +163,6 @@ def app_factory(tmp_path: Path):  # type: ignore[no-untyped-def]
 
     yield make
     pygame.display.quit()
-
-
-def post(app: App, kind: int, **kw: object) -> None:
-    pygame.event.post(pygame.event.Event(kind, **kw))
-    app.step()
-
-
-def key(app: App, k: int, mod: int = 0) -> None:
-    post(app, pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
 
 
 def click(app: App, p: tuple[float, float]) -> None:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pygame
 from shapely.geometry import Point, Polygon
 
 from tabletop.geometry.footprints import parse_base
 from tabletop.state import Battle, Battlefield, GameState, Model, Player, Selection, Terrain, Unit
+from tabletop.view.app import App
 
 
 def small_state(*, selected: bool = True) -> GameState:
@@ -51,3 +53,14 @@ class DiscZone:
         import math
 
         return [self.centre, (x, y)], math.dist(self.centre, (x, y))
+
+
+def post(app: App, kind: int, **kw: object) -> None:
+    """Post one pygame event to the window and run one step of its loop."""
+    pygame.event.post(pygame.event.Event(kind, **kw))
+    app.step()
+
+
+def key(app: App, k: int, mod: int = 0) -> None:
+    """Press key ``k`` (with modifier keys ``mod``) in the window."""
+    post(app, pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
