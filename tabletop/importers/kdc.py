@@ -478,19 +478,27 @@ def keystone_measurements(layout: Mapping[str, Any], templates: Any,
 
 
 # -- files ---------------------------------------------------------------------------------------
-def read_layouts(path: str | Path) -> list[dict[str, Any]]:
-    """The layouts of a ``terrain-layouts.json`` file (a list of layouts, or one layout)."""
-    data = read_json(path, "terrain layouts (terrain-layouts.json)")
-    items = [data] if isinstance(data, dict) and "pieces" in data else data
-    items = _list(items, f"{path}")
+def _read_items(path: str | Path, what: str, single_key: str, label: str
+                ) -> list[dict[str, Any]]:
+    """The tables with an ``id`` in a file holding a list of them, or just one (which has
+    ``single_key``)."""
+    data = read_json(path, what)
+    items = [data] if isinstance(data, dict) and single_key in data else data
     out = []
-    for i, layout in enumerate(items):
-        lw = f"{path}: layout [{i}]"
-        obj = _obj(layout, lw)
-        _id(obj, lw)
-        _list(obj.get("pieces", []), f"{lw}.pieces")
+    for i, item in enumerate(_list(items, f"{path}")):
+        where = f"{path}: {label} [{i}]"
+        obj = _obj(item, where)
+        _id(obj, where)
         out.append(obj)
     return out
+
+
+def read_layouts(path: str | Path) -> list[dict[str, Any]]:
+    """The layouts of a ``terrain-layouts.json`` file (a list of layouts, or one layout)."""
+    layouts = _read_items(path, "terrain layouts (terrain-layouts.json)", "pieces", "layout")
+    for i, layout in enumerate(layouts):
+        _list(layout.get("pieces", []), f"{path}: layout [{i}].pieces")
+    return layouts
 
 
 def read_templates(path: str | Path) -> dict[str, dict[str, Any]]:
@@ -501,16 +509,7 @@ def read_templates(path: str | Path) -> dict[str, dict[str, Any]]:
 
 def read_deployments(path: str | Path) -> list[dict[str, Any]]:
     """The deployment maps of a ``deployment-patterns.json`` file."""
-    data = read_json(path, "deployment maps (deployment-patterns.json)")
-    items = [data] if isinstance(data, dict) and "zones" in data else data
-    items = _list(items, f"{path}")
-    out = []
-    for i, pattern in enumerate(items):
-        pw = f"{path}: deployment [{i}]"
-        obj = _obj(pattern, pw)
-        _id(obj, pw)
-        out.append(obj)
-    return out
+    return _read_items(path, "deployment maps (deployment-patterns.json)", "zones", "deployment")
 
 
 def find_layout(layouts: Sequence[Mapping[str, Any]], layout_id: str,
