@@ -656,8 +656,9 @@ def render_zone_layer(zone_geometry: BaseGeometry | None, battlefield: object,
 
     ``battlefield`` needs ``width`` and ``depth`` (inches); it is fitted to ``size`` with no
     margin. Only ``pygame.draw.polygon`` fills (and ``pygame.draw.lines`` without anti-aliasing
-    for an optional path) are used, so the picture depends on nothing but the geometry, the size
-    and the pygame-ce version.
+    for an optional path) are used, and the geometry is normalised first (a polygon fill's edge
+    pixels depend on where its ring starts), so the picture depends on nothing but the point
+    set, the size and the pygame-ce version.
     """
     width = float(getattr(battlefield, "width"))  # noqa: B009
     depth = float(getattr(battlefield, "depth"))  # noqa: B009
@@ -669,7 +670,7 @@ def render_zone_layer(zone_geometry: BaseGeometry | None, battlefield: object,
     pygame.draw.polygon(surf, ZONE_PALETTE["battlefield"], [(x0, y0), (x1, y0), (x1, y1),
                                                              (x0, y1)])
     if zone_geometry is not None:
-        _paint_geometry(surf, zone_geometry, vp, ZONE_PALETTE["zone"],
+        _paint_geometry(surf, shapely.normalize(zone_geometry), vp, ZONE_PALETTE["zone"],
                         ZONE_PALETTE["battlefield"])
     if path is not None and len(path) >= 2:
         pygame.draw.lines(surf, ZONE_PALETTE["path"], False, _px(vp, path), 2)
