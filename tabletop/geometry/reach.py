@@ -563,14 +563,35 @@ class ReachMap:
 
 
 @dataclass
-class _Wedge:
-    apex: tuple[float, float]
-    radius: float
-    start: float
-    sweep: float
-    own: int
-    query: bool
-    node: int = 0
+class _Wedges:
+    """The start's disk (row 0) and one wedge per reached corner, as arrays.
+
+    A wedge is the sector of ``radius`` about ``apex`` from angle ``start`` turning by
+    ``sweep`` (signed); ``own`` is the piece of its corner (-1: none), ``query`` marks the
+    start's disk, ``node`` the corner's row in :class:`GeodesicDisk`.
+    """
+
+    apex: np.ndarray
+    radius: np.ndarray
+    start: np.ndarray
+    sweep: np.ndarray
+    own: np.ndarray
+    query: np.ndarray
+    node: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.radius)
+
+    def take(self, keep: np.ndarray) -> _Wedges:
+        """The wedges selected by ``keep`` (a mask or indices)."""
+        return _Wedges(self.apex[keep], self.radius[keep], self.start[keep], self.sweep[keep],
+                       self.own[keep], self.query[keep], self.node[keep])
+
+
+def _polygons(coords: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Polygons from consecutive runs of ``sizes`` rows of ``coords``."""
+    return shapely.polygons(shapely.linearrings(
+        coords, indices=np.repeat(np.arange(len(sizes)), sizes)))
 
 
 class GeodesicDisk:
@@ -605,8 +626,6 @@ class GeodesicDisk:
                     if len(ring) and np.min(np.hypot(*(ring - extra[e]).T)) < 1e-9:
                         owner[n + 1 + e] = k
         total = n + 1 + m
-        dist = np.full(total, np.inf)
-        parent = np.full(total, -1, dtype=np.int64)
         disabled = np.zeros(total, bool)
         if removed:
             disabled[list(removed)] = True
@@ -634,16 +653,16 @@ class GeodesicDisk:
                 extra_adj.setdefault(s, []).append((t, ww))
                 if s != n:
                     extra_adj.setdefault(t, []).append((s, ww))
-        # Dijkstra with a limit (plain Python lists: the graph is sparse)
+        # Dijkstra with a limit (dicts: only the corners within reach are ever touched)
         adj = rm._adjacency()
-        dl = [math.inf] * total
-        par = [-1] * total
-        for dnode in np.nonzero(disabled)[0].tolist():
-            dl[dnode] = -1.0
+        dl: dict[int, float] = dict.fromkeys(removed, -1.0)
         dl[n] = 0.0
+        par: dict[int, int] = {n: -1}
         heap: list[tuple[float, int]] = [(0.0, n)]
         lim = distance + 1e-12
-        pop, push = heapq.heappop, heapq.heappush
+        pop, push, get = heapq.heappop, heapq.heappush, dl.get
+        inf = math.inf
+        none: tuple[tuple[int, float], ...] = ()
         while heap:
             du, u = pop(heap)
             if du > dl[u]:
@@ -652,27 +671,28 @@ class GeodesicDisk:
                 nbl, wl = adj[u]
                 for j, w in zip(nbl, wl, strict=True):
                     dj = du + w
-                    if dj < dl[j] and dj <= lim:
+                    if dj <= lim and dj < get(j, inf):
                         dl[j] = dj
                         par[j] = u
                         push(heap, (dj, j))
-            for j, w in extra_adj.get(u, ()):
+            for j, w in extra_adj.get(u, none):
                 dj = du + w
-                if dj < dl[j] and dj <= lim:
+                if dj <= lim and dj < get(j, inf):
                     dl[j] = dj
                     par[j] = u
                     push(heap, (dj, j))
-        dist = np.array(dl)
-        parent = np.array(par, dtype=np.int64)
-        dist[disabled] = np.inf
-        reached = np.nonzero(np.isfinite(dist))[0]
-        # renumber: row 0 = p
-        order = np.concatenate([[n], reached[reached != n]])
-        remap = np.full(total, -1, dtype=np.int64)
-        remap[order] = np.arange(len(order))
+        for dnode in removed:
+            del dl[dnode]
+            par.pop(dnode, None)
+        del dl[n]
+        # renumber: row 0 = p, then the reached nodes in index order
+        order = np.concatenate([[n], np.sort(np.fromiter(dl, dtype=np.int64, count=len(dl)))])
+        olist = order.tolist()
+        row = {k: i for i, k in enumerate(olist)}
+        row[-1] = -1
         self.nodes = allc[order]
-        self.dist = dist[order]
-        self.parent = np.where(parent[order] >= 0, remap[np.maximum(parent[order], 0)], -1)
+        self.dist = np.array([0.0] + [dl[k] for k in olist[1:]])
+        self.parent = np.array([row[par[k]] for k in olist], dtype=np.int64)
         self.corner_index = np.where(order < n, order, -1)
         self._prev = allprev[order]
         self._next = allnext[order]
@@ -729,7 +749,7 @@ class GeodesicDisk:
         return got
 
     def _wedges(self, slack: np.ndarray | None, ahead: bool = False
-                ) -> tuple[list[_Wedge], list[np.ndarray]]:
+                ) -> tuple[_Wedges, np.ndarray, np.ndarray]:
         """The start's disk and one wedge per reached corner, with their outlines.
 
         A wedge turns from the continuation of ``parent -> v`` towards the obstacle side
@@ -738,16 +758,21 @@ class GeodesicDisk:
         wedge: its turn would run through the piece, which the rays of :meth:`_rays` must
         not see); otherwise such a wedge turns on to the other edge and relies on the
         shadows of the pieces.
+
+        Returns the wedges and their outlines: the rows ``sizes[i]`` of ``coords`` after
+        those of the wedges before ``i``.
         """
-        wedges = [_Wedge(self.p, self.distance, 0.0, 2 * math.pi, -1, True, 0)]
         step0 = 2.0 * math.acos(max(-1.0, 1.0 - ARC_TOLERANCE / max(self.distance, 1e-9)))
         n0 = max(3, math.ceil(2 * math.pi / step0))
         ang0 = np.linspace(0.0, 2 * math.pi, n0 + 1)[:-1]
-        coords = [np.column_stack([self.p[0] + self.distance * np.cos(ang0),
-                                   self.p[1] + self.distance * np.sin(ang0)])]
+        disk = np.column_stack([self.p[0] + self.distance * np.cos(ang0),
+                                self.p[1] + self.distance * np.sin(ang0)])
+        only = (_Wedges(np.array([self.p]), np.array([self.distance]), np.zeros(1),
+                        np.array([2 * math.pi]), np.array([-1]), np.array([True]),
+                        np.zeros(1, dtype=np.int64)), disk, np.array([n0]))
         k = np.arange(1, len(self.nodes))
         if not len(k):
-            return wedges, coords
+            return only
         rho = self.distance - self.dist[k]
         ok = rho > 1e-9
         ci = self.corner_index[k]
@@ -776,7 +801,7 @@ class GeodesicDisk:
                                np.where(p2 > 1e-12, p2, np.inf))
             ok &= np.isfinite(sweep)
         if not ok.any():
-            return wedges, coords
+            return only
         k, rho, v, d, side, sweep = k[ok], rho[ok], v[ok], d[ok], side[ok], sweep[ok]
         start = np.arctan2(d[:, 1], d[:, 0])
         sweep = side * sweep
@@ -789,15 +814,15 @@ class GeodesicDisk:
         ang = start[w_of] + sweep[w_of] * (np.maximum(j - 1, 0) / nseg[w_of])
         rr = np.where(j == 0, 0.0, rho[w_of])
         pts = np.column_stack([v[w_of, 0] + rr * np.cos(ang), v[w_of, 1] + rr * np.sin(ang)])
-        own = self._owner[k]
-        for i in range(len(k)):
-            wedges.append(_Wedge((float(v[i, 0]), float(v[i, 1])), float(rho[i]),
-                                 float(start[i]), float(sweep[i]), int(own[i]), False,
-                                 int(k[i])))
-            coords.append(pts[offs[i]:offs[i + 1]])
-        return wedges, coords
+        w0 = only[0]
+        wedges = _Wedges(np.concatenate([w0.apex, v]), np.concatenate([w0.radius, rho]),
+                         np.concatenate([w0.start, start]), np.concatenate([w0.sweep, sweep]),
+                         np.concatenate([w0.own, self._owner[k]]),
+                         np.concatenate([w0.query, np.zeros(len(k), bool)]),
+                         np.concatenate([w0.node, k]))
+        return wedges, np.concatenate([disk, pts]), np.concatenate([[n0], size])
 
-    def _rays(self, wedges: list[_Wedge]) -> tuple[list[np.ndarray], np.ndarray]:
+    def _rays(self, wedges: _Wedges) -> tuple[list[np.ndarray], np.ndarray]:
         """Each wedge's visible part as a star-shaped outline (apex first, then its rays).
 
         Rays leave the apex at the arc's sample angles and just before and after every
@@ -811,10 +836,7 @@ class GeodesicDisk:
         """
         ea, eb, tree, union = self.rm.outline()
         nw = len(wedges)
-        apex = np.array([w.apex for w in wedges])
-        rho = np.array([w.radius for w in wedges])
-        start = np.array([w.start for w in wedges])
-        sweep = np.array([w.sweep for w in wedges])
+        apex, rho, start, sweep = wedges.apex, wedges.radius, wedges.start, wedges.sweep
         side = np.where(sweep < 0, -1.0, 1.0)
         span = np.abs(sweep)
         span[0] = 2 * math.pi
@@ -850,7 +872,7 @@ class GeodesicDisk:
             ed = d[touch] / dl[touch, None]
             at_p = np.hypot(PA[touch, 0], PA[touch, 1]) <= 1e-12
             at_q = np.hypot(*(eb[ei[touch]] - A[touch]).T) <= 1e-12
-            nodes = np.array([w.node for w in wedges])[tw]
+            nodes = wedges.node[tw]
             own_dirs = []
             for nb in (self._prev[nodes], self._next[nodes]):
                 e = nb - A[touch]
@@ -1011,7 +1033,8 @@ class GeodesicDisk:
         out[first[1:] + np.arange(1, nw) - 1] = apex[1:]
         sizes = np.bincount(rw, minlength=nw) + 1
         sizes[0] -= 1
-        return np.split(out, np.cumsum(sizes)[:-1]), touching
+        ends = np.cumsum(sizes).tolist()
+        return [out[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)], touching
 
     def _build_swept(self, exclude: BaseGeometry | None, exclude_key: object
                      ) -> BaseGeometry:
@@ -1019,24 +1042,19 @@ class GeodesicDisk:
         rm = self.rm
         slack = rm.slack(exclude_key, exclude) if exclude is not None and \
             exclude_key is not None and len(rm.corners) else None
-        wedges, coords = self._wedges(slack, ahead=True)
+        wedges, flat, sizes = self._wedges(slack, ahead=True)
         if exclude is not None and not exclude.is_empty and len(wedges) > 1:
             # wedges wholly inside the excluded set add nothing
-            sizes = np.array([len(c) for c in coords])
-            polys = shapely.polygons(shapely.linearrings(
-                np.concatenate(coords), indices=np.repeat(np.arange(len(coords)), sizes)))
-            keep = ~shapely.contains(exclude, polys)
+            keep = ~shapely.contains(exclude, _polygons(flat, sizes))
             keep[0] = True
-            wedges = [w for w, k in zip(wedges, keep.tolist(), strict=True) if k]
+            wedges = wedges.take(keep)
         coords, touching = self._rays(wedges)
         merged, members = self._chains(wedges, coords, np.ones(len(wedges), bool))
         keepw = np.array([len(c) >= 3 for c in coords])
         if len(members):
             keepw[members] = False
         kept = [c for c, k in zip(coords, keepw.tolist(), strict=True) if k]
-        sizes = np.array([len(c) for c in kept])
-        polys = shapely.polygons(shapely.linearrings(
-            np.concatenate(kept), indices=np.repeat(np.arange(len(kept)), sizes)))
+        polys = _polygons(np.concatenate(kept), np.array([len(c) for c in kept]))
         # rays stopped at the apex can pinch an outline
         odd = touching[keepw]
         if odd.any():
@@ -1059,16 +1077,16 @@ class GeodesicDisk:
             return self._build_swept(exclude, exclude_key)
         slack = rm.slack(exclude_key, exclude) if exclude is not None and \
             exclude_key is not None and len(rm.corners) else None
-        wedges, coords = self._wedges(slack)
-        sizes = np.array([len(c) for c in coords])
-        polys = shapely.polygons(shapely.linearrings(
-            np.concatenate(coords), indices=np.repeat(np.arange(len(coords)), sizes)))
+        wedges, flat, sizes = self._wedges(slack)
+        polys = _polygons(flat, sizes)
+        ends = np.cumsum(sizes).tolist()
+        coords = [flat[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
         if exclude is not None and not exclude.is_empty:
             # wedges wholly inside the excluded set add nothing
             keep = ~shapely.contains(exclude, polys)
             keep[0] = True
             polys = polys[keep]
-            wedges = [w for w, k in zip(wedges, keep.tolist(), strict=True) if k]
+            wedges = wedges.take(keep)
             coords = [c for c, k in zip(coords, keep.tolist(), strict=True) if k]
         if not len(rm.pieces):
             raw = shapely.union_all(polys)
@@ -1078,8 +1096,7 @@ class GeodesicDisk:
         for k, ring in self._q.changed.items():
             pieces_now[k] = ring
         wi, pi = rm.piece_tree.query(polys, predicate="intersects")
-        own = np.array([w.own for w in wedges])
-        keep = own[wi] != pi
+        keep = wedges.own[wi] != pi
         wi, pi = wi[keep], pi[keep]
         counts = np.bincount(wi, minlength=len(wedges))
         merged, members = self._chains(wedges, coords, counts == 0)
@@ -1090,7 +1107,7 @@ class GeodesicDisk:
             sel = keepw[wi]
             wi, pi = remap[wi[sel]], pi[sel]
             polys = polys[keepw]
-            wedges = [w for w, k in zip(wedges, keepw.tolist(), strict=True) if k]
+            wedges = wedges.take(keepw)
         # the start's own shadows use the cut pieces; others the full ones
         if len(wi):
             kmax = max(len(r) for r in pieces_now)
@@ -1098,15 +1115,15 @@ class GeodesicDisk:
             verts = np.empty((nrows, kmax, 2))
             valid = np.ones(nrows, bool)
             for row, (w, k) in enumerate(zip(wi.tolist(), pi.tolist(), strict=True)):
-                ring = pieces_now[k] if wedges[w].query else rm.rings[k]
+                ring = pieces_now[k] if wedges.query[w] else rm.rings[k]
                 if not len(ring):
                     valid[row] = False
                     verts[row] = 0.0
                     continue
                 verts[row, :len(ring)] = ring
                 verts[row, len(ring):] = ring[-1]
-            apex = np.array([wedges[w].apex for w in wi.tolist()])
-            rho = np.array([wedges[w].radius for w in wi.tolist()])
+            apex = wedges.apex[wi]
+            rho = wedges.radius[wi]
             rel = verts - apex[:, None, :]
             rr = np.hypot(rel[..., 0], rel[..., 1])
             cen = rel.mean(axis=1)
@@ -1154,7 +1171,7 @@ class GeodesicDisk:
         raw = shapely.union_all(polys)
         return self._finish(raw, exclude)
 
-    def _chains(self, wedges: list[_Wedge], coords: list[np.ndarray], clean: np.ndarray
+    def _chains(self, wedges: _Wedges, coords: list[np.ndarray], clean: np.ndarray
                 ) -> tuple[list[BaseGeometry], np.ndarray]:
         """Merge runs of unshadowed wedges that wrap one piece into single polygons.
 
@@ -1163,9 +1180,8 @@ class GeodesicDisk:
         begins, so the union of the run is the polygon ``v[1]``, the arcs in order, then the
         ring back from ``v[m]`` to ``v[2]``. Wedges that meet other pieces are left alone.
         """
-        nodes = np.array([w.node for w in wedges], dtype=np.int64)
-        own = np.array([w.own for w in wedges], dtype=np.int64)
-        ok = clean & (own >= 0) & np.array([not w.query for w in wedges])
+        nodes, own = wedges.node, wedges.own
+        ok = clean & (own >= 0) & ~wedges.query
         wedge_of = np.full(len(self.nodes), -1, dtype=np.int64)
         wedge_of[nodes[ok]] = np.nonzero(ok)[0]
         par = self.parent[nodes]
@@ -1183,8 +1199,8 @@ class GeodesicDisk:
         child = child[first]
         nxt: dict[int, int] = dict(zip(j[child].tolist(), child.tolist(), strict=True))
         has_prev = set(child.tolist())
-        merged: list[BaseGeometry] = []
-        members: list[int] = []
+        runs: list[list[int]] = []
+        rings: list[np.ndarray] = []
         for head in nxt:
             if head in has_prev:
                 continue
@@ -1194,19 +1210,40 @@ class GeodesicDisk:
             ring = [coords[run[0]][:1]]
             ring.extend(coords[i][1:] for i in run)
             ring.extend(coords[i][:1] for i in reversed(run[1:]))
-            poly = Polygon(np.concatenate(ring))
-            if not poly.is_valid:
-                poly = shapely.union_all([Polygon(coords[i]) for i in run
-                                          if len(coords[i]) >= 3])
-            merged.append(poly)
-            members.extend(run)
+            runs.append(run)
+            rings.append(np.concatenate(ring))
+        if not runs:
+            return [], np.zeros(0, dtype=np.int64)
+        polys = _polygons(np.concatenate(rings), np.array([len(r) for r in rings]))
+        merged: list[BaseGeometry] = list(polys)
+        for i in np.nonzero(~shapely.is_valid(polys))[0].tolist():
+            merged[i] = shapely.union_all([Polygon(coords[w]) for w in runs[i]
+                                           if len(coords[w]) >= 3])
+        members = [w for run in runs for w in run]
         return merged, np.array(members, dtype=np.int64)
 
     def _finish(self, raw: BaseGeometry, exclude: BaseGeometry | None) -> BaseGeometry:
-        out = raw.intersection(self.rm.box_polygon)
-        if exclude is not None and not exclude.is_empty:
-            out = out.difference(exclude)
+        x0, y0, x1, y1 = self.rm.box
+        b = raw.bounds
+        out = raw if b[0] >= x0 and b[1] >= y0 and b[2] <= x1 and b[3] <= y1 else \
+            raw.intersection(self.rm.box_polygon)
+        if exclude is not None and not exclude.is_empty and not out.is_empty:
+            out = out.difference(_clipped(exclude, out.bounds))
         return _polygonal(out)
+
+
+def _clipped(geom: BaseGeometry, bounds: tuple[float, float, float, float],
+             pad: float = 0.1) -> BaseGeometry:
+    """``geom`` cut to the rectangle ``bounds`` grown by ``pad``, for overlays inside ``bounds``.
+
+    Overlays cost by the vertices of both operands; a large excluded set (the engagement
+    regions of a whole army) is cut first by GEOS's rectangle clipping, which is linear. The
+    clip is the same point set inside the rectangle; its topology is not guaranteed, so an
+    invalid clip falls back on ``geom`` itself.
+    """
+    clip = shapely.clip_by_rect(geom, bounds[0] - pad, bounds[1] - pad, bounds[2] + pad,
+                                bounds[3] + pad)
+    return clip if shapely.is_valid(clip) else geom
 
 
 def _polygonal(g: BaseGeometry) -> BaseGeometry:

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -175,6 +176,8 @@ class _Situation:
     path_models: list[_Other] = field(default_factory=list)
     path_terrain: list[tuple[str, str, Polygon]] = field(default_factory=list)
     end_terrain: list[tuple[str, str, Polygon]] = field(default_factory=list)
+    path_key: tuple[object, ...] = ()
+    """What decides :attr:`path_models` and :attr:`path_terrain` besides the board."""
 
     @property
     def base(self) -> Footprint:
@@ -210,18 +213,60 @@ def _find(state: GameState, model_id: str) -> tuple[Unit, Model]:
                         ) from None
 
 
+_BOARDS: list[tuple[weakref.ref[GameState], dict[object, Any]]] = []
+_BOARD_SLOTS = 4
+"""How many recent states keep their :func:`_memo`."""
+
+
+def _memo(state: GameState) -> dict[object, Any]:
+    """Work that depends only on the board of ``state``, kept while that object lives.
+
+    States are immutable, so a pick-up on the same state object (every pick-up until a model
+    of the phase is moved) finds the other models and the per-phase geometry here without
+    rebuilding or hashing them; a new state starts empty and falls back on the value-keyed
+    caches (:func:`reach_map`, :func:`_static_end`).
+    """
+    for ref, memo in _BOARDS:
+        if ref() is state:
+            return memo
+    memo: dict[object, Any] = {}
+    _BOARDS[:] = [(r, m) for r, m in _BOARDS if r() is not None][:_BOARD_SLOTS - 1]
+    _BOARDS.insert(0, (weakref.ref(state), memo))
+    return memo
+
+
+class _Key:
+    """A hashable key that computes its (large) hash once."""
+
+    __slots__ = ("_hash", "value")
+
+    def __init__(self, value: tuple[object, ...]) -> None:
+        self.value = value
+        self._hash = hash(value)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, _Key) and self._hash == other._hash
+                                 and self.value == other.value)
+
+
 def _others(state: GameState, unit: Unit, model: Model) -> list[_Other]:
-    out = []
-    big: dict[str, bool] = {}
-    for u, m in state.placed_models():
-        if m.id == model.id:
-            continue
-        assert m.at is not None
-        if u.id not in big:
-            big[u.id] = any(u.has(k) for k in rulings.BIG)
-        out.append(_Other(m.id, u.player != unit.player, big[u.id], m.base,
-                          (float(m.at[0]), float(m.at[1])), float(m.facing)))
-    return out
+    """Every other model on the battlefield, marked enemy or not for ``unit``'s player."""
+    memo = _memo(state)
+    everyone = memo.get(("others", unit.player))
+    if everyone is None:
+        everyone = []
+        big: dict[str, bool] = {}
+        for u, m in state.placed_models():
+            assert m.at is not None
+            if u.id not in big:
+                big[u.id] = any(u.has(k) for k in rulings.BIG)
+            everyone.append(_Other(m.id, u.player != unit.player, big[u.id], m.base,
+                                   (float(m.at[0]), float(m.at[1])), float(m.facing)))
+        memo[("others", unit.player)] = everyone
+    return [o for o in everyone if o.id != model.id]
 
 
 def _situation(state: GameState, model_id: str, move: str, roll: int | None,
@@ -253,13 +298,15 @@ def _situation(state: GameState, model_id: str, move: str, roll: int | None,
     sit = _Situation(state, unit, model, move, mode, float(limit))
     sit.others = _others(state, unit, model)
     big_mover = any(unit.has(k) for k in rulings.BIG)
+    over_small = big_mover and move in ("normal", "advance")
     for o in sit.others:
         if not o.enemy or mode == "desperate-escape":
             continue
-        if big_mover and move in ("normal", "advance") and not o.big:
+        if over_small and not o.big:
             continue
         sit.path_models.append(o)
     crosses_dense = any(unit.has(k) for k in rulings.DENSE_CROSSERS)
+    sit.path_key = (unit.player, mode == "desperate-escape", over_small, crosses_dense)
     for t in state.terrain:
         if t.kind in rulings.END_TERRAIN:
             sit.end_terrain.append((t.id, t.kind, t.shape))
@@ -607,6 +654,28 @@ def _reach_inputs(sit: _Situation) -> tuple[Any, ...]:
             tuple(sorted(polys)))
 
 
+def _phase(sit: _Situation, fkey: float) -> tuple[Any, BaseGeometry, _Key]:
+    """The per-phase geometry of this mover's situation: reach map, static end region, key.
+
+    It depends on the board and on what the mover is (player, base, facing, which models and
+    terrain stop it), not on which model it is or where it stands.
+    """
+    who = ("phase", sit.path_key, sit.base, fkey)
+    memo = _memo(sit.state)
+    got = memo.get(who)
+    if got is None:
+        rm = reach_map(*_reach_inputs(sit))
+        # sorted by place and facing (a cheap key; ties keep the state's order)
+        enemies = tuple(sorted((o.key() for o in sit.others if o.enemy),
+                               key=lambda k: (k[0], k[2])))
+        terrain = tuple(sorted(tuple(tuple(map(float, c)) for c in shape.exterior.coords[:-1])
+                               for _, _, shape in sit.end_terrain))
+        static = _static_end(sit.base, fkey, enemies, terrain)
+        got = (rm, static, _Key(("end", sit.base, fkey, enemies, terrain)))
+        memo[who] = got
+    return got
+
+
 def _friends_region(sit: _Situation, near: BaseGeometry) -> BaseGeometry:
     """Overlap regions of the non-enemy models close enough to matter."""
     if near.is_empty:
@@ -647,16 +716,9 @@ def legal_zone(state: GameState, model_id: str, move: str, *, roll: int | None =
         Unknown model, move or mode, missing roll, model not on the battlefield.
     """
     sit = _situation(state, model_id, move, roll, mode)
-    rm = reach_map(*_reach_inputs(sit))
-    disk = rm.disk(sit.start, sit.limit)
     fkey = _facing_key(sit.base, sit.facing)
-    # sorted by place and facing (a cheap key; ties keep the state's order)
-    enemies = tuple(sorted((o.key() for o in sit.others if o.enemy),
-                           key=lambda k: (k[0], k[2])))
-    terrain = tuple(sorted(tuple(tuple(map(float, c)) for c in shape.exterior.coords[:-1])
-                           for _, _, shape in sit.end_terrain))
-    static = _static_end(sit.base, fkey, enemies, terrain)
-    key = ("end", sit.base, fkey, enemies, terrain)
+    rm, static, key = _phase(sit, fkey)
+    disk = rm.disk(sit.start, sit.limit)
     geom = disk.region(static, key)
     if not isinstance(sit.base, Round):
         # the region is already inside the path box; a non-round base's end box may be smaller
