@@ -226,9 +226,9 @@ def _memo(state: GameState) -> dict[object, Any]:
     rebuilding or hashing them; a new state starts empty and falls back on the value-keyed
     caches (:func:`reach_map`, :func:`_static_end`).
     """
-    for ref, memo in _BOARDS:
+    for ref, known in _BOARDS:
         if ref() is state:
-            return memo
+            return known
     memo: dict[object, Any] = {}
     _BOARDS[:] = [(r, m) for r, m in _BOARDS if r() is not None][:_BOARD_SLOTS - 1]
     _BOARDS.insert(0, (weakref.ref(state), memo))
