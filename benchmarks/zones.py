@@ -43,7 +43,6 @@ from shapely.geometry import Polygon
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tabletop.geometry.footprints import parse_base
-from tabletop.geometry.reach import reach_map
 from tabletop.rules import zones
 from tabletop.state import (
     Battle,
@@ -123,8 +122,7 @@ def ours(state: GameState, D: float) -> zones.Zone:
 
 
 def clear() -> None:
-    reach_map.cache_clear()
-    zones._static_end.cache_clear()
+    zones.clear_caches()
 
 
 class Fmm:

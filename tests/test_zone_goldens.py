@@ -130,19 +130,6 @@ def test_a_picture_failure_writes_artefacts_and_the_html_page(tmp_path: Path,
     assert c.name in page and "zone-diff.png" in page
 
 
-def _clear_engine_caches() -> None:
-    """Drop every cache kept by tabletop modules, so a patched constant or footprint counts."""
-    import functools
-    import sys
-
-    for mod_name, mod in list(sys.modules.items()):
-        if not mod_name.startswith("tabletop.") or mod is None:
-            continue
-        for value in list(vars(mod).values()):
-            if isinstance(value, functools._lru_cache_wrapper):
-                value.cache_clear()
-
-
 # -- the suite catches real rules bugs ------------------------------------------------------------
 ENGAGEMENT_CONSTANT = "ENGAGEMENT_RANGE"
 """The engagement range's name in tabletop.rules.rulings (2" in wh40k-11e)."""
@@ -175,6 +162,9 @@ def _clear_engine_caches() -> None:
     import functools
     import sys
 
+    from tabletop.rules import zones
+
+    zones.clear_caches()
     for mod_name, mod in list(sys.modules.items()):
         if not mod_name.startswith("tabletop.") or mod is None:
             continue

@@ -229,6 +229,19 @@ def _tangent(u: np.ndarray, v: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.n
     return _sign(ca) * _sign(cb) >= 0
 
 
+def _search(keys: np.ndarray, values: np.ndarray, side: str) -> np.ndarray:
+    """``np.searchsorted(keys, values, side)``, searching the values in sorted order (faster)."""
+    order = np.argsort(values)
+    out = np.empty(len(values), dtype=np.int64)
+    out[order] = np.searchsorted(keys, values[order], side)  # type: ignore[call-overload]
+    return out
+
+
+def _norm(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``hypot(x, y)`` for moderate values (inches): several times faster than ``np.hypot``."""
+    return np.sqrt(x * x + y * y)
+
+
 def _segments(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return shapely.linestrings(np.stack([a, b], axis=1))
 
@@ -281,6 +294,8 @@ class ReachMap:
         self.rings = rings
         self.pieces = [Polygon(c) for c in rings]
         self.eroded = [p.buffer(-ERODE, join_style="mitre") for p in self.pieces]
+        self._eroded = np.empty(len(self.eroded), dtype=object)
+        self._eroded[:] = self.eroded
         self.tree = shapely.STRtree(self.eroded)
         self.piece_tree = shapely.STRtree(self.pieces)
         self._corners()
@@ -289,7 +304,7 @@ class ReachMap:
         self._adj_nbr = np.zeros(0, dtype=np.int64)
         self._adj_w = np.zeros(0)
         self._slack: dict[object, np.ndarray] = {}
-        self._adj_lists: list[tuple[list[int], list[float]]] | None = None
+        self._adj_lists: list[list[tuple[int, float]]] | None = None
         self._adj_lists_cap = -1.0
         self._outline: tuple[np.ndarray, np.ndarray, shapely.STRtree, BaseGeometry] | None = \
             None
@@ -453,15 +468,13 @@ class ReachMap:
         self._adj_w = ww
         self._graph_cap = cap
 
-    def _adjacency(self) -> list[tuple[list[int], list[float]]]:
-        """The corner graph as Python lists (neighbours, lengths) per corner, built once."""
+    def _adjacency(self) -> list[list[tuple[int, float]]]:
+        """The corner graph as Python lists of (neighbour, length) per corner, built once."""
         if self._adj_lists is None or len(self._adj_lists) != len(self.corners) or \
                 self._adj_lists_cap != self._graph_cap:
             ptr = self._adj_ptr.tolist()
-            nbr = self._adj_nbr.tolist()
-            w = self._adj_w.tolist()
-            self._adj_lists = [(nbr[ptr[i]:ptr[i + 1]], w[ptr[i]:ptr[i + 1]])
-                               for i in range(len(self.corners))]
+            pairs = list(zip(self._adj_nbr.tolist(), self._adj_w.tolist(), strict=True))
+            self._adj_lists = [pairs[ptr[i]:ptr[i + 1]] for i in range(len(self.corners))]
             self._adj_lists_cap = self._graph_cap
         return self._adj_lists
 
@@ -471,13 +484,34 @@ class ReachMap:
         if not len(a) or not len(self.pieces):
             return out
         segs = _segments(a, b)
-        si, pi = self.tree.query(segs, predicate="intersects")
+        si, pi = self.tree.query(segs)
         if q is not None and q.changed:
             changed = np.array(sorted(q.changed))
-            si = si[~np.isin(pi, changed)]
+            keep = ~np.isin(pi, changed)
+            si, pi = si[keep], pi[keep]
             for poly in q.eroded.values():
                 out |= shapely.intersects(segs, poly)
-        out[si] = True
+        # round pieces first, by the distance of their centre from the segment: the eroded
+        # polygon contains the disk of radius re + r - ERODE and lies in the disk through its
+        # vertices; only segments passing between the two need the polygon itself
+        exact = pi >= len(self._circles)
+        rnd = np.nonzero(~exact)[0]
+        if len(rnd):
+            cs, c = si[rnd], self._circles[pi[rnd]]
+            A = a[cs]
+            d = b[cs] - A
+            dd = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]
+            rel = c[:, :2] - A
+            t = np.clip((rel[:, 0] * d[:, 0] + rel[:, 1] * d[:, 1]) /
+                        np.where(dd > 0, dd, 1.0), 0.0, 1.0)
+            dist = _norm(rel[:, 0] - t * d[:, 0], rel[:, 1] - t * d[:, 1])
+            out[cs[dist < c[:, 2] - ERODE - 1e-9]] = True
+            exact[rnd] = (dist >= c[:, 2] - ERODE - 1e-9) & \
+                (dist <= c[:, 2] / math.cos(math.pi / CIRCLE_SEGMENTS) + 1e-9)
+        sel = np.nonzero(exact & ~out[si])[0]
+        if len(sel):
+            hit = shapely.intersects(segs[si[sel]], self._eroded[pi[sel]])
+            out[si[sel][hit]] = True
         return out
 
     # -- queries --------------------------------------------------------------------------
@@ -633,7 +667,7 @@ class GeodesicDisk:
         src_nodes = [n, *range(n + 1, total)]
         extra_adj: dict[int, list[tuple[int, float]]] = {}
         P = np.array(p)
-        near = np.nonzero(np.hypot(*(allc - P).T) <= distance + 1e-9)[0]
+        near = np.nonzero(_norm(*(allc - P).T) <= distance + 1e-9)[0]
         near = near[~disabled[near]]
         for s in src_nodes:
             tgt = near[near != s]
@@ -648,7 +682,7 @@ class GeodesicDisk:
                 continue
             blocked = rm._blocked(np.broadcast_to(allc[s], (len(tgt), 2)), allc[tgt], q)
             tgt = tgt[~blocked]
-            w = np.hypot(*(allc[tgt] - allc[s]).T)
+            w = _norm(*(allc[tgt] - allc[s]).T)
             for t, ww in zip(tgt.tolist(), w.tolist(), strict=True):
                 extra_adj.setdefault(s, []).append((t, ww))
                 if s != n:
@@ -668,15 +702,14 @@ class GeodesicDisk:
             if du > dl[u]:
                 continue
             if u < n:
-                nbl, wl = adj[u]
-                for j, w in zip(nbl, wl, strict=True):
-                    dj = du + w
+                for j, wt in adj[u]:
+                    dj = du + wt
                     if dj <= lim and dj < get(j, inf):
                         dl[j] = dj
                         par[j] = u
                         push(heap, (dj, j))
-            for j, w in extra_adj.get(u, none):
-                dj = du + w
+            for j, wt in extra_adj.get(u, none):
+                dj = du + wt
                 if dj <= lim and dj < get(j, inf):
                     dl[j] = dj
                     par[j] = u
@@ -702,7 +735,7 @@ class GeodesicDisk:
     # -- point queries -------------------------------------------------------------------
     def _best(self, x: float, y: float) -> tuple[float, int]:
         X = np.array([x, y])
-        dd = self.dist + np.hypot(*(self.nodes - X).T)
+        dd = self.dist + _norm(*(self.nodes - X).T)
         cand = np.nonzero(dd <= self.distance + 1e-6)[0]
         if not len(cand):
             return math.inf, -1
@@ -780,7 +813,7 @@ class GeodesicDisk:
             ok &= ~((ci >= 0) & (rho <= slack[np.maximum(ci, 0)]))
         v = self.nodes[k]
         d = v - self.nodes[self.parent[k]]
-        dn = np.hypot(d[:, 0], d[:, 1])
+        dn = _norm(d[:, 0], d[:, 1])
         ok &= dn > 1e-12
         d = d / np.where(dn > 0, dn, 1.0)[:, None]
         e1, e2 = self._prev[k] - v, self._next[k] - v
@@ -858,11 +891,11 @@ class GeodesicDisk:
         P, Q, A = ea[ei], eb[ei], apex[wi]
         d = Q - P
         PA = P - A
-        dl = np.hypot(d[:, 0], d[:, 1])
+        dl = _norm(d[:, 0], d[:, 1])
         cr = d[:, 0] * (-PA[:, 1]) - d[:, 1] * (-PA[:, 0])
         # edges facing the apex that come within its radius
         sfoot = np.clip(-(PA[:, 0] * d[:, 0] + PA[:, 1] * d[:, 1]) / (dl * dl), 0.0, 1.0)
-        near = np.hypot(PA[:, 0] + sfoot * d[:, 0], PA[:, 1] + sfoot * d[:, 1])
+        near = _norm(PA[:, 0] + sfoot * d[:, 0], PA[:, 1] + sfoot * d[:, 1])
         front = (cr < -1e-12 * dl) & (near < rho[wi])
         # a wedge whose apex touches the outline other than by its own two edges (another
         # piece through the corner) tests its rays' first steps for entering the obstacles
@@ -870,8 +903,8 @@ class GeodesicDisk:
         if touch.any():
             tw = wi[touch]
             ed = d[touch] / dl[touch, None]
-            at_p = np.hypot(PA[touch, 0], PA[touch, 1]) <= 1e-12
-            at_q = np.hypot(*(eb[ei[touch]] - A[touch]).T) <= 1e-12
+            at_p = _norm(PA[touch, 0], PA[touch, 1]) <= 1e-12
+            at_q = _norm(*(eb[ei[touch]] - A[touch]).T) <= 1e-12
             nodes = wedges.node[tw]
             own_dirs = []
             for nb in (self._prev[nodes], self._next[nodes]):
@@ -911,7 +944,7 @@ class GeodesicDisk:
 
         phP, phQ = local(PA, wi), local(QA, wi)
         # events: outline vertices within reach, crossings of edges and circles
-        rP, rQ = np.hypot(PA[:, 0], PA[:, 1]), np.hypot(QA[:, 0], QA[:, 1])
+        rP, rQ = _norm(PA[:, 0], PA[:, 1]), _norm(QA[:, 0], QA[:, 1])
         r_w = rho[wi]
         ev_w = [wi[rP < r_w], wi[rQ < r_w]]
         ev_phi = [phP[rP < r_w], phQ[rQ < r_w]]
@@ -950,9 +983,10 @@ class GeodesicDisk:
         rp[rw == 0] = np.mod(rp[rw == 0], two_pi)
         inner = rw != 0
         rp[inner] = np.clip(rp[inner], eps, span[rw[inner]] - eps)
-        order = np.lexsort((rp, rw))
-        rw, rp = rw[order], rp[order]
+        # one sort key per ray: the wedge, then the angle (< 8) within it
         keys = rw * 8.0 + rp
+        order = np.argsort(keys)
+        rw, rp, keys = rw[order], rp[order], keys[order]
         dup = np.zeros(len(keys), bool)
         dup[1:] = keys[1:] == keys[:-1]
         rw, rp, keys = rw[~dup], rp[~dup], keys[~dup]
@@ -965,12 +999,14 @@ class GeodesicDisk:
             lo, hi = np.minimum(phP, phQ), np.maximum(phP, phQ)
             wrap = hi - lo > math.pi
             base = wi * 8.0
-            s0 = np.where(wrap, np.searchsorted(keys, base + hi, "right"),
-                          np.searchsorted(keys, base + lo, "right"))
-            s1 = np.where(wrap, np.searchsorted(keys, base + 8.0, "left"),
-                          np.searchsorted(keys, base + hi, "left"))
-            s2 = np.where(wrap, np.searchsorted(keys, base, "left"), 0)
-            s3 = np.where(wrap, np.searchsorted(keys, base + lo, "left"), 0)
+            # an interval that wraps past 0 is two ranges: (hi, 2 pi) and [0, lo)
+            nf = len(wi)
+            s0 = _search(keys, np.where(wrap, base + hi, base + lo), "right")
+            left = _search(keys, np.concatenate([np.where(wrap, base + 8.0, base + hi),
+                                                 base, base + lo]), "left")
+            s1, s2, s3 = left[:nf], left[nf:2 * nf], left[2 * nf:]
+            s2 = np.where(wrap, s2, 0)
+            s3 = np.where(wrap, s3, 0)
             starts = np.concatenate([s0, s2])
             counts = np.maximum(np.concatenate([s1 - s0, s3 - s2]), 0)
             pe = np.repeat(np.concatenate([np.arange(len(wi))] * 2), counts)
@@ -982,15 +1018,12 @@ class GeodesicDisk:
             ok = np.abs(den) > 1e-300
             t = np.where(ok, num / np.where(ok, den, 1.0), np.inf)
             t = np.where(t > 0, t, np.inf)
-            # the nearest edge of each ray
-            o = np.lexsort((t, pr))
-            pr, pe, t = pr[o], pe[o], t[o]
-            firsts = np.ones(len(pr), bool)
-            firsts[1:] = pr[1:] != pr[:-1]
-            pr, pe, t = pr[firsts], pe[firsts], t[firsts]
-            hit_t = t < R[pr]
-            R[pr[hit_t]] = t[hit_t]
-            hit[pr[hit_t]] = ei[pe[hit_t]]
+            # the nearest edge of each ray, if nearer than its radius
+            best = R.copy()
+            np.minimum.at(best, pr, t)
+            won = (t == best[pr]) & (t < R[pr])
+            R = best
+            hit[pr[won]] = ei[pe[won]]
         if touching.any():
             tr = np.nonzero(touching[rw])[0]
             step_in = apex[rw[tr]] + 1e-6 * u[tr]
@@ -1007,8 +1040,8 @@ class GeodesicDisk:
         on = hit >= 0
         he = hit[on]
         pa, pb = ea[he], eb[he]
-        qa = np.hypot(*(pts[on] - pa).T) <= 1e-7
-        qb = np.hypot(*(pts[on] - pb).T) <= 1e-7
+        qa = _norm(*(pts[on] - pa).T) <= 1e-7
+        qb = _norm(*(pts[on] - pb).T) <= 1e-7
         sn = pts[on]
         sn[qa] = pa[qa]
         sn[qb & ~qa] = pb[qb & ~qa]
@@ -1023,7 +1056,7 @@ class GeodesicDisk:
         run[0] = run[-1] = False
         keep = ~run
         step_d = np.ones(len(rw))
-        step_d[1:] = np.hypot(*(pts[1:] - pts[:-1]).T)
+        step_d[1:] = _norm(*(pts[1:] - pts[:-1]).T)
         keep &= ~(same_w & (step_d <= 1e-9))
         rw, pts = rw[keep], pts[keep]
         # apex first (not for the start's disk)

@@ -84,6 +84,7 @@ __all__ = [
     "PathResult",
     "Violation",
     "Zone",
+    "clear_caches",
     "legal_zone",
     "setup_zone",
     "validate_path",
@@ -233,6 +234,17 @@ def _memo(state: GameState) -> dict[object, Any]:
     _BOARDS[:] = [(r, m) for r, m in _BOARDS if r() is not None][:_BOARD_SLOTS - 1]
     _BOARDS.insert(0, (weakref.ref(state), memo))
     return memo
+
+
+def clear_caches() -> None:
+    """Forget every cached zone input: per-board memos and the value-keyed caches.
+
+    Never needed in play (the caches are keyed by everything they depend on); for benchmarks
+    that time a cold start and for tests that patch a rules constant.
+    """
+    _BOARDS.clear()
+    for cached in (reach_map, _static_end, _local_region, _mover_pieces):
+        cached.cache_clear()
 
 
 class _Key:
