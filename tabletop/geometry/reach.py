@@ -103,6 +103,9 @@ SHADOW_SLOTS = 9
 
 _TURN_TOL = 1e-10
 
+_FEW_SEGMENTS = 16
+"""Up to this many segments, :meth:`ReachMap._blocked` leaves every test to one GEOS query."""
+
 
 def conservative_buffer(geom: BaseGeometry, distance: float, *,
                         quad_segs: int = BUFFER_QUAD_SEGS) -> BaseGeometry:
@@ -219,11 +222,11 @@ def _sign(v: np.ndarray) -> np.ndarray:
 def _tangent(u: np.ndarray, v: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Whether the line ``u -> v`` leaves both neighbours ``a`` and ``b`` of ``u`` on one side."""
     d = v - u
-    dn = np.hypot(d[..., 0], d[..., 1])
+    dn = _norm(d[..., 0], d[..., 1])
     dn = np.where(dn == 0, 1.0, dn)
     ea, eb = a - u, b - u
-    na = np.hypot(ea[..., 0], ea[..., 1])
-    nb = np.hypot(eb[..., 0], eb[..., 1])
+    na = _norm(ea[..., 0], ea[..., 1])
+    nb = _norm(eb[..., 0], eb[..., 1])
     ca = (d[..., 0] * ea[..., 1] - d[..., 1] * ea[..., 0]) / (dn * np.where(na == 0, 1, na))
     cb = (d[..., 0] * eb[..., 1] - d[..., 1] * eb[..., 0]) / (dn * np.where(nb == 0, 1, nb))
     return _sign(ca) * _sign(cb) >= 0
@@ -308,6 +311,8 @@ class ReachMap:
         self._adj_lists_cap = -1.0
         self._outline: tuple[np.ndarray, np.ndarray, shapely.STRtree, BaseGeometry] | None = \
             None
+        self._buffers: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._corner_tree: shapely.STRtree | None = None
 
     # -- corners --------------------------------------------------------------------------
     def _corners(self) -> None:
@@ -484,13 +489,17 @@ class ReachMap:
         if not len(a) or not len(self.pieces):
             return out
         segs = _segments(a, b)
-        si, pi = self.tree.query(segs)
+        few = len(a) <= _FEW_SEGMENTS
+        si, pi = self.tree.query(segs, predicate="intersects" if few else None)
         if q is not None and q.changed:
             changed = np.array(sorted(q.changed))
             keep = ~np.isin(pi, changed)
             si, pi = si[keep], pi[keep]
             for poly in q.eroded.values():
                 out |= shapely.intersects(segs, poly)
+        if few:
+            out[si] = True
+            return out
         # round pieces first, by the distance of their centre from the segment: the eroded
         # polygon contains the disk of radius re + r - ERODE and lies in the disk through its
         # vertices; only segments passing between the two need the polygon itself
@@ -513,6 +522,37 @@ class ReachMap:
             hit = shapely.intersects(segs[si[sel]], self._eroded[pi[sel]])
             out[si[sel][hit]] = True
         return out
+
+    # -- per-query helpers ----------------------------------------------------------------
+    def _node_buffers(self, m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Corner, neighbour and owner arrays with ``1 + m`` free rows after the corners.
+
+        Reused from query to query (a query copies out what it keeps); the first ``n`` rows
+        always hold the corners.
+        """
+        n = len(self.corners)
+        if self._buffers is None or len(self._buffers[0]) < n + 1 + m:
+            size = n + 1 + max(m, 8)
+            bufs = [np.zeros((size, 2)) for _ in range(3)]
+            for buf, src in zip(bufs, (self.corners, self.prev, self.next), strict=True):
+                buf[:n] = src
+            own = np.full(size, -1, dtype=np.int64)
+            own[:n] = self.owner
+            self._buffers = (bufs[0], bufs[1], bufs[2], own)
+        c, pv, nx, own = self._buffers
+        end = n + 1 + m
+        return c[:end], pv[:end], nx[:end], own[:end]
+
+    def _corners_near(self, p: tuple[float, float], radius: float) -> np.ndarray:
+        """Indices (ascending) of the corners within ``radius`` of ``p``."""
+        if not len(self.corners):
+            return np.zeros(0, dtype=np.int64)
+        if self._corner_tree is None:
+            self._corner_tree = shapely.STRtree(shapely.points(self.corners))
+        cand = np.sort(self._corner_tree.query(shapely.box(
+            p[0] - radius, p[1] - radius, p[0] + radius, p[1] + radius)))
+        c = self.corners[cand]
+        return cand[_norm(c[:, 0] - p[0], c[:, 1] - p[1]) <= radius]
 
     # -- queries --------------------------------------------------------------------------
     def slack(self, key: object, exclude: BaseGeometry) -> np.ndarray:
@@ -648,27 +688,28 @@ class GeodesicDisk:
         self._q = q
         n = len(rm.corners)
         m = len(extra)
-        # node numbering: 0..n-1 corners, n = p, n+1.. extra corners
-        allc = np.concatenate([rm.corners, np.array([p]), extra]) if n + m else np.array([p])
-        allprev = np.concatenate([rm.prev, np.array([p]), eprev])
-        allnext = np.concatenate([rm.next, np.array([p]), enext])
-        owner = np.concatenate([rm.owner, [-1], np.full(m, -1)]).astype(np.int64)
-        # which piece the extra corners belong to (for the shadow exclusion)
+        # node numbering: 0..n-1 corners, n = p, n+1.. extra corners (in reused buffers: the
+        # corner arrays are large and copying them per pick-up costs more than the rest)
+        allc, allprev, allnext, owner = rm._node_buffers(m)
+        allc[n] = allprev[n] = allnext[n] = p
+        owner[n:] = -1
         if m:
+            allc[n + 1:], allprev[n + 1:], allnext[n + 1:] = extra, eprev, enext
+            # which piece the extra corners belong to (for the shadow exclusion)
             for e in range(m):
                 for k, ring in q.changed.items():
                     if len(ring) and np.min(np.hypot(*(ring - extra[e]).T)) < 1e-9:
                         owner[n + 1 + e] = k
         total = n + 1 + m
-        disabled = np.zeros(total, bool)
-        if removed:
-            disabled[list(removed)] = True
         # edges from the start and the extra corners to everything nearby
         src_nodes = [n, *range(n + 1, total)]
         extra_adj: dict[int, list[tuple[int, float]]] = {}
-        P = np.array(p)
-        near = np.nonzero(_norm(*(allc - P).T) <= distance + 1e-9)[0]
-        near = near[~disabled[near]]
+        near = rm._corners_near(p, distance + 1e-9)
+        if m:
+            mine = n + 1 + np.nonzero(_norm(*(extra - np.array(p)).T) <= distance + 1e-9)[0]
+            near = np.concatenate([near, [n], mine])
+        if removed:
+            near = near[~np.isin(near, list(removed))]
         for s in src_nodes:
             tgt = near[near != s]
             if not len(tgt):
@@ -797,7 +838,7 @@ class GeodesicDisk:
         """
         step0 = 2.0 * math.acos(max(-1.0, 1.0 - ARC_TOLERANCE / max(self.distance, 1e-9)))
         n0 = max(3, math.ceil(2 * math.pi / step0))
-        ang0 = np.linspace(0.0, 2 * math.pi, n0 + 1)[:-1]
+        ang0 = np.arange(n0) * (2 * math.pi / n0)
         disk = np.column_stack([self.p[0] + self.distance * np.cos(ang0),
                                 self.p[1] + self.distance * np.sin(ang0)])
         only = (_Wedges(np.array([self.p]), np.array([self.distance]), np.zeros(1),
