@@ -103,6 +103,9 @@ SHADOW_SLOTS = 9
 
 _TURN_TOL = 1e-10
 
+_AXES = np.array([0.0, 0.5 * math.pi, math.pi, 1.5 * math.pi])
+"""Directions of the axis extremes of a circle (bounding boxes of sectors)."""
+
 _FEW_SEGMENTS = 16
 """Up to this many segments, :meth:`ReachMap._blocked` leaves every test to one GEOS query."""
 
@@ -312,6 +315,8 @@ class ReachMap:
         self._outline: tuple[np.ndarray, np.ndarray, shapely.STRtree, BaseGeometry] | None = \
             None
         self._buffers: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._outline_columns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = \
+            None
         self._corner_tree: shapely.STRtree | None = None
 
     # -- corners --------------------------------------------------------------------------
@@ -377,6 +382,14 @@ class ReachMap:
             shapely.prepare(u)
             self._outline = (a, b, shapely.STRtree(_segments(a, b)), u)
         return self._outline
+
+    def outline_columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The outline's edges as four contiguous columns ``ax, ay, bx, by`` (built once)."""
+        if self._outline_columns is None:
+            a, b = self.outline()[:2]
+            self._outline_columns = (a[:, 0].copy(), a[:, 1].copy(), b[:, 0].copy(),
+                                     b[:, 1].copy())
+        return self._outline_columns
 
     # -- the corner-to-corner graph ------------------------------------------------------
     def _ensure_graph(self, cap: float) -> None:
@@ -907,49 +920,59 @@ class GeodesicDisk:
         half-planes of the edges it meets) and the chord between the rays' ends lies inside
         it: the outline never exceeds the true visible region, and it differs from it only
         by the inscribed arcs. The start's disk (wedge 0) has no apex and goes all round.
+
+        (Written for few NumPy calls on short arrays: x and y are separate columns.)
         """
-        ea, eb, tree, union = self.rm.outline()
+        tree, union = self.rm.outline()[2:]
+        ex0, ey0, ex1, ey1 = self.rm.outline_columns()
         nw = len(wedges)
         apex, rho, start, sweep = wedges.apex, wedges.radius, wedges.start, wedges.sweep
+        apx, apy = apex[:, 0].copy(), apex[:, 1].copy()
         side = np.where(sweep < 0, -1.0, 1.0)
         span = np.abs(sweep)
         span[0] = 2 * math.pi
         two_pi = 2 * math.pi
         eps = 1e-9
         # bounding boxes of the sectors: apex, arc ends and the arc's axis extremes
-        bx = [apex[:, 0]] * 2
-        by = [apex[:, 1]] * 2
-        for a in (start, start + sweep):
-            bx.append(apex[:, 0] + rho * np.cos(a))
-            by.append(apex[:, 1] + rho * np.sin(a))
-        for k, (ux, uy) in enumerate(((1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0))):
-            inside = np.mod(side * (k * math.pi / 2 - start), two_pi) <= span
-            bx.append(np.where(inside, apex[:, 0] + rho * ux, apex[:, 0]))
-            by.append(np.where(inside, apex[:, 1] + rho * uy, apex[:, 1]))
-        bxs, bys = np.stack(bx), np.stack(by)
-        wi, ei = tree.query(shapely.box(bxs.min(axis=0), bys.min(axis=0), bxs.max(axis=0),
-                                        bys.max(axis=0)))
-        P, Q, A = ea[ei], eb[ei], apex[wi]
-        d = Q - P
-        PA = P - A
-        dl = _norm(d[:, 0], d[:, 1])
-        cr = d[:, 0] * (-PA[:, 1]) - d[:, 1] * (-PA[:, 0])
+        ang = np.column_stack([start, start + sweep, np.broadcast_to(_AXES, (nw, 4))])
+        inside = np.ones((nw, 6), bool)
+        inside[:, 2:] = np.mod(side[:, None] * (_AXES[None, :] - start[:, None]),
+                               two_pi) <= span[:, None]
+        bxs = np.where(inside, apx[:, None] + rho[:, None] * np.cos(ang), apx[:, None])
+        bys = np.where(inside, apy[:, None] + rho[:, None] * np.sin(ang), apy[:, None])
+        wi, ei = tree.query(shapely.box(np.minimum(bxs.min(axis=1), apx),
+                                        np.minimum(bys.min(axis=1), apy),
+                                        np.maximum(bxs.max(axis=1), apx),
+                                        np.maximum(bys.max(axis=1), apy)))
+        # per (wedge, edge) pair: P - A, Q - A and the edge vector d
+        Ax, Ay = apx[wi], apy[wi]
+        px, py = ex0[ei] - Ax, ey0[ei] - Ay
+        qx, qy = ex1[ei] - Ax, ey1[ei] - Ay
+        dx, dy = qx - px, qy - py
+        dl2 = dx * dx + dy * dy
+        dl = np.sqrt(dl2)
         # edges facing the apex that come within its radius
-        sfoot = np.clip(-(PA[:, 0] * d[:, 0] + PA[:, 1] * d[:, 1]) / (dl * dl), 0.0, 1.0)
-        near = _norm(PA[:, 0] + sfoot * d[:, 0], PA[:, 1] + sfoot * d[:, 1])
-        front = (cr < -1e-12 * dl) & (near < rho[wi])
+        sfoot = np.clip(-(px * dx + py * dy) / dl2, 0.0, 1.0)
+        fx, fy = px + sfoot * dx, py + sfoot * dy
+        near = np.sqrt(fx * fx + fy * fy)
+        front = ((px * dy - py * dx) < -1e-12 * dl) & (near < rho[wi])
         # a wedge whose apex touches the outline other than by its own two edges (another
         # piece through the corner) tests its rays' first steps for entering the obstacles
         touch = near < 1e-6
+        touching = np.zeros(nw, bool)
+        cone_w: list[int] = []
+        cone_a: list[float] = []
+        cone_n: list[float] = []
         if touch.any():
             tw = wi[touch]
-            ed = d[touch] / dl[touch, None]
-            at_p = _norm(PA[touch, 0], PA[touch, 1]) <= 1e-12
-            at_q = _norm(*(eb[ei[touch]] - A[touch]).T) <= 1e-12
+            ed = np.column_stack([dx[touch], dy[touch]]) / dl[touch, None]
+            at_p = _norm(px[touch], py[touch]) <= 1e-12
+            at_q = _norm(qx[touch], qy[touch]) <= 1e-12
             nodes = wedges.node[tw]
+            At = apex[tw]
             own_dirs = []
             for nb in (self._prev[nodes], self._next[nodes]):
-                e = nb - A[touch]
+                e = nb - At
                 own_dirs.append(e / np.maximum(np.hypot(e[:, 0], e[:, 1]), 1e-300)[:, None])
             out_dir = np.where(at_p[:, None], ed, -ed)
             par = [np.abs(out_dir[:, 0] * o[:, 1] - out_dir[:, 1] * o[:, 0]) <= 1e-9
@@ -957,58 +980,52 @@ class GeodesicDisk:
             par = [pp & (out_dir[:, 0] * o[:, 0] + out_dir[:, 1] * o[:, 1] > 0)
                    for pp, o in zip(par, own_dirs, strict=True)]
             own_edge = (at_p | at_q) & (par[0] | par[1]) & (tw > 0)
-            touching = np.zeros(nw, bool)
             touching[tw[~own_edge]] = True
             # the obstacles' angular cones at apexes on the outline: counter-clockwise from
             # each edge leaving the apex to the nearest edge arriving there
-            ang = np.arctan2(out_dir[:, 1], out_dir[:, 0])
-            cone_w, cone_a, cone_n = [], [], []
+            oang = np.arctan2(out_dir[:, 1], out_dir[:, 0])
             for w in np.unique(tw[touching[tw]]).tolist():
                 mine = tw == w
-                outs = ang[mine & at_p]
-                ins = ang[mine & at_q]
+                outs = oang[mine & at_p]
+                ins = oang[mine & at_q]
                 if len(outs) and len(ins):
                     width = np.mod(ins[None, :] - outs[:, None], 2 * math.pi).min(axis=1)
                     cone_w.extend([w] * len(outs))
                     cone_a.extend(outs.tolist())
                     cone_n.extend(width.tolist())
-        else:
-            touching = np.zeros(nw, bool)
-            cone_w, cone_a, cone_n = [], [], []
-        wi, ei, P, Q, A = wi[front], ei[front], P[front], Q[front], A[front]
-        d, PA = d[front], PA[front]
-        QA = Q - A
-
-        def local(v: np.ndarray, w: np.ndarray) -> np.ndarray:
-            th = np.arctan2(v[:, 1], v[:, 0])
-            return np.mod(side[w] * (th - start[w]), two_pi)
-
-        phP, phQ = local(PA, wi), local(QA, wi)
+        f = np.nonzero(front)[0]
+        wi, ei = wi[f], ei[f]
+        px, py, qx, qy, dx, dy = px[f], py[f], qx[f], qy[f], dx[f], dy[f]
+        nf = len(wi)
+        # angles of both ends in each wedge's frame (0 at its start, growing with its turn)
+        sw, s0w = np.concatenate([side[wi], side[wi]]), np.concatenate([start[wi], start[wi]])
+        ph = np.mod(sw * (np.arctan2(np.concatenate([py, qy]), np.concatenate([px, qx])) - s0w),
+                    two_pi)
+        phP, phQ = ph[:nf], ph[nf:]
         # events: outline vertices within reach, crossings of edges and circles
-        rP, rQ = _norm(PA[:, 0], PA[:, 1]), _norm(QA[:, 0], QA[:, 1])
-        r_w = rho[wi]
-        ev_w = [wi[rP < r_w], wi[rQ < r_w]]
-        ev_phi = [phP[rP < r_w], phQ[rQ < r_w]]
-        a2 = d[:, 0] ** 2 + d[:, 1] ** 2
-        b2 = d[:, 0] * PA[:, 0] + d[:, 1] * PA[:, 1]
-        c2 = rP ** 2 - r_w ** 2
-        disc = b2 * b2 - a2 * c2
-        for sgn in (-1.0, 1.0):
-            sol = (-b2 + sgn * np.sqrt(np.maximum(disc, 0.0))) / a2
-            ok = (disc > 0) & (sol > 0) & (sol < 1)
-            X = PA[ok] + sol[ok, None] * d[ok]
-            ev_w.append(wi[ok])
-            ev_phi.append(local(X, wi[ok]))
+        rP2, rQ2 = px * px + py * py, qx * qx + qy * qy
+        r2 = rho[wi] ** 2
+        a2 = dx * dx + dy * dy
+        b2 = dx * px + dy * py
+        disc = b2 * b2 - a2 * (rP2 - r2)
+        sq = np.sqrt(np.maximum(disc, 0.0))
+        sol = np.concatenate([(-b2 - sq) / a2, (-b2 + sq) / a2])
+        k = np.tile(np.arange(nf), 2)[(sol > 0) & (sol < 1) & np.tile(disc > 0, 2)]
+        sol = sol[(sol > 0) & (sol < 1) & np.tile(disc > 0, 2)]
+        cw = wi[k]
+        cph = np.mod(side[cw] * (np.arctan2(py[k] + sol * dy[k], px[k] + sol * dx[k]) -
+                                 start[cw]), two_pi)
+        inP, inQ = rP2 < r2, rQ2 < r2
+        ev_w = [wi[inP], wi[inQ], cw]
+        ev_phi = [phP[inP], phQ[inQ], cph]
         if cone_w:
             # the sides of the obstacles' cones at the apex
-            cw = np.array(cone_w * 2, dtype=np.int64)
+            cwn = np.array(cone_w * 2, dtype=np.int64)
             ca = np.concatenate([np.array(cone_a), np.array(cone_a) + np.array(cone_n)])
-            ev_w.append(cw)
-            ev_phi.append(np.mod(side[cw] * (ca - start[cw]), two_pi))
+            ev_w.append(cwn)
+            ev_phi.append(np.mod(side[cwn] * (ca - start[cwn]), two_pi))
         evw = np.concatenate(ev_w)
         evp = np.concatenate(ev_phi)
-        evw = np.concatenate([evw, evw])
-        evp = np.concatenate([evp - eps, evp + eps])
         # arc samples (the ends nudged inside the wedge)
         step = 2.0 * np.arccos(np.maximum(-1.0, 1.0 - ARC_TOLERANCE / np.maximum(rho, 1e-9)))
         nseg = np.maximum(1, np.ceil(span / step)).astype(np.int64)
@@ -1017,48 +1034,43 @@ class GeodesicDisk:
         cnt[0] = nseg[0]
         aw = np.repeat(np.arange(nw), cnt)
         j = np.arange(len(aw)) - np.repeat(np.cumsum(cnt) - cnt, cnt)
-        ap = span[aw] * j / nseg[aw]
         # rays, per wedge in angular order
-        rw = np.concatenate([aw, evw])
-        rp = np.concatenate([ap, evp])
-        rp[rw == 0] = np.mod(rp[rw == 0], two_pi)
+        rw = np.concatenate([aw, evw, evw])
+        rp = np.concatenate([span[aw] * j / nseg[aw], evp - eps, evp + eps])
         inner = rw != 0
-        rp[inner] = np.clip(rp[inner], eps, span[rw[inner]] - eps)
+        rp = np.where(inner, np.clip(rp, eps, span[rw] - eps), np.mod(rp, two_pi))
         # one sort key per ray: the wedge, then the angle (< 8) within it
         keys = rw * 8.0 + rp
         order = np.argsort(keys)
-        rw, rp, keys = rw[order], rp[order], keys[order]
-        dup = np.zeros(len(keys), bool)
-        dup[1:] = keys[1:] == keys[:-1]
-        rw, rp, keys = rw[~dup], rp[~dup], keys[~dup]
+        keys = keys[order]
+        fresh = np.ones(len(keys), bool)
+        fresh[1:] = keys[1:] != keys[:-1]
+        order, keys = order[fresh], keys[fresh]
+        rw, rp = rw[order], rp[order]
         theta = start[rw] + side[rw] * rp
-        u = np.column_stack([np.cos(theta), np.sin(theta)])
-        R = rho[rw].copy()
+        ux, uy = np.cos(theta), np.sin(theta)
+        R = rho[rw]
         hit = np.full(len(rw), -1, dtype=np.int64)
-        if len(wi):
-            # the rays each front edge spans (its shorter angular interval)
+        if nf:
+            # the rays each front edge spans (its shorter angular interval); an interval that
+            # wraps past 0 is two ranges: (hi, 2 pi) and [0, lo)
             lo, hi = np.minimum(phP, phQ), np.maximum(phP, phQ)
             wrap = hi - lo > math.pi
             base = wi * 8.0
-            # an interval that wraps past 0 is two ranges: (hi, 2 pi) and [0, lo)
-            nf = len(wi)
             s0 = _search(keys, np.where(wrap, base + hi, base + lo), "right")
             left = _search(keys, np.concatenate([np.where(wrap, base + 8.0, base + hi),
                                                  base, base + lo]), "left")
             s1, s2, s3 = left[:nf], left[nf:2 * nf], left[2 * nf:]
-            s2 = np.where(wrap, s2, 0)
-            s3 = np.where(wrap, s3, 0)
-            starts = np.concatenate([s0, s2])
-            counts = np.maximum(np.concatenate([s1 - s0, s3 - s2]), 0)
-            pe = np.repeat(np.concatenate([np.arange(len(wi))] * 2), counts)
-            pr = np.arange(len(pe)) - np.repeat(np.cumsum(counts) - counts, counts) + \
-                np.repeat(starts, counts)
-            dd = d[pe]
-            den = u[pr, 0] * dd[:, 1] - u[pr, 1] * dd[:, 0]
-            num = PA[pe, 0] * dd[:, 1] - PA[pe, 1] * dd[:, 0]
-            ok = np.abs(den) > 1e-300
-            t = np.where(ok, num / np.where(ok, den, 1.0), np.inf)
-            t = np.where(t > 0, t, np.inf)
+            starts = np.concatenate([s0, np.where(wrap, s2, 0)])
+            counts = np.maximum(np.concatenate([s1 - s0, np.where(wrap, s3 - s2, 0)]), 0)
+            pe = np.repeat(np.tile(np.arange(nf), 2), counts)
+            pr = np.arange(len(pe)) + np.repeat(starts - (np.cumsum(counts) - counts), counts)
+            ddx, ddy = dx[pe], dy[pe]
+            den = ux[pr] * ddy - uy[pr] * ddx
+            num = px[pe] * ddy - py[pe] * ddx
+            t = np.full(len(pe), np.inf)
+            np.divide(num, den, out=t, where=np.abs(den) > 1e-300)
+            t[t <= 0] = np.inf
             # the nearest edge of each ray, if nearer than its radius
             best = R.copy()
             np.minimum.at(best, pr, t)
@@ -1067,43 +1079,42 @@ class GeodesicDisk:
             hit[pr[won]] = ei[pe[won]]
         if touching.any():
             tr = np.nonzero(touching[rw])[0]
-            step_in = apex[rw[tr]] + 1e-6 * u[tr]
-            blocked = shapely.contains_xy(union, step_in[:, 0], step_in[:, 1])
+            tw_r = rw[tr]
+            blocked = shapely.contains_xy(union, apx[tw_r] + 1e-6 * ux[tr],
+                                          apy[tw_r] + 1e-6 * uy[tr])
             th_r = theta[tr]
             for w, a0, width in zip(cone_w, cone_a, cone_n, strict=True):
                 into = np.mod(th_r - a0, 2 * math.pi)
-                blocked |= (rw[tr] == w) & (into > 0) & (into < width)
+                blocked |= (tw_r == w) & (into > 0) & (into < width)
             R[tr[blocked]] = 0.0
             hit[tr[blocked]] = -1
-        pts = apex[rw] + R[:, None] * u
+        X = apx[rw] + R * ux
+        Y = apy[rw] + R * uy
         # ends of rays at an outline vertex are that vertex; inner rays of a run on one edge
         # and points that repeat their predecessor are dropped
-        on = hit >= 0
+        on = np.nonzero(hit >= 0)[0]
         he = hit[on]
-        pa, pb = ea[he], eb[he]
-        qa = _norm(*(pts[on] - pa).T) <= 1e-7
-        qb = _norm(*(pts[on] - pb).T) <= 1e-7
-        sn = pts[on]
-        sn[qa] = pa[qa]
-        sn[qb & ~qa] = pb[qb & ~qa]
-        pts[on] = sn
+        xo, yo = X[on], Y[on]
+        snaps = [_norm(xo - cx[he], yo - cy[he]) <= 1e-7 for cx, cy in ((ex0, ey0), (ex1, ey1))]
+        snaps[1] &= ~snaps[0]  # the edge's start wins when both ends are that close
+        for snap, (cx, cy) in zip(snaps, ((ex0, ey0), (ex1, ey1)), strict=True):
+            X[on[snap]] = cx[he[snap]]
+            Y[on[snap]] = cy[he[snap]]
         same_w = np.zeros(len(rw), bool)
         same_w[1:] = rw[1:] == rw[:-1]
-        nxt_w = np.zeros(len(rw), bool)
-        nxt_w[:-1] = same_w[1:]
-        run = on.copy()
+        run = hit >= 0
         run[1:-1] &= (hit[1:-1] == hit[:-2]) & (hit[1:-1] == hit[2:]) & same_w[1:-1] & \
-            nxt_w[1:-1]
+            same_w[2:]
         run[0] = run[-1] = False
         keep = ~run
-        step_d = np.ones(len(rw))
-        step_d[1:] = _norm(*(pts[1:] - pts[:-1]).T)
-        keep &= ~(same_w & (step_d <= 1e-9))
-        rw, pts = rw[keep], pts[keep]
+        keep[1:] &= ~(same_w[1:] & (_norm(X[1:] - X[:-1], Y[1:] - Y[:-1]) <= 1e-9))
+        rw, X, Y = rw[keep], X[keep], Y[keep]
         # apex first (not for the start's disk)
         first = np.searchsorted(rw, np.arange(nw), "left")
         out = np.empty((len(rw) + nw - 1, 2))
-        out[np.arange(len(rw)) + rw] = pts
+        rows = np.arange(len(rw)) + rw
+        out[rows, 0] = X
+        out[rows, 1] = Y
         out[first[1:] + np.arange(1, nw) - 1] = apex[1:]
         sizes = np.bincount(rw, minlength=nw) + 1
         sizes[0] -= 1
@@ -1123,7 +1134,8 @@ class GeodesicDisk:
             keep[0] = True
             wedges = wedges.take(keep)
         coords, touching = self._rays(wedges)
-        merged, members = self._chains(wedges, coords, np.ones(len(wedges), bool))
+        merged, members = self._chains(wedges, coords, np.ones(len(wedges), bool)) \
+            if len(wedges) > 1 else ([], np.zeros(0, dtype=np.int64))
         keepw = np.array([len(c) >= 3 for c in coords])
         if len(members):
             keepw[members] = False
