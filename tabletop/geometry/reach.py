@@ -1129,9 +1129,9 @@ class GeodesicDisk:
             exclude_key is not None and len(rm.corners) else None
         wedges, flat, sizes = self._wedges(slack, ahead=True)
         if exclude is not None and not exclude.is_empty and len(wedges) > 1:
-            # wedges wholly inside the excluded set add nothing
-            keep = ~shapely.contains(exclude, _polygons(flat, sizes))
-            keep[0] = True
+            # wedges wholly inside the excluded set add nothing (the start's disk stays)
+            keep = np.ones(len(wedges), bool)
+            keep[1:] = ~shapely.contains(exclude, _polygons(flat[sizes[0]:], sizes[1:]))
             wedges = wedges.take(keep)
         coords, touching = self._rays(wedges)
         merged, members = self._chains(wedges, coords, np.ones(len(wedges), bool)) \
