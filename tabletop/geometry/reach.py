@@ -1010,8 +1010,10 @@ class GeodesicDisk:
         disc = b2 * b2 - a2 * (rP2 - r2)
         sq = np.sqrt(np.maximum(disc, 0.0))
         sol = np.concatenate([(-b2 - sq) / a2, (-b2 + sq) / a2])
-        k = np.tile(np.arange(nf), 2)[(sol > 0) & (sol < 1) & np.tile(disc > 0, 2)]
-        sol = sol[(sol > 0) & (sol < 1) & np.tile(disc > 0, 2)]
+        both = np.arange(2 * nf)
+        both[nf:] -= nf
+        crossing = (sol > 0) & (sol < 1) & (disc > 0)[both]
+        k, sol = both[crossing], sol[crossing]
         cw = wi[k]
         cph = np.mod(side[cw] * (np.arctan2(py[k] + sol * dy[k], px[k] + sol * dx[k]) -
                                  start[cw]), two_pi)
@@ -1063,7 +1065,7 @@ class GeodesicDisk:
             s1, s2, s3 = left[:nf], left[nf:2 * nf], left[2 * nf:]
             starts = np.concatenate([s0, np.where(wrap, s2, 0)])
             counts = np.maximum(np.concatenate([s1 - s0, np.where(wrap, s3 - s2, 0)]), 0)
-            pe = np.repeat(np.tile(np.arange(nf), 2), counts)
+            pe = np.repeat(both, counts)
             pr = np.arange(len(pe)) + np.repeat(starts - (np.cumsum(counts) - counts), counts)
             ddx, ddy = dx[pe], dy[pe]
             den = ux[pr] * ddy - uy[pr] * ddx
