@@ -315,8 +315,7 @@ class ReachMap:
         self._outline: tuple[np.ndarray, np.ndarray, shapely.STRtree, BaseGeometry] | None = \
             None
         self._buffers: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
-        self._outline_columns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = \
-            None
+        self._outline_columns: tuple[np.ndarray, ...] | None = None
         self._corner_tree: shapely.STRtree | None = None
 
     # -- corners --------------------------------------------------------------------------
@@ -383,12 +382,14 @@ class ReachMap:
             self._outline = (a, b, shapely.STRtree(_segments(a, b)), u)
         return self._outline
 
-    def outline_columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The outline's edges as four contiguous columns ``ax, ay, bx, by`` (built once)."""
+    def outline_columns(self) -> tuple[np.ndarray, ...]:
+        """The outline's edges as contiguous columns ``ax, ay, bx, by, dx, dy`` (``d = b - a``,
+        never zero), built once."""
         if self._outline_columns is None:
             a, b = self.outline()[:2]
-            self._outline_columns = (a[:, 0].copy(), a[:, 1].copy(), b[:, 0].copy(),
-                                     b[:, 1].copy())
+            d = b - a
+            self._outline_columns = tuple(np.ascontiguousarray(c) for c in (
+                a[:, 0], a[:, 1], b[:, 0], b[:, 1], d[:, 0], d[:, 1]))
         return self._outline_columns
 
     # -- the corner-to-corner graph ------------------------------------------------------
@@ -924,7 +925,7 @@ class GeodesicDisk:
         (Written for few NumPy calls on short arrays: x and y are separate columns.)
         """
         tree, union = self.rm.outline()[2:]
-        ex0, ey0, ex1, ey1 = self.rm.outline_columns()
+        ex0, ey0, ex1, ey1, edx, edy = self.rm.outline_columns()
         nw = len(wedges)
         apex, rho, start, sweep = wedges.apex, wedges.radius, wedges.start, wedges.sweep
         apx, apy = apex[:, 0].copy(), apex[:, 1].copy()
@@ -948,7 +949,7 @@ class GeodesicDisk:
         Ax, Ay = apx[wi], apy[wi]
         px, py = ex0[ei] - Ax, ey0[ei] - Ay
         qx, qy = ex1[ei] - Ax, ey1[ei] - Ay
-        dx, dy = qx - px, qy - py
+        dx, dy = edx[ei], edy[ei]
         dl2 = dx * dx + dy * dy
         dl = np.sqrt(dl2)
         # edges facing the apex that come within its radius
@@ -1303,11 +1304,11 @@ class GeodesicDisk:
         if not runs:
             return [], np.zeros(0, dtype=np.int64)
         polys = _polygons(np.concatenate(rings), np.array([len(r) for r in rings]))
-        merged: list[BaseGeometry] = list(polys)
-        for i in np.nonzero(~shapely.is_valid(polys))[0].tolist():
-            merged[i] = shapely.union_all([Polygon(coords[w]) for w in runs[i]
-                                           if len(coords[w]) >= 3])
-        members = [w for run in runs for w in run]
+        # a run whose outline crosses itself stays as separate wedges (the final union joins
+        # them)
+        valid = shapely.is_valid(polys).tolist()
+        merged: list[BaseGeometry] = [g for g, ok in zip(polys, valid, strict=True) if ok]
+        members = [w for run, ok in zip(runs, valid, strict=True) if ok for w in run]
         return merged, np.array(members, dtype=np.int64)
 
     def _finish(self, raw: BaseGeometry, exclude: BaseGeometry | None) -> BaseGeometry:
