@@ -836,7 +836,7 @@ class GeodesicDisk:
             self._geometry[key] = got
         return got
 
-    def _wedges(self, slack: np.ndarray | None, ahead: bool = False
+    def _wedges(self, slack: np.ndarray | None, ahead: bool = False, outer: bool = False
                 ) -> tuple[_Wedges, np.ndarray, np.ndarray]:
         """The start's disk and one wedge per reached corner, with their outlines.
 
@@ -848,7 +848,9 @@ class GeodesicDisk:
         shadows of the pieces.
 
         Returns the wedges and their outlines: the rows ``sizes[i]`` of ``coords`` after
-        those of the wedges before ``i``.
+        those of the wedges before ``i``. The outlines are inscribed (arcs with a sag of at
+        most :data:`ARC_TOLERANCE`) or, with ``outer``, a few points around each sector (its
+        arc by tangents turning at most pi / 4): enough to test whether a wedge lies in a set.
         """
         step0 = 2.0 * math.acos(max(-1.0, 1.0 - ARC_TOLERANCE / max(self.distance, 1e-9)))
         n0 = max(3, math.ceil(2 * math.pi / step0))
@@ -893,14 +895,28 @@ class GeodesicDisk:
         k, rho, v, d, side, sweep = k[ok], rho[ok], v[ok], d[ok], side[ok], sweep[ok]
         start = np.arctan2(d[:, 1], d[:, 0])
         sweep = side * sweep
-        step = 2.0 * np.arccos(np.maximum(-1.0, 1.0 - ARC_TOLERANCE / np.maximum(rho, 1e-9)))
-        nseg = np.maximum(1, np.ceil(np.abs(sweep) / step)).astype(np.int64)
-        size = nseg + 2
-        offs = np.concatenate([[0], np.cumsum(size)])
-        w_of = np.repeat(np.arange(len(k)), size)
-        j = np.arange(offs[-1]) - offs[w_of]
-        ang = start[w_of] + sweep[w_of] * (np.maximum(j - 1, 0) / nseg[w_of])
-        rr = np.where(j == 0, 0.0, rho[w_of])
+        if outer:
+            # apex, arc start, tangent corners at the middle of each step, arc end
+            nseg = np.maximum(1, np.ceil(np.abs(sweep) / (0.25 * math.pi))).astype(np.int64)
+            size = nseg + 3
+            offs = np.concatenate([[0], np.cumsum(size)])
+            w_of = np.repeat(np.arange(len(k)), size)
+            j = np.arange(offs[-1]) - offs[w_of]
+            h = sweep[w_of] / nseg[w_of]
+            last = j == size[w_of] - 1
+            ang = start[w_of] + np.where(last, sweep[w_of], h * np.maximum(j - 1.5, 0.0))
+            rr = np.where(j == 0, 0.0, np.where((j == 1) | last, rho[w_of],
+                                                 rho[w_of] / np.cos(0.5 * h)))
+        else:
+            step = 2.0 * np.arccos(np.maximum(-1.0, 1.0 - ARC_TOLERANCE /
+                                              np.maximum(rho, 1e-9)))
+            nseg = np.maximum(1, np.ceil(np.abs(sweep) / step)).astype(np.int64)
+            size = nseg + 2
+            offs = np.concatenate([[0], np.cumsum(size)])
+            w_of = np.repeat(np.arange(len(k)), size)
+            j = np.arange(offs[-1]) - offs[w_of]
+            ang = start[w_of] + sweep[w_of] * (np.maximum(j - 1, 0) / nseg[w_of])
+            rr = np.where(j == 0, 0.0, rho[w_of])
         pts = np.column_stack([v[w_of, 0] + rr * np.cos(ang), v[w_of, 1] + rr * np.sin(ang)])
         w0 = only[0]
         wedges = _Wedges(np.concatenate([w0.apex, v]), np.concatenate([w0.radius, rho]),
@@ -1130,7 +1146,7 @@ class GeodesicDisk:
         rm = self.rm
         slack = rm.slack(exclude_key, exclude) if exclude is not None and \
             exclude_key is not None and len(rm.corners) else None
-        wedges, flat, sizes = self._wedges(slack, ahead=True)
+        wedges, flat, sizes = self._wedges(slack, ahead=True, outer=True)
         if exclude is not None and not exclude.is_empty and len(wedges) > 1:
             # wedges wholly inside the excluded set add nothing (the start's disk stays)
             keep = np.ones(len(wedges), bool)
