@@ -237,6 +237,8 @@ def _tangent(u: np.ndarray, v: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.n
 
 def _search(keys: np.ndarray, values: np.ndarray, side: str) -> np.ndarray:
     """``np.searchsorted(keys, values, side)``, searching the values in sorted order (faster)."""
+    if len(values) < 256:
+        return np.searchsorted(keys, values, side)  # type: ignore[call-overload,no-any-return]
     order = np.argsort(values)
     out = np.empty(len(values), dtype=np.int64)
     out[order] = np.searchsorted(keys, values[order], side)  # type: ignore[call-overload]
@@ -951,7 +953,10 @@ class GeodesicDisk:
         two_pi = 2 * math.pi
         eps = 1e-9
         # bounding boxes of the sectors: apex, arc ends and the arc's axis extremes
-        ang = np.column_stack([start, start + sweep, np.broadcast_to(_AXES, (nw, 4))])
+        ang = np.empty((nw, 6))
+        ang[:, 0] = start
+        ang[:, 1] = start + sweep
+        ang[:, 2:] = _AXES
         inside = np.ones((nw, 6), bool)
         inside[:, 2:] = np.mod(side[:, None] * (_AXES[None, :] - start[:, None]),
                                two_pi) <= span[:, None]
@@ -1056,8 +1061,11 @@ class GeodesicDisk:
         # rays, per wedge in angular order
         rw = np.concatenate([aw, evw, evw])
         rp = np.concatenate([span[aw] * j / nseg[aw], evp - eps, evp + eps])
-        inner = rw != 0
-        rp = np.where(inner, np.clip(rp, eps, span[rw] - eps), np.mod(rp, two_pi))
+        # the start's disk wraps round; a wedge's rays stay just inside its two sides
+        at0 = rw == 0
+        rp0 = np.mod(rp[at0], two_pi)
+        rp = np.minimum(np.maximum(rp, eps), span[rw] - eps)
+        rp[at0] = rp0
         # one sort key per ray: the wedge, then the angle (< 8) within it
         keys = rw * 8.0 + rp
         order = np.argsort(keys)
