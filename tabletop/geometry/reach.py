@@ -599,7 +599,8 @@ class ReachMap:
         extra_prev: list[np.ndarray] = []
         extra_next: list[np.ndarray] = []
         removed: set[int] = set()
-        if not len(self.pieces):
+        if not len(self.pieces) or not shapely.intersects_xy(self.outline()[3], p[0], p[1]):
+            # (the union of the pieces is prepared: the usual answer, outside, is quick)
             z = np.zeros((0, 2))
             return q, z, z, z, removed
         hits = self.tree.query(Point(p), predicate="intersects")
@@ -754,6 +755,24 @@ class GeodesicDisk:
         pop, push, get = heapq.heappop, heapq.heappush, dl.get
         inf = math.inf
         none: tuple[tuple[int, float], ...] = ()
+        if not m:
+            # the usual case: only the start has edges of its own; after it, corners only
+            heap = []
+            for j, wt in extra_adj.get(n, none):
+                if wt <= lim and wt < get(j, inf):
+                    dl[j] = wt
+                    par[j] = n
+                    push(heap, (wt, j))
+            while heap:
+                du, u = pop(heap)
+                if du > dl[u]:
+                    continue
+                for j, wt in adj[u]:
+                    dj = du + wt
+                    if dj <= lim and dj < get(j, inf):
+                        dl[j] = dj
+                        par[j] = u
+                        push(heap, (dj, j))
         while heap:
             du, u = pop(heap)
             if du > dl[u]:
