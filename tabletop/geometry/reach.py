@@ -21,7 +21,7 @@ Construction (all of it conservative: nothing here ever makes the free space lar
 3. *Tangent visibility graph* (once per obstacle set, cached on the :class:`ReachMap`): an
    edge ``u-v`` is kept only when the line ``uv`` is locally tangent at both ends (both ring
    neighbours on one side) and the open segment meets no piece, tested in one vectorised
-   ``STRtree`` query against the pieces eroded by :data:`ERODE`.
+   call against the union of the pieces eroded by :data:`ERODE` (prepared once).
 4. *Per query* (start ``p``, limit ``D``): edges from ``p`` to the corners it sees, Dijkstra
    (``heapq``) stopped at ``D``: distance and parent of every reached corner.
 5. *Region*: one wedge per reached corner ``v``, a sector of radius ``D - d(v)`` between the
@@ -105,9 +105,6 @@ _TURN_TOL = 1e-10
 
 _AXES = np.array([0.0, 0.5 * math.pi, math.pi, 1.5 * math.pi])
 """Directions of the axis extremes of a circle (bounding boxes of sectors)."""
-
-_FEW_SEGMENTS = 16
-"""Up to this many segments, :meth:`ReachMap._blocked` leaves every test to one GEOS query."""
 
 
 def conservative_buffer(geom: BaseGeometry, distance: float, *,
@@ -302,8 +299,6 @@ class ReachMap:
         self.rings = rings
         self.pieces = [Polygon(c) for c in rings]
         self.eroded = [p.buffer(-ERODE, join_style="mitre") for p in self.pieces]
-        self._eroded = np.empty(len(self.eroded), dtype=object)
-        self._eroded[:] = self.eroded
         self.tree = shapely.STRtree(self.eroded)
         self.piece_tree = shapely.STRtree(self.pieces)
         self._corners()
@@ -319,6 +314,7 @@ class ReachMap:
         self._buffers: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self._outline_columns: tuple[np.ndarray, ...] | None = None
         self._corner_tree: shapely.STRtree | None = None
+        self._eroded_all: BaseGeometry | None = None
 
     # -- corners --------------------------------------------------------------------------
     def _corners(self) -> None:
@@ -505,39 +501,29 @@ class ReachMap:
         if not len(a) or not len(self.pieces):
             return out
         segs = _segments(a, b)
-        few = len(a) <= _FEW_SEGMENTS
-        si, pi = self.tree.query(segs, predicate="intersects" if few else None)
-        if q is not None and q.changed:
-            changed = np.array(sorted(q.changed))
-            keep = ~np.isin(pi, changed)
-            si, pi = si[keep], pi[keep]
-            for poly in q.eroded.values():
-                out |= shapely.intersects(segs, poly)
-        if few:
-            out[si] = True
-            return out
-        # round pieces first, by the distance of their centre from the segment: the eroded
-        # polygon contains the disk of radius re + r - ERODE and lies in the disk through its
-        # vertices; only segments passing between the two need the polygon itself
-        exact = pi >= len(self._circles)
-        rnd = np.nonzero(~exact)[0]
-        if len(rnd):
-            cs, c = si[rnd], self._circles[pi[rnd]]
-            A = a[cs]
-            d = b[cs] - A
-            dd = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]
-            rel = c[:, :2] - A
-            t = np.clip((rel[:, 0] * d[:, 0] + rel[:, 1] * d[:, 1]) /
-                        np.where(dd > 0, dd, 1.0), 0.0, 1.0)
-            dist = _norm(rel[:, 0] - t * d[:, 0], rel[:, 1] - t * d[:, 1])
-            out[cs[dist < c[:, 2] - ERODE - 1e-9]] = True
-            exact[rnd] = (dist >= c[:, 2] - ERODE - 1e-9) & \
-                (dist <= c[:, 2] / math.cos(math.pi / CIRCLE_SEGMENTS) + 1e-9)
-        sel = np.nonzero(exact & ~out[si])[0]
-        if len(sel):
-            hit = shapely.intersects(segs[si[sel]], self._eroded[pi[sel]])
-            out[si[sel][hit]] = True
+        if q is None or not q.changed:
+            # one prepared polygon: the union of the pieces shrunk by ERODE
+            return shapely.intersects(self._eroded_union(), segs)
+        # the start stands in some pieces: those are replaced by their cut versions
+        si, pi = self.tree.query(segs, predicate="intersects")
+        changed = np.array(sorted(q.changed))
+        si = si[~np.isin(pi, changed)]
+        for poly in q.eroded.values():
+            out |= shapely.intersects(segs, poly)
+        out[si] = True
         return out
+
+    def _eroded_union(self) -> BaseGeometry:
+        """The union of the pieces shrunk by :data:`ERODE` (prepared, built once).
+
+        A segment meets it exactly when it meets the interior of a piece, up to the erosion
+        (and for the seam where two pieces only touch, which it crosses as blocked).
+        """
+        if self._eroded_all is None:
+            g = self.outline()[3].buffer(-ERODE, join_style="mitre")
+            shapely.prepare(g)
+            self._eroded_all = g
+        return self._eroded_all
 
     # -- per-query helpers ----------------------------------------------------------------
     def _node_buffers(self, m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
