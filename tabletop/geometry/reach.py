@@ -859,11 +859,17 @@ class GeodesicDisk:
         most :data:`ARC_TOLERANCE`) or, with ``outer``, a few points around each sector (its
         arc by tangents turning at most pi / 4): enough to test whether a wedge lies in a set.
         """
-        step0 = 2.0 * math.acos(max(-1.0, 1.0 - ARC_TOLERANCE / max(self.distance, 1e-9)))
-        n0 = max(3, math.ceil(2 * math.pi / step0))
-        ang0 = np.arange(n0) * (2 * math.pi / n0)
-        disk = np.column_stack([self.p[0] + self.distance * np.cos(ang0),
-                                self.p[1] + self.distance * np.sin(ang0)])
+        if outer:
+            # the start's disk is never tested: its outline is the square around it
+            n0 = 4
+            disk = np.array(self.p) + self.distance * np.array([[-1, -1], [1, -1], [1, 1],
+                                                                 [-1, 1]])
+        else:
+            step0 = 2.0 * math.acos(max(-1.0, 1.0 - ARC_TOLERANCE / max(self.distance, 1e-9)))
+            n0 = max(3, math.ceil(2 * math.pi / step0))
+            ang0 = np.arange(n0) * (2 * math.pi / n0)
+            disk = np.column_stack([self.p[0] + self.distance * np.cos(ang0),
+                                    self.p[1] + self.distance * np.sin(ang0)])
         only = (_Wedges(np.array([self.p]), np.array([self.distance]), np.zeros(1),
                         np.array([2 * math.pi]), np.array([-1]), np.array([True]),
                         np.zeros(1, dtype=np.int64)), disk, np.array([n0]))
@@ -924,7 +930,9 @@ class GeodesicDisk:
             j = np.arange(offs[-1]) - offs[w_of]
             ang = start[w_of] + sweep[w_of] * (np.maximum(j - 1, 0) / nseg[w_of])
             rr = np.where(j == 0, 0.0, rho[w_of])
-        pts = np.column_stack([v[w_of, 0] + rr * np.cos(ang), v[w_of, 1] + rr * np.sin(ang)])
+        pts = np.empty((len(ang), 2))
+        pts[:, 0] = v[w_of, 0] + rr * np.cos(ang)
+        pts[:, 1] = v[w_of, 1] + rr * np.sin(ang)
         w0 = only[0]
         wedges = _Wedges(np.concatenate([w0.apex, v]), np.concatenate([w0.radius, rho]),
                          np.concatenate([w0.start, start]), np.concatenate([w0.sweep, sweep]),
