@@ -79,6 +79,24 @@ def test_open_ground_engagement_buffers() -> None:
     assert reasons[0].distance == pytest.approx(2.0 - 1e-4, abs=1e-9)
 
 
+def test_pick_ups_on_one_board_see_each_other() -> None:
+    """Zones of different models on the same state object (the per-board memo) exclude
+    each other's bases, and equal the zones computed on a fresh copy of the board."""
+    import dataclasses
+
+    from tabletop.rules.zones import clear_caches
+
+    st = state([unit("a", "red", [("m1", 30.0, 22.0), ("m2", 31.4, 22.0)]),
+                unit("b", "blue", [("e1", 36.0, 22.0)])])
+    first, second = legal_zone(st, "m1", "normal"), legal_zone(st, "m2", "normal")
+    assert not first.contains(31.4, 22.0) and not second.contains(30.0, 22.0)
+    assert [v.rule for v in second.explain(30.0, 22.0)] == ["overlap-model"]
+    clear_caches()
+    fresh = legal_zone(dataclasses.replace(st), "m2", "normal")
+    assert shapely.equals_exact(shapely.normalize(fresh.geometry),
+                                shapely.normalize(second.geometry), 1e-9)
+
+
 def _wall_state() -> tuple[object, tuple[float, float]]:
     wall = rect("wall", "impassable", 32.0, 10.0, 32.5, 30.0)
     st = state([unit("a", "red", [("mv", 30.0, 26.0)], M=8.0)], [wall])

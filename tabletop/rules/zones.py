@@ -264,10 +264,10 @@ class _Key:
                                  and self.value == other.value)
 
 
-def _others(state: GameState, unit: Unit, model: Model) -> list[_Other]:
-    """Every other model on the battlefield, marked enemy or not for ``unit``'s player."""
+def _everyone(state: GameState, player: str) -> list[_Other]:
+    """Every model on the battlefield, marked enemy or not for ``player`` (memoised)."""
     memo = _memo(state)
-    everyone = memo.get(("others", unit.player))
+    everyone = memo.get(("others", player))
     if everyone is None:
         everyone = []
         big: dict[str, bool] = {}
@@ -275,10 +275,15 @@ def _others(state: GameState, unit: Unit, model: Model) -> list[_Other]:
             assert m.at is not None
             if u.id not in big:
                 big[u.id] = any(u.has(k) for k in rulings.BIG)
-            everyone.append(_Other(m.id, u.player != unit.player, big[u.id], m.base,
+            everyone.append(_Other(m.id, u.player != player, big[u.id], m.base,
                                    (float(m.at[0]), float(m.at[1])), float(m.facing)))
-        memo[("others", unit.player)] = everyone
-    return [o for o in everyone if o.id != model.id]
+        memo[("others", player)] = everyone
+    return everyone
+
+
+def _others(state: GameState, unit: Unit, model: Model) -> list[_Other]:
+    """Every other model on the battlefield, marked enemy or not for ``unit``'s player."""
+    return [o for o in _everyone(state, unit.player) if o.id != model.id]
 
 
 def _situation(state: GameState, model_id: str, move: str, roll: int | None,
@@ -311,14 +316,16 @@ def _situation(state: GameState, model_id: str, move: str, roll: int | None,
     sit.others = _others(state, unit, model)
     big_mover = any(unit.has(k) for k in rulings.BIG)
     over_small = big_mover and move in ("normal", "advance")
-    for o in sit.others:
-        if not o.enemy or mode == "desperate-escape":
-            continue
-        if over_small and not o.big:
-            continue
-        sit.path_models.append(o)
     crosses_dense = any(unit.has(k) for k in rulings.DENSE_CROSSERS)
     sit.path_key = (unit.player, mode == "desperate-escape", over_small, crosses_dense)
+    # the enemies in the way depend on the board and the mover's kind, not on the mover
+    memo = _memo(state)
+    path_models = memo.get(("path", sit.path_key))
+    if path_models is None:
+        path_models = [o for o in _everyone(state, unit.player) if o.enemy
+                       and mode != "desperate-escape" and not (over_small and not o.big)]
+        memo[("path", sit.path_key)] = path_models
+    sit.path_models = list(path_models)
     for t in state.terrain:
         if t.kind in rulings.END_TERRAIN:
             sit.end_terrain.append((t.id, t.kind, t.shape))
@@ -695,8 +702,13 @@ def _friends_region(sit: _Situation, near: BaseGeometry) -> BaseGeometry:
     x0, y0, x1, y1 = near.bounds
     parts = []
     fkey = _facing_key(sit.base, sit.facing)
-    for o in sit.others:
-        if o.enemy:
+    memo = _memo(sit.state)
+    friends = memo.get(("friends", sit.unit.player))
+    if friends is None:
+        friends = [o for o in _everyone(sit.state, sit.unit.player) if not o.enemy]
+        memo[("friends", sit.unit.player)] = friends
+    for o in friends:
+        if o.id == sit.model.id:
             continue
         reach = o.base.radius + sit.radius + 1e-6
         if o.at[0] < x0 - reach or o.at[0] > x1 + reach or o.at[1] < y0 - reach or \
