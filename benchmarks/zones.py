@@ -6,19 +6,20 @@ they shape every path; enemy models on 32 mm bases in tight groups of six; a 32 
 mover) with 10, 30, 100 and 300 enemies and prints, for D = 6 (normal move) and D = 12
 (advance, roll 6):
 
-- our zone, median ms per zone: *cold* (every cache cleared first: inflating the obstacles,
-  corners, visibility graph, end region) and *cached* (a pick-up in the same phase: the
-  per-phase work is in the caches, the Dijkstra and the wedges are computed again);
+- our zone, median ms per zone: *cold* (every cache cleared first, as in a new program:
+  inflating the obstacles, corners, visibility graph, end region) and *cached* (a pick-up in
+  the same phase: the per-phase work is in the caches, the Dijkstra, the wedges and the end
+  overlay are computed again; median of 31);
 - the same zone by scikit-fmm fast marching at 0.05" cells (masks, travel time and end rules
-  on the cells), median ms, and its area error against our zone;
+  on the cells), median ms of 9, and its area error against our zone;
 - the ratio fmm / ours (cached).
 
 When the 40kdc data is present (``<repo>/../shared/data/40kdc``, or ``--data FOLDER``) it also
 times zones on the 33 real layouts (issue 8, item 4): each layout gets a battle with ``tabletop
 new``'s deployment (red: Intercessor Squad x10, Redemptor Dreadnought; blue: Boyz x20, Outrider
 Squad x3) and a normal-move zone is timed for the first model of every unit *cold* (every cache
-cleared: a new layout) and for its second model *cached* (same base, same phase: a pick-up
-during the move). Prints median, p95 and max ms per mover and over all movers
+cleared, footprint sums included: a new program on a new layout) and for its second model
+*cached* (same base, same phase: a pick-up during the move). Prints median, p95 and max ms per mover and over all movers
 (``--layouts N``: only the first N layouts; ``--real-only``: skip the synthetic boards).
 
     .venv/bin/python benchmarks/zones.py [--data ../shared/data/40kdc] [--layouts N] [--real-only]
@@ -253,11 +254,11 @@ def synthetic() -> None:
                 ours(st, D)
             t_cold = median_ms(cold, 5)
             ours(st, D)
-            t_cached = median_ms(lambda st=st, D=D: ours(st, D), 15)
+            t_cached = median_ms(lambda st=st, D=D: ours(st, D), 31)
             area = ours(st, D).area
             f = Fmm(st, D, h)
             fa = f.area()
-            t_fmm = median_ms(f.area, 5)
+            t_fmm = median_ms(f.area, 9)
             err = (fa - area) / area * 100 if area else float("nan")
             print(f"{n:>7} {D:>3.0f} {t_cold:>8.1f} {t_cached:>9.2f} {area:>8.2f} "
                   f"{t_fmm:>7.1f} {err:>+7.2f}% {t_fmm / t_cached:>7.1f}x")
