@@ -38,8 +38,11 @@ Caching (issue item 4): enemies and terrain do not move during the player's own 
 phase, so the inflated obstacles, their corners and visibility graph
 (:func:`tabletop.geometry.reach.reach_map`) and the static end region (enemies' engagement
 areas, terrain) are kept in module-level LRU caches keyed by id-free hashable inputs (positions,
-base sizes, terrain outlines). A pick-up then costs the Dijkstra and the wedges only. No
-geometry is ever stored in the game state.
+base sizes, terrain outlines). On top of them, a small memo keyed by the identity of the (frozen)
+state object keeps the board's lists and the way to those caches, so a pick-up on the same
+state hashes nothing large (:func:`_memo`). A pick-up then costs the Dijkstra, the wedges and
+one overlay with the end region. No geometry is ever stored in the game state;
+:func:`clear_caches` forgets everything.
 """
 
 from __future__ import annotations
