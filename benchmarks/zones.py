@@ -19,8 +19,9 @@ times zones on the 33 real layouts (issue 8, item 4): each layout gets a battle 
 new``'s deployment (red: Intercessor Squad x10, Redemptor Dreadnought; blue: Boyz x20, Outrider
 Squad x3) and a normal-move zone is timed for the first model of every unit *cold* (every cache
 cleared, footprint sums included: a new program on a new layout) and for its second model
-*cached* (same base, same phase: a pick-up during the move). Prints median, p95 and max ms per mover and over all movers
-(``--layouts N``: only the first N layouts; ``--real-only``: skip the synthetic boards).
+*cached* (same base, same phase: a pick-up during the move). Prints median, p95 and max ms
+per mover and over all movers (``--layouts N``: only the first N layouts; ``--real-only``:
+skip the synthetic boards).
 
     .venv/bin/python benchmarks/zones.py [--data ../shared/data/40kdc] [--layouts N] [--real-only]
 
