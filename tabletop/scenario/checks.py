@@ -259,7 +259,14 @@ def check_state(state: GameState, partial: Partial | None = None) -> list[Proble
 
     ``partial``: ``state`` holds only the parts of a file that validated (see :class:`Partial`);
     the paths are then those of the file, and checks that need a part left out are skipped.
+    Floating-point warnings of the geometry library on absurd coordinates (subnormal or huge
+    numbers) are silenced: the checks judge the results and report them as problems.
     """
+    with np.errstate(all="ignore"):
+        return _check_state(state, partial)
+
+
+def _check_state(state: GameState, partial: Partial | None) -> list[Problem]:
     at = _Paths(partial)
     sel = state.battle.selection
     if partial is None:
