@@ -569,7 +569,15 @@ class ReachMap:
             inside = shapely.contains(exclude, pts) if len(pts) else np.zeros(0, bool)
             got = np.zeros(len(self.corners))
             if inside.any():
-                got[inside] = shapely.distance(exclude.boundary, pts[inside])
+                # distance to the boundary through an STRtree of its segments (the boundary
+                # of a whole army's engagement areas has thousands of vertices)
+                xy, idx = shapely.get_coordinates(shapely.get_parts(exclude.boundary),
+                                                  return_index=True)
+                same = idx[1:] == idx[:-1]
+                tree = shapely.STRtree(_segments(xy[:-1][same], xy[1:][same]))
+                where, dist = tree.query_nearest(pts[inside], return_distance=True,
+                                                 all_matches=False)
+                got[np.nonzero(inside)[0][where[0]]] = dist
             self._slack[key] = got
         return got
 
