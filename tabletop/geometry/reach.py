@@ -647,6 +647,22 @@ class ReachMap:
         return q, z, z, z, removed
 
 
+class _WithExtra(Sequence[list[tuple[int, float]]]):
+    """The corner graph's adjacency plus a query's own edges (a start inside a piece)."""
+
+    def __init__(self, adj: list[list[tuple[int, float]]],
+                 extra: dict[int, list[tuple[int, float]]], n: int, total: int) -> None:
+        self._adj, self._extra, self._n, self._total = adj, extra, n, total
+
+    def __len__(self) -> int:
+        return self._total
+
+    def __getitem__(self, u: int) -> list[tuple[int, float]]:  # type: ignore[override]
+        own = self._adj[u] if u < self._n else []
+        more = self._extra.get(u)
+        return own + more if more else own
+
+
 @dataclass
 class _Wedges:
     """The start's disk (row 0) and one wedge per reached corner, as arrays.
@@ -739,46 +755,29 @@ class GeodesicDisk:
                 extra_adj.setdefault(s, []).append((t, ww))
                 if s != n:
                     extra_adj.setdefault(t, []).append((s, ww))
-        # Dijkstra with a limit (dicts: only the corners within reach are ever touched)
+        # Dijkstra with a limit (dicts: only the corners within reach are ever touched),
+        # seeded with the start's own edges; corners have the cached graph's edges (plus, for
+        # a start inside a piece, those to and from the cut piece's new corners)
         adj = rm._adjacency()
+        edges: Sequence[Sequence[tuple[int, float]]] = \
+            adj if not m else _WithExtra(adj, extra_adj, n, total)
         dl: dict[int, float] = dict.fromkeys(removed, -1.0)
         dl[n] = 0.0
         par: dict[int, int] = {n: -1}
-        heap: list[tuple[float, int]] = [(0.0, n)]
+        heap: list[tuple[float, int]] = []
         lim = distance + 1e-12
         pop, push, get = heapq.heappop, heapq.heappush, dl.get
         inf = math.inf
-        none: tuple[tuple[int, float], ...] = ()
-        if not m:
-            # the usual case: only the start has edges of its own; after it, corners only
-            heap = []
-            for j, wt in extra_adj.get(n, none):
-                if wt <= lim and wt < get(j, inf):
-                    dl[j] = wt
-                    par[j] = n
-                    push(heap, (wt, j))
-            while heap:
-                du, u = pop(heap)
-                if du > dl[u]:
-                    continue
-                for j, wt in adj[u]:
-                    dj = du + wt
-                    if dj <= lim and dj < get(j, inf):
-                        dl[j] = dj
-                        par[j] = u
-                        push(heap, (dj, j))
+        for j, wt in extra_adj.get(n, ()):
+            if wt <= lim and wt < get(j, inf):
+                dl[j] = wt
+                par[j] = n
+                push(heap, (wt, j))
         while heap:
             du, u = pop(heap)
             if du > dl[u]:
                 continue
-            if u < n:
-                for j, wt in adj[u]:
-                    dj = du + wt
-                    if dj <= lim and dj < get(j, inf):
-                        dl[j] = dj
-                        par[j] = u
-                        push(heap, (dj, j))
-            for j, wt in extra_adj.get(u, none):
+            for j, wt in edges[u]:
                 dj = du + wt
                 if dj <= lim and dj < get(j, inf):
                     dl[j] = dj
