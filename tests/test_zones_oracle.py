@@ -79,7 +79,7 @@ def oracle(state: GameState, model_id: str, move: str, D: float, h: float,
 SMALL = 50.0
 """Zones smaller than this (square inches) are checked with the oracle's boundary band."""
 
-CASES = [(seed, n) for seed, n in enumerate([10, 30, 60, 100, 200, 300] * 2)]
+CASES = [(seed, n) for seed, n in enumerate([10, 30, 60, 100, 200, 300] * 4)]
 """(seed, enemies): even seeds make a normal move (D = 6), odd seeds advance 6 (D = 12)."""
 
 
