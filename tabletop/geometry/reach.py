@@ -82,6 +82,7 @@ __all__ = [
     "ReachMap",
     "conservative_buffer",
     "convex_pieces",
+    "disk_sum",
     "offset_convex",
     "reach_map",
 ]
@@ -120,6 +121,26 @@ def conservative_buffer(geom: BaseGeometry, distance: float, *,
     return geom.buffer(distance / math.cos(math.pi / (4 * quad_segs)), quad_segs=quad_segs)
 
 
+def disk_sum(geom: BaseGeometry, distance: float, *, quad_segs: int = BUFFER_QUAD_SEGS
+             ) -> BaseGeometry:
+    """The polygon ``geom`` grown by ``distance`` (Minkowski sum with a disk), never smaller.
+
+    Like :func:`conservative_buffer` at the corners (tangent segments, ``quad_segs`` per
+    quarter turn), but the straight edges lie exactly at ``distance``: the polygon is cut
+    into convex pieces and each is grown by :func:`offset_convex`. For polygons with few
+    vertices (terrain, zones, boxes); the union of the pieces is the only overlay.
+    """
+    if distance <= 0:
+        return geom
+    rings = [offset_convex(_ring(p), distance, max_step=math.pi / (2 * quad_segs))
+             for p in convex_pieces(geom)]
+    if not rings:
+        return conservative_buffer(geom, distance, quad_segs=quad_segs)
+    return shapely.union_all(shapely.polygons(shapely.linearrings(
+        np.concatenate(rings), indices=np.repeat(np.arange(len(rings)),
+                                                 [len(r) for r in rings]))))
+
+
 def offset_convex(coords: np.ndarray, distance: float, *,
                   max_step: float = math.pi / 16) -> np.ndarray:
     """Circumscribed outline of a convex polygon grown by ``distance`` (Minkowski sum, disk).
@@ -138,6 +159,9 @@ def offset_convex(coords: np.ndarray, distance: float, *,
     a_out = np.arctan2(normal[:, 1], normal[:, 0])
     a_in = np.roll(a_out, 1)
     turn = np.mod(a_out - a_in, 2 * math.pi)
+    # a vertex turning the other way by a rounding error (a piece that is convex only up to
+    # it): one vertex where the two offset edges meet, not a loop around the corner
+    turn = np.where(turn > math.pi, turn - 2 * math.pi, turn)
     out: list[np.ndarray] = []
     for v, a0, t in zip(coords, a_in, turn, strict=True):
         m = max(1, math.ceil(t / max_step - 1e-9))

@@ -73,6 +73,7 @@ from tabletop.geometry.reach import (
     GeodesicDisk,
     conservative_buffer,
     convex_pieces,
+    disk_sum,
     reach_map,
 )
 from tabletop.geometry.tolerance import EPS
@@ -364,7 +365,7 @@ def _minkowski(geom: Polygon, pieces: Sequence[np.ndarray]) -> BaseGeometry:
 def _grow(geom: Polygon, base: Footprint, facing: float, extra: float) -> BaseGeometry:
     """Centres at which the mover's footprint comes within ``extra`` of ``geom`` (0: overlaps)."""
     if isinstance(base, Round):
-        return conservative_buffer(geom, base.radius + extra, quad_segs=END_QUAD_SEGS)
+        return disk_sum(geom, base.radius + extra, quad_segs=END_QUAD_SEGS)
     grown = _minkowski(geom, _mover_pieces(base, facing))
     return conservative_buffer(grown, extra, quad_segs=END_QUAD_SEGS) if extra > 0 else grown
 
@@ -383,7 +384,7 @@ def _local_region(obase: Footprint, ofacing: float, base: Footprint, facing: flo
         hull = shapely.union_all(shapely.convex_hull(shapely.multipoints(
             np.concatenate(pieces), indices=np.repeat(np.arange(len(pieces)),
                                                        [len(p) for p in pieces]))))
-        return conservative_buffer(hull, obase.radius + extra, quad_segs=END_QUAD_SEGS)
+        return disk_sum(hull, obase.radius + extra, quad_segs=END_QUAD_SEGS)
     return _grow(obase.placed(0.0, 0.0, ofacing), base, facing, extra)
 
 
