@@ -83,6 +83,7 @@ __all__ = [
     "conservative_buffer",
     "convex_pieces",
     "disk_sum",
+    "disk_sum_pieces",
     "offset_convex",
     "reach_map",
 ]
@@ -132,13 +133,23 @@ def disk_sum(geom: BaseGeometry, distance: float, *, quad_segs: int = BUFFER_QUA
     """
     if distance <= 0:
         return geom
+    pieces = disk_sum_pieces(geom, distance, quad_segs=quad_segs)
+    if not len(pieces):
+        return conservative_buffer(geom, distance, quad_segs=quad_segs)
+    return shapely.union_all(pieces)
+
+
+def disk_sum_pieces(geom: BaseGeometry, distance: float, *,
+                    quad_segs: int = BUFFER_QUAD_SEGS) -> np.ndarray:
+    """The convex pieces of :func:`disk_sum` before their union (for a caller that unions
+    many of them at once)."""
     rings = [offset_convex(_ring(p), distance, max_step=math.pi / (2 * quad_segs))
              for p in convex_pieces(geom)]
     if not rings:
-        return conservative_buffer(geom, distance, quad_segs=quad_segs)
-    return shapely.union_all(shapely.polygons(shapely.linearrings(
+        return np.zeros(0, dtype=object)
+    return shapely.polygons(shapely.linearrings(
         np.concatenate(rings), indices=np.repeat(np.arange(len(rings)),
-                                                 [len(r) for r in rings]))))
+                                                 [len(r) for r in rings])))
 
 
 def offset_convex(coords: np.ndarray, distance: float, *,
@@ -162,18 +173,29 @@ def offset_convex(coords: np.ndarray, distance: float, *,
     # a vertex turning the other way by a rounding error (a piece that is convex only up to
     # it): one vertex where the two offset edges meet, not a loop around the corner
     turn = np.where(turn > math.pi, turn - 2 * math.pi, turn)
-    out: list[np.ndarray] = []
-    for v, a0, t in zip(coords, a_in, turn, strict=True):
-        m = max(1, math.ceil(t / max_step - 1e-9))
-        step = t / m
-        ang = a0 + step * (np.arange(m) + 0.5)
-        rho = distance / math.cos(step / 2)
-        out.append(v + rho * np.column_stack([np.cos(ang), np.sin(ang)]))
-    return np.concatenate(out)
+    # m tangent segments per vertex, their outer corners at mid-step angles
+    m = np.maximum(1, np.ceil(turn / max_step - 1e-9)).astype(np.int64)
+    step = turn / m
+    at = np.repeat(np.arange(len(coords)), m)
+    k = np.arange(len(at)) - np.repeat(np.cumsum(m) - m, m)
+    ang = a_in[at] + step[at] * (k + 0.5)
+    rho = distance / np.cos(step[at] / 2)
+    out = coords[at].astype(float)
+    out[:, 0] += rho * np.cos(ang)
+    out[:, 1] += rho * np.sin(ang)
+    return out
 
 
-def convex_pieces(poly: Polygon) -> list[Polygon]:
-    """Cut a polygon into convex pieces whose union is the polygon (triangles unless convex)."""
+@lru_cache(maxsize=4096)
+def convex_pieces(poly: Polygon) -> tuple[Polygon, ...]:
+    """Cut a polygon into convex pieces whose union is the polygon (triangles unless convex).
+
+    Cached (geometries are immutable and hashable): terrain is cut once per program, not once
+    per phase and base size."""
+    return tuple(_convex_pieces(poly))
+
+
+def _convex_pieces(poly: Polygon) -> list[Polygon]:
     poly = shapely.make_valid(poly) if not poly.is_valid else poly
     polys = [g for g in getattr(poly, "geoms", [poly]) if g.geom_type == "Polygon"]
     out: list[Polygon] = []

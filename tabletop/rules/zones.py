@@ -74,6 +74,7 @@ from tabletop.geometry.reach import (
     conservative_buffer,
     convex_pieces,
     disk_sum,
+    disk_sum_pieces,
     reach_map,
 )
 from tabletop.geometry.tolerance import EPS
@@ -247,7 +248,7 @@ def clear_caches() -> None:
     that time a cold start and for tests that patch a rules constant.
     """
     _BOARDS.clear()
-    for cached in (reach_map, _static_end, _local_region, _mover_pieces):
+    for cached in (reach_map, _static_end, _local_region, _mover_pieces, convex_pieces):
         cached.cache_clear()
 
 
@@ -406,7 +407,12 @@ def _static_end(base: Footprint, facing: float,
                 terrain: tuple[tuple[tuple[float, float], ...], ...]) -> BaseGeometry:
     """Union of the enemies' engagement regions and the terrain features' overlap regions."""
     parts = [_other_region(e, base, facing, rulings.ENGAGEMENT_RANGE) for e in enemies]
-    parts += [_grow(Polygon(t), base, facing, 0.0) for t in terrain]
+    for t in terrain:
+        if isinstance(base, Round):
+            # the terrain's grown convex pieces join the one union below
+            parts.extend(disk_sum_pieces(Polygon(t), base.radius, quad_segs=END_QUAD_SEGS))
+        else:
+            parts.append(_grow(Polygon(t), base, facing, 0.0))
     if not parts:
         return Polygon()
     u = shapely.union_all(parts)
