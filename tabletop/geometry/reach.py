@@ -509,14 +509,15 @@ class ReachMap:
         i = np.concatenate(cand_i) if cand_i else np.zeros(0, dtype=np.int64)
         j = np.concatenate(cand_j) if cand_j else np.zeros(0, dtype=np.int64)
         if len(i):
-            lo, hi = np.minimum(i, j), np.maximum(i, j)
-            key = np.unique(lo * n + hi)
-            i, j = key // n, key % n
-            keep = (i != j) & (np.hypot(*(c[j] - c[i]).T) <= cap)
+            # the per-pair tests first (they do not depend on the pair's order), then one
+            # copy of each surviving pair
+            keep = (i != j) & (_norm(*(c[j] - c[i]).T) <= cap)
             i, j = i[keep], j[keep]
             t = _tangent(c[i], c[j], self.prev[i], self.next[i]) & \
                 _tangent(c[j], c[i], self.prev[j], self.next[j])
             i, j = i[t], j[t]
+            key = np.unique(np.minimum(i, j) * n + np.maximum(i, j))
+            i, j = key // n, key % n
         if len(i):
             blocked = self._blocked(c[i], c[j], None)
             i, j = i[~blocked], j[~blocked]
