@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from tabletop.cli import main
+from tabletop.errors import UserError
 from tabletop.geometry.footprints import Hull, Oval, Round, footprint_distance
 from tabletop.scenario.checks import block_polygon, check_state
 from tabletop.scenario.io import (
     dumps_scenario,
     load_scenario,
     loads_scenario,
-    read_scenario,
     save_scenario,
     shipped,
 )
@@ -102,7 +102,7 @@ def test_fall_back_means_what_it_says() -> None:
 
 
 def test_reserves_and_transport_means_what_it_says() -> None:
-    s, notes = read_scenario(SHIPPED / "reserves-and-transport.toml")
+    s = load_scenario(SHIPPED / "reserves-and-transport.toml")
     passengers, reserves = _unit(s, "passengers"), _unit(s, "reserve-squad")
     assert passengers.location == "embarked" and passengers.transport == "rhino"
     assert _unit(s, "rhino").has("TRANSPORT")
@@ -113,11 +113,20 @@ def test_reserves_and_transport_means_what_it_says() -> None:
     assert by_id["ruin-north-wall"].height == 4.0
     gap = by_id["pillar"].shape.distance(by_id["ruin-north-wall"].shape)
     assert math.isclose(gap, 0.5)
-    # TOML puts `objectives = [...]` written after [[terrain]] into the last terrain table: it is
-    # read as the top-level objectives, with a note, and saved at the top level.
     assert len(s.objectives) == 5 and s.objectives[0] == (30.0, 22.0)
-    assert notes and "terrain[4].objectives" in notes[0]
-    assert read_scenario(SHIPPED / "demo.toml")[1] == []
+
+
+def test_top_level_key_after_a_table_is_an_error_with_the_fix() -> None:
+    # TOML puts `objectives = [...]` written after [[terrain]] into the last terrain table.
+    text = (SHIPPED / "reserves-and-transport.toml").read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if x.startswith("objectives"))
+    moved = text.replace(line + "\n", "") + line + "\n"
+    with pytest.raises(UserError) as err:
+        loads_scenario(moved, fmt="toml", source="moved.toml")
+    assert err.value.lines == [
+        'moved.toml: units[5].objectives: unknown key; "objectives" belongs at the top level '
+        "of the file (in TOML, a key written after a [[units]] header belongs to that table: "
+        "move it above the first [[...]] header)"]
 
 
 def test_t9a_lines_means_what_it_says() -> None:

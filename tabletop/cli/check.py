@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from tabletop.errors import UserError
-from tabletop.scenario.io import read_scenario
+from tabletop.scenario.io import load_scenario
 
 ORDER = 10
 
@@ -26,13 +26,11 @@ def run(args: argparse.Namespace) -> int:
     failed = False
     for name in args.files:
         try:
-            _, notes = read_scenario(name)
+            load_scenario(name)
         except UserError as exc:
             failed = True
             for line in exc.lines:
                 print(line, file=sys.stderr)
             continue
-        for note in notes:
-            print(note, file=sys.stderr)
         print(f"{name}: ok")
     return 2 if failed else 0

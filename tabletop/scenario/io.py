@@ -80,7 +80,6 @@ __all__ = [
     "load_scenario",
     "loads_scenario",
     "partial_state",
-    "read_scenario",
     "save_scenario",
     "shipped",
     "to_document",
@@ -120,10 +119,6 @@ _DEEP_DOTTED_KEY = re.compile(rf"(?:{_SEGMENT}[ \t]*+\.[ \t]*+){{{MAX_DOTTED_KEY
 _TOML_POSITION = re.compile(r"^(?P<msg>.*?)\s*\(at line (?P<line>\d+), column (?P<col>\d+)\)\s*$",
                             re.S)
 
-_HOISTABLE = ("objectives", "description")
-"""Top-level keys that TOML puts into the last ``[[table]]`` when written after it."""
-
-
 # -- loading --------------------------------------------------------------------------------------
 
 def shipped(name: str) -> Path:
@@ -144,12 +139,6 @@ def load_scenario(path: str | os.PathLike[str], *, check: bool = True) -> GameSt
     UserError
         With one line per problem, each starting with the file name.
     """
-    return read_scenario(path, check=check)[0]
-
-
-def read_scenario(path: str | os.PathLike[str], *, check: bool = True
-                  ) -> tuple[GameState, list[str]]:
-    """Like :func:`load_scenario`, also returning notes (things read in a lenient way)."""
     p = Path(path)
     source = str(path)
     try:
@@ -172,11 +161,10 @@ def read_scenario(path: str | os.PathLike[str], *, check: bool = True
 def loads_scenario(text: str | bytes, *, fmt: Format | None = None, source: str = "<string>",
                    check: bool = True) -> GameState:
     """Load a scenario from text. ``fmt=None`` guesses: JSON if it starts with ``{``."""
-    return _loads(text, fmt=fmt, source=source, check=check)[0]
+    return _loads(text, fmt=fmt, source=source, check=check)
 
 
-def _loads(text: str | bytes, *, fmt: Format | None, source: str, check: bool
-           ) -> tuple[GameState, list[str]]:
+def _loads(text: str | bytes, *, fmt: Format | None, source: str, check: bool) -> GameState:
     if isinstance(text, bytes):
         if len(text) > MAX_BYTES:
             raise UserError(f"{source}: the text is too large ({len(text):,} bytes; the limit is "
@@ -194,9 +182,6 @@ def _loads(text: str | bytes, *, fmt: Format | None, source: str, check: bool
     _refuse_bulky(text, fmt, source)
     raw = _parse(text, fmt, source)
     _refuse_absurd(raw, source)
-    notes: list[str] = []
-    if fmt == "toml":
-        notes = _hoist(raw, source)
     ruleset = raw.get("ruleset") if isinstance(raw, dict) else None
     try:
         model = SCENARIO_ADAPTER.validate_python(raw)
@@ -210,7 +195,7 @@ def _loads(text: str | bytes, *, fmt: Format | None, source: str, check: bool
         problems = check_state(state)
         if problems:
             raise UserError(_lines(source, problems, ruleset))
-    return state, notes
+    return state
 
 
 def _lines(source: str, problems: list[Problem], ruleset: Any) -> list[str]:
@@ -312,30 +297,6 @@ def _refuse_absurd(raw: Any, source: str) -> None:
                 total += models
     if total > MAX_MODELS:
         raise UserError(f"{source}: too many models ({total:,}; the limit is {MAX_MODELS:,})")
-
-
-def _hoist(raw: Any, source: str) -> list[str]:
-    """Move ``objectives``/``description`` that TOML put into a ``[[terrain]]``-like table up.
-
-    In TOML, ``objectives = [...]`` written after a ``[[terrain]]`` header belongs to that
-    terrain piece, where the key means nothing. The intent is plain, so the key is read as the
-    top-level key it was meant to be (only when the top level does not have it), with a note.
-    """
-    notes: list[str] = []
-    if not isinstance(raw, dict):
-        return notes
-    for key in _HOISTABLE:
-        if key in raw:
-            continue
-        found = [(name, i) for name in ("players", "terrain", "units")
-                 if isinstance(raw.get(name), list)
-                 for i, item in enumerate(raw[name]) if isinstance(item, dict) and key in item]
-        if len(found) == 1:
-            name, i = found[0]
-            raw[key] = raw[name][i].pop(key)
-            notes.append(f"{source}: note: {name}[{i}].{key} was read as the top-level {key} "
-                         f"(in TOML, write top-level keys before the first [[table]])")
-    return notes
 
 
 # -- building the state ---------------------------------------------------------------------------

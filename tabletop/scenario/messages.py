@@ -103,6 +103,16 @@ def _quoted_choices(expected: str) -> str:
     return ", ".join(options[:-1]) + " or " + options[-1]
 
 
+def _misplaced_top_level(key: str, loc: Sequence[str | int]) -> str | None:
+    """The fix for a top-level key found inside an array item (TOML's ``[[table]]`` trap)."""
+    top = set(Wh40kScenario.model_fields) | set(T9aScenario.model_fields)
+    if key not in top or not any(isinstance(part, int) for part in loc):
+        return None
+    table = next((str(p) for p in loc if isinstance(p, str) and p not in _ROOTS), "table")
+    return (f'"{key}" belongs at the top level of the file (in TOML, a key written after a '
+            f"[[{table}]] header belongs to that table: move it above the first [[...]] header)")
+
+
 def _message(err: Mapping[str, Any], parent: Any) -> str:
     kind = err["type"]
     ctx = err.get("ctx") or {}
@@ -116,6 +126,9 @@ def _message(err: Mapping[str, Any], parent: Any) -> str:
             allowed = list(tp.model_fields)
             close = difflib.get_close_matches(key, allowed, n=1)
             hint = f' (did you mean "{close[0]}"?)' if close else ""
+            misplaced = _misplaced_top_level(key, err["loc"])
+            if misplaced:
+                return f"unknown key; {misplaced}"
             return f"unknown key{hint}; allowed here: {', '.join(allowed)}"
         return "unknown key"
     if kind in ("string_type", "str_type"):
