@@ -11,6 +11,7 @@ import pytest
 from tabletop.cli import main
 from tabletop.errors import UserError
 from tabletop.geometry.footprints import Hull, Oval, Round, footprint_distance
+from tabletop.rules.checks import coherency_violations, is_engaged
 from tabletop.scenario.checks import block_polygon, check_state
 from tabletop.scenario.io import (
     dumps_scenario,
@@ -143,7 +144,8 @@ def test_t9a_lines_means_what_it_says() -> None:
 
 def test_demo_is_realistic() -> None:
     s = load_scenario(shipped("demo.toml"))
-    models = [m for u in s.units if isinstance(u, Unit) for m in u.models]
+    units = [u for u in s.units if isinstance(u, Unit)]
+    models = [m for u in units for m in u.models if m.at is not None]
     assert 90 <= len(models) <= 110
     assert len(s.terrain) == 8 and len(s.objectives) == 5
     kinds = [t.kind for t in s.terrain]
@@ -153,19 +155,20 @@ def test_demo_is_realistic() -> None:
     bases = {m.base.spec for m in models}
     assert {"25mm", "28.5mm", "32mm", "40mm", "hull"} <= bases
     assert any(isinstance(m.base, Oval) for m in models)
-    assert any(u.has("MONSTER") and u.models[0].base.spec in ("60mm", "100mm")
-               for u in s.units if isinstance(u, Unit))
-    for u in s.units:  # every unit in coherency (2" to one other model, two others from 7 up)
-        assert isinstance(u, Unit)
-        need = 0 if len(u.models) == 1 else (2 if len(u.models) >= 7 else 1)
-        for m in u.models:
-            near = sum(1 for o in u.models if o is not m and footprint_distance(
-                m.base, m.at, m.facing, o.base, o.at, o.facing) <= 2.0)
-            assert near >= need, m.id
+    assert any(u.has("MONSTER") and u.models[0].base.spec in ("60mm", "100mm") for u in units)
+    # every move type is reachable: reserves, a transport's passengers, an engaged unit
+    locations = {u.location for u in units}
+    assert {"battlefield", "strategic-reserves", "embarked"} <= locations
+    red = [u for u in units if u.player == "red" and u.location == "battlefield"]
+    assert any(is_engaged(s, u) for u in red)
+    # a legal position: every unit on the battlefield in coherency (the rules' own check, so the
+    # end of the turn removes nothing), no base on a terrain feature
+    for u in units:
+        if u.location == "battlefield":
+            assert coherency_violations(u) == [], u.id
     features = [t for t in s.terrain if t.kind != "area"]
-    for u in s.units:
-        for m in u.models:
-            assert all(not m.footprint.intersects(t.shape) for t in features), m.id
+    for m in models:
+        assert all(not m.footprint.intersects(t.shape) for t in features), m.id
 
 
 def test_check_command_passes_on_every_shipped_scenario(capsys: pytest.CaptureFixture[str]

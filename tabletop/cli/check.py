@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from tabletop.errors import UserError
+from tabletop.scenario.coherency import coherency_warnings
 from tabletop.scenario.io import load_scenario
 
 ORDER = 10
@@ -16,7 +17,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p = subparsers.add_parser(
         "check", help="check scenario files (TOML or JSON)",
         description="Check scenario files: prints 'FILE: ok' for each valid file, otherwise every "
-                    "problem on its own line. Exit code 0 when all are valid, 2 otherwise.")
+                    "problem on its own line. A valid file may also get 'FILE: warning: ...' lines "
+                    "(a unit out of coherency, which the end of the turn would shrink). Exit code "
+                    "0 when all are valid, 2 otherwise.")
     p.add_argument("files", nargs="+", metavar="FILE", help="scenario files (.toml or .json)")
     p.set_defaults(func=run)
 
@@ -26,11 +29,13 @@ def run(args: argparse.Namespace) -> int:
     failed = False
     for name in args.files:
         try:
-            load_scenario(name)
+            state = load_scenario(name)
         except UserError as exc:
             failed = True
             for line in exc.lines:
                 print(line, file=sys.stderr)
             continue
+        for path, message in coherency_warnings(state):
+            print(f"{name}: warning: {path}: {message}", file=sys.stderr)
         print(f"{name}: ok")
     return 2 if failed else 0
