@@ -15,22 +15,14 @@ from typing import Literal, TypeAlias
 
 from shapely.geometry import Polygon
 
-from tabletop.geometry.footprints import Footprint
+from tabletop.geometry.blocks import BlockGeom
+from tabletop.geometry.footprints import Footprint, Rect
+from tabletop.geometry.tolerance import mm
 
 Point: TypeAlias = tuple[float, float]
 """A position ``(x, y)`` in inches."""
 
-Ruleset: TypeAlias = Literal["wh40k-11e", "t9a-2"]
 Location: TypeAlias = Literal["battlefield", "strategic-reserves", "embarked"]
-
-WH40K = "wh40k-11e"
-T9A = "t9a-2"
-RULESETS: tuple[str, ...] = (WH40K, T9A)
-
-TERRAIN_KINDS: dict[str, tuple[str, ...]] = {
-    WH40K: ("area", "light", "dense", "impassable"),
-    T9A: ("open", "impassable", "dangerous"),
-}
 
 
 @dataclass(frozen=True)
@@ -171,6 +163,17 @@ class Block:
     def start_models(self) -> int:
         """Starting number of models, defaulting to ``models``."""
         return self.starting_models if self.starting_models is not None else self.models
+
+    @cached_property
+    def geom(self) -> BlockGeom:
+        """The block's geometry as it stands (bases, boundary, arcs, moves)."""
+        base = self.base
+        if isinstance(base, Rect):
+            w, d = mm(base.frontage_mm), mm(base.depth_mm)
+        else:
+            w = d = 2.0 * base.radius
+        return BlockGeom(w, d, self.models, max(1, min(self.files, self.models)),
+                         (float(self.at[0]), float(self.at[1])), float(self.facing))
 
 
 AnyUnit: TypeAlias = Unit | Block

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tabletop.rules.actions import apply_action
 from tabletop.rules.result import ActionResult
+from tabletop.rulesets import apply_action
 from tabletop.scenario.io import loads_scenario
 from tabletop.state import GameState, Unit
 

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.geometry.footprints import parse_base
-from tabletop.rules.dice import Dice
-from tabletop.rulesets import t9a
-from tabletop.state import T9A, Battle, Battlefield, Block, GameState, Player, Terrain
+from tabletop.rulesets.t9a_2 import RULESET
+from tabletop.rulesets.t9a_2 import movement as t9a
+from tabletop.state import Battle, Battlefield, Block, GameState, Player, Terrain
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
 EXAMPLE = SHARED / "spec" / "examples" / "t9a-lines.toml"
@@ -25,7 +25,7 @@ def block(uid: str, player: str = "blue", *, at: tuple[float, float] = (30.0, 30
 def state(*units: Block, terrain: Sequence[Terrain] = (), step: str | None = "move-units",
           phase: str = "movement", seed: int = 1, size: tuple[float, float] = (72.0, 48.0),
           active: str = "blue") -> GameState:
-    return GameState(name="t", ruleset=T9A,
+    return GameState(name="t", ruleset="t9a-2",
                      battle=Battle(round=2, active_player=active, phase=phase, seed=seed,
                                    step=step),
                      players=(Player("red"), Player("blue")),
@@ -40,8 +40,12 @@ def load_example() -> GameState:
 
 def act(st: GameState, action: dict[str, Any]) -> tuple[GameState, bool, list[str],
                                                         list[dict[str, Any]]]:
-    """Apply one action with its forced dice, as the dispatcher does."""
-    return t9a.apply_action(st, action, dice=Dice(st, action.get("dice")))
+    """Apply one action (forced dice included) with the t9a-2 rules, as the registry does."""
+    if action.get("do") == "next":
+        res = RULESET.apply(st, action)
+    else:
+        res = t9a.act(st, action)
+    return res.state, res.ok, list(res.reasons), list(res.events)
 
 
 def run(st: GameState, actions: Sequence[dict[str, Any]]) -> tuple[GameState, list[Any]]:

@@ -19,7 +19,7 @@ from tabletop.importers.kdc_units import (
     parse_army,
     read_units,
 )
-from tabletop.rules.checks import (
+from tabletop.rulesets.wh40k_11e.checks import (
     coherency_violations,
     edge_violations,
     engagement_violations,

@@ -6,8 +6,9 @@ import pytest
 from rules_helpers import act, get, kinds, ok, scenario, unit
 
 from tabletop.rules.dice import Dice, die
-from tabletop.rules.turns import WH40K_TURN, TriggerRegistry, parse_point
-from tabletop.rules.wh40k import half_strength, needs_battle_shock_roll
+from tabletop.rules.turns import TriggerRegistry, parse_point
+from tabletop.rulesets.wh40k_11e import TURN as WH40K_TURN
+from tabletop.rulesets.wh40k_11e.command import half_strength, needs_battle_shock_roll
 from tabletop.scenario.io import dumps_scenario, loads_scenario
 from tabletop.state import Unit
 
@@ -106,12 +107,12 @@ def test_c14_best_ld_of_the_unit() -> None:
 def test_c15_one_roll_per_unit_in_the_battle_shock_step() -> None:
     d = unit("u", "red", _line(1), starting_strength=4)
     s = scenario([d], phase="command", step="battle-shock")
-    reg = TriggerRegistry()
-    from tabletop.rules.turns import battle_shock_roll
+    reg = TriggerRegistry(structure=WH40K_TURN)
+    from tabletop.rulesets.wh40k_11e.command import battle_shock_roll
 
     reg.attach("command.battle-shock", "forced roll",
                lambda st, ctx: battle_shock_roll(st, "u", ctx))
-    from tabletop.rules.actions import apply_action
+    from tabletop.rulesets import apply_action
 
     res = apply_action(s, {"do": "next", "dice": [6, 6, 1, 1]}, triggers=reg)
     assert len(kinds(res, "battle-shock")) == 1
@@ -170,7 +171,7 @@ def test_command_phase_steps_in_the_seed_order() -> None:
 
 def test_triggers_resolve_at_the_named_point_and_end_of_command_in_order() -> None:
     s = scenario([unit("u", "red", _line(1))], phase="command", step="end")
-    reg = TriggerRegistry()
+    reg = TriggerRegistry(structure=WH40K_TURN)
     order: list[str] = []
 
     def note(name: str):
@@ -181,14 +182,14 @@ def test_triggers_resolve_at_the_named_point_and_end_of_command_in_order() -> No
     reg.attach("at the end of the Command phase", "rule", note("rule"))
     reg.attach("command.end.mission", "mission", note("mission"))
     reg.attach("at the start of the Movement phase", "move-start", note("move-start"))
-    from tabletop.rules.actions import apply_action
+    from tabletop.rulesets import apply_action
 
     res = apply_action(s, {"do": "next"}, triggers=reg)
     assert order == ["mission", "rule"][::-1]
     assert res.state.battle.step == "start"
     apply_action(res.state, {"do": "next"}, triggers=reg)
     assert order == ["rule", "mission", "move-start"]
-    assert parse_point("at the start of the Movement phase").key == "movement.start"
+    assert parse_point("at the start of the Movement phase", WH40K_TURN).key == "movement.start"
 
 
 def test_dice_are_a_pure_function_of_seed_and_index() -> None:

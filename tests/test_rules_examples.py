@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tabletop.cli import main
-from tabletop.rules.actions import apply_actions
+from tabletop.rulesets import apply_actions
 from tabletop.scenario.io import dumps_scenario, load_scenario
 
 EXAMPLES = Path(__file__).resolve().parents[1] / ".." / "shared" / "spec" / "examples"

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from rules_helpers import act, get, kinds, ok, scenario, unit
 
-from tabletop.rules import wh40k
-from tabletop.rules.checks import coherency_violations
+from tabletop.rulesets.wh40k_11e import movement as wh40k
+from tabletop.rulesets.wh40k_11e.checks import coherency_violations
 from tabletop.scenario.io import dumps_scenario, loads_scenario
 
 R32 = 32 / 25.4 / 2  # radius of a 32 mm base, inches
@@ -325,7 +325,7 @@ def test_a_move_saved_mid_way_loads_back_and_goes_on_identically() -> None:
 
 def test_malformed_actions_name_index_and_field() -> None:
     from tabletop.errors import UserError
-    from tabletop.rules.actions import apply_actions
+    from tabletop.rulesets import apply_actions
 
     s = scenario([_solo()])
     for bad, field in [({"do": "fly"}, "do"), ({"do": "select", "unit": "zz", "move": "normal"},
@@ -356,7 +356,7 @@ def test_wrong_step_and_wrong_player() -> None:
 def test_a_game_saved_while_models_stand_on_each_other_mid_move_loads_back(tmp_path: Path
                                                                          ) -> None:
     """Staging lets a model stand on a friend until the commit; such a save must load back."""
-    from tabletop.rules.actions import apply_action
+    from tabletop.rulesets import apply_action
     from tabletop.scenario.io import load_scenario as _load
     from tabletop.scenario.io import save_scenario as _save
     from tabletop.scenario.io import shipped

@@ -10,9 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rules_helpers import get, scenario, unit
 
-from tabletop.rules import checks, wh40k
-from tabletop.rules.actions import apply_action
 from tabletop.rules.paths import move_cap
+from tabletop.rulesets import apply_action
+from tabletop.rulesets.wh40k_11e import checks
+from tabletop.rulesets.wh40k_11e import movement as wh40k
 
 
 @st.composite

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rules_helpers import act, get, kinds, ok, scenario, unit
 
-from tabletop.rules import wh40k
+from tabletop.rulesets.wh40k_11e import movement as wh40k
 
 R32 = 32 / 25.4 / 2
 HULL = [[-2.0, -3.0], [2.0, -3.0], [2.0, 3.0], [-2.0, 3.0]]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tabletop.cli import main
-from tabletop.rules.actions import apply_action
+from tabletop.rulesets import apply_action
 from tabletop.scenario.io import load_scenario, save_scenario
 
 HEAD = """format = 1

@@ -11,7 +11,7 @@ import pytest
 from tabletop.cli import main
 from tabletop.errors import UserError
 from tabletop.geometry.footprints import Hull, Oval, Round, footprint_distance
-from tabletop.rules.checks import coherency_violations, is_engaged
+from tabletop.rulesets.wh40k_11e.checks import coherency_violations, is_engaged
 from tabletop.scenario.checks import block_polygon, check_state
 from tabletop.scenario.io import (
     dumps_scenario,

@@ -8,13 +8,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tabletop import rulesets
 from tabletop.geometry.footprints import Hull, Oval, Rect, Round
 from tabletop.scenario.checks import check_state
 from tabletop.scenario.io import dumps_scenario, load_scenario, loads_scenario, save_scenario
 from tabletop.state import (
-    T9A,
-    TERRAIN_KINDS,
-    WH40K,
     Battle,
     Battlefield,
     Block,
@@ -91,11 +89,11 @@ players = st.builds(Player, id=ident, name=opt(text), cp=st.integers(0, INT64),
 
 @st.composite
 def states(draw: st.DrawFn) -> GameState:
-    ruleset = draw(st.sampled_from([WH40K, T9A]))
+    ruleset = draw(st.sampled_from(["wh40k-11e", "t9a-2"]))
     terrain = draw(st.lists(st.builds(Terrain, id=ident,
-                                      kind=st.sampled_from(TERRAIN_KINDS[ruleset]),
+                                      kind=st.sampled_from(rulesets.get(ruleset).terrain_kinds),
                                       polygon=polygon, height=non_negative), max_size=3))
-    units = draw(st.lists(wh40k_units if ruleset == WH40K else blocks, max_size=3))
+    units = draw(st.lists(wh40k_units if ruleset == "wh40k-11e" else blocks, max_size=3))
     return GameState(
         name=draw(text), ruleset=ruleset, battle=draw(battles),
         players=(draw(players), draw(players)),

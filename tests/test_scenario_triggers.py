@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tabletop.errors import UserError
-from tabletop.rules.actions import apply_action
+from tabletop.rulesets import apply_action
 from tabletop.scenario.io import dumps_scenario, loads_scenario
 
 SCENARIO = """

@@ -10,7 +10,8 @@ from t9a_support import act, block, run, state
 
 from tabletop.geometry.blocks import BlockGeom, bottleneck_assignment
 from tabletop.geometry.tolerance import mm
-from tabletop.rulesets import t9a
+from tabletop.rulesets.t9a_2 import movement as t9a
+from tabletop.rulesets.t9a_2 import rulings as t9a_rulings
 
 W20 = mm(20)
 
@@ -227,7 +228,7 @@ def test_T11_failed_march_test_caps_at_advance() -> None:
 
 
 def test_T11_variant_2022_no_march(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(t9a, "FAILED_MARCH_TEST_MARCHES_AT_ADVANCE", False)
+    monkeypatch.setattr(t9a_rulings, "FAILED_MARCH_TEST_MARCHES_AT_ADVANCE", False)
     st = _march_state(7.9)
     st, _ok, _, ev = act(st, {"do": "select", "unit": "u", "move": "march", "dice": [6, 6]})
     assert st.battle.selection is None and any(e["kind"] == "march-refused" for e in ev)

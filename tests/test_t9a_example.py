@@ -12,7 +12,7 @@ import pytest
 from t9a_support import EXAMPLE, SHARED, act, block, load_example, state
 
 from tabletop.cli import main
-from tabletop.rulesets import t9a
+from tabletop.rulesets.t9a_2 import movement as t9a
 
 pytestmark = pytest.mark.skipif(not EXAMPLE.exists(), reason="../shared is absent")
 

@@ -11,7 +11,7 @@ from t9a_support import act, block, state
 
 from tabletop.geometry.blocks import BlockGeom, rotate_point, wheel_sweep
 from tabletop.geometry.tolerance import EPS, mm
-from tabletop.rulesets import t9a
+from tabletop.rulesets.t9a_2 import movement as t9a
 from tabletop.state import Terrain
 
 SETTINGS = settings(max_examples=60, deadline=None,

@@ -171,7 +171,7 @@ def test_ctrl_s_saves_a_file_that_loads_with_the_new_positions(app_factory) -> N
     for mid, y in (("s0", 8.0), ("s1", 9.5), ("s2", 11.0)):
         assert saved.model(mid)[1].at == pytest.approx((8.0, y), abs=0.02)
     # the log replays from the start state to the same positions
-    from tabletop.rules.actions import apply_actions
+    from tabletop.rulesets import apply_actions
 
     start = load_scenario(app.start_path)
     final, results = apply_actions(start, json.loads(app.log_path.read_text()))

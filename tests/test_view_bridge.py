@@ -6,10 +6,11 @@ import pytest
 
 from tabletop.errors import UserError
 from tabletop.geometry.footprints import parse_base
-from tabletop.rules import wh40k
 from tabletop.rules.zones import Zone
+from tabletop.rulesets import REGISTRY
+from tabletop.rulesets.wh40k_11e import movement as wh40k
 from tabletop.state import Battle, Battlefield, GameState, Model, Player, Unit
-from tabletop.view.bridge import MOVE_TYPES, Rules
+from tabletop.view.bridge import Rules
 
 B32 = parse_base("32mm")
 
@@ -29,9 +30,13 @@ def board() -> GameState:
     )
 
 
-def test_every_wh40k_move_type_has_a_panel_key_and_title() -> None:
-    assert sorted(move for _, move, _ in MOVE_TYPES) == sorted(wh40k.MOVE_TYPES)
-    assert len({key for key, _, _ in MOVE_TYPES}) == len(MOVE_TYPES)
+def test_every_move_type_of_every_ruleset_has_a_panel_key_and_title() -> None:
+    for ruleset in REGISTRY.values():
+        types = ruleset.move_types
+        assert all(t.key and t.title for t in types), ruleset
+        assert len({t.key for t in types}) == len(types), ruleset
+    wh40k_types = REGISTRY["wh40k-11e"].move_types
+    assert [t.name for t in wh40k_types] == list(wh40k.MOVE_TYPES)
 
 
 def test_eligibility_is_the_rules_answer_with_its_reasons() -> None:

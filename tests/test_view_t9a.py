@@ -18,8 +18,8 @@ import pytest
 from view_support import key, post
 
 from tabletop.geometry.blocks import BlockGeom
-from tabletop.rules.actions import apply_action, apply_actions
-from tabletop.rulesets import t9a
+from tabletop.rulesets import apply_action, apply_actions
+from tabletop.rulesets.t9a_2 import movement as t9a
 from tabletop.scenario.io import load_scenario, save_scenario, shipped
 from tabletop.state import Block, GameState
 from tabletop.view.app import App

@@ -224,12 +224,14 @@ def _block_reach(c: ZoneCase, state: Any) -> Evaluated:
     from dataclasses import replace
 
     from tabletop.geometry.blocks import straight_sweep, wheel_sweep
-    from tabletop.rules.dice import Dice
-    from tabletop.rulesets import t9a
+    from tabletop.rulesets.t9a_2 import movement as t9a
 
     st = replace(state, battle=replace(state.battle, step="move-units", selection=None))
     action: dict[str, Any] = {"do": "select", "unit": c.unit, "move": c.move}
-    st, ok, reasons, _ = t9a.apply_action(st, action, dice=Dice(st, c.dice))
+    if c.dice:
+        action["dice"] = list(c.dice)
+    res = t9a.act(st, action)
+    st, ok, reasons = res.state, res.ok, res.reasons
     if not ok or st.battle.selection is None:
         raise ValueError(f"{c.name}: selecting {c.unit} for {c.move} was refused: {reasons}")
     g = t9a.block_geom(st.unit(c.unit))

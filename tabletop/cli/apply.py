@@ -13,9 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tabletop import rulesets
 from tabletop.errors import UserError
-from tabletop.rules.actions import apply_actions
-from tabletop.rules.turns import TriggerRegistry, data_trigger, structure_for
 from tabletop.scenario.io import load_scenario, save_scenario
 
 ORDER = 40
@@ -33,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("-o", "--output", metavar="RESULT", help="write the final state here "
                    "(scenario format 1; .json for JSON, TOML otherwise)")
     p.add_argument("--triggers", metavar="TRIGGERS.json", help="your own triggered rules: a "
-                   "JSON array of {at, name, effect, ...} (see tabletop.rules.turns)")
+                   "JSON array of {at, name, effect, ...} (see the README)")
     p.set_defaults(func=run)
 
 
@@ -61,12 +60,11 @@ def run(args: argparse.Namespace) -> int:
         if not isinstance(specs, list) or not all(isinstance(s, dict) for s in specs):
             raise UserError(f"{args.triggers}: a trigger file is a JSON array of objects")
         try:
-            structure = structure_for(state.ruleset)
-        except UserError:
-            raise UserError(f"{args.triggers}: triggers need the wh40k-11e turn") from None
-        registry = TriggerRegistry(data_trigger(s, structure) for s in specs)
+            registry = rulesets.of(state).trigger_registry(specs)
+        except UserError as exc:
+            raise UserError([f"{args.triggers}: {line}" for line in exc.lines]) from None
     try:
-        final, results = apply_actions(state, actions, triggers=registry)
+        final, results = rulesets.apply_actions(state, actions, triggers=registry)
     except UserError as exc:
         raise UserError([f"{args.actions}: {line}" for line in exc.lines]) from None
     b = final.battle

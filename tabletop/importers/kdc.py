@@ -50,7 +50,8 @@ from typing import Any
 from shapely.geometry import Polygon
 
 from tabletop.errors import UserError
-from tabletop.state import WH40K, Battle, Battlefield, GameState, Player, Point, Terrain
+from tabletop.rulesets.wh40k_11e import NAME as WH40K
+from tabletop.state import Battle, Battlefield, GameState, Player, Point, Terrain
 
 __all__ = [
     "CREDIT",

@@ -1,8 +1,10 @@
-"""The wh40k-11e rulings as named constants: one place for each number (spec/rulings.md).
+"""Rulings the legal-zone engine reads: skirmish movement (spec/rulings.md, seeds 000 and 004).
 
-Code reads them as ``rulings.NAME`` at the moment it needs them, so a ruleset variant (or a test
-that proves the zone goldens catch a wrong engagement range) changes a ruling by changing one
-attribute here.
+The zone engine (:mod:`tabletop.rules.zones`) and the end-of-move checks of a skirmish ruleset
+read them as ``rulings.NAME`` at the moment they need them, so a ruleset variant (or a test that
+proves the zone goldens catch a wrong engagement range) changes a ruling by changing one
+attribute here. The values are those of wh40k-11e; its other rulings (Command points, hazards,
+reserves) are in its own package.
 """
 
 from __future__ import annotations
@@ -23,16 +25,6 @@ BIG = ("MONSTER", "VEHICLE")
 END_TERRAIN = ("light", "dense", "impassable")
 """Terrain kinds no model may end a move overlapping (terrain features; ``area`` has no effect)."""
 
-CORE_CP = 1
-"""CP each player gains in the Gain Core CP step (08.02)."""
-INSANE_BRAVERY_CP = 1
-"""Cost of the Insane Bravery stratagem (once per battle)."""
-HAZARD_FAIL_MAX = 2
-"""A hazard roll fails on this or less (06.03)."""
-HAZARD_MW = 1
-HAZARD_MW_BIG = 3
-"""Mortal wounds per failed hazard roll; the second when every model is MONSTER or VEHICLE."""
-
 INGRESS_FIRST_ROUND = 2
 """Ingress moves are allowed from this battle round."""
 INGRESS_EDGE = 6.0
@@ -41,9 +33,5 @@ INGRESS_ENEMY = 8.0
 """Ingress: more than this from every enemy model, inches."""
 INGRESS_ZONE_FROM_ROUND = 3
 """From this battle round an ingress may end in the enemy deployment zone."""
-RESERVES_LAST_ROUND = 3
-"""Units still in strategic reserves at the end of this battle round are destroyed."""
 DISEMBARK_RANGE = {"rapid": 3.0, "tactical": 3.0, "combat": 6.0}
 """Disembark: wholly within this of the transport, per mode, inches."""
-EMBARK_RANGE = 3.0
-"""Embark: every model within this of the transport, inches."""

@@ -1,46 +1,50 @@
-"""Turn structure as data, and the registry of triggered rules.
+"""Turn structure as data, the registry of triggered rules, and going from step to step.
 
 A ruleset describes its turn as a :class:`TurnStructure`: phases, each an ordered tuple of
 :class:`Step`. A step may have ordered *parts* (the end of the wh40k Command phase resolves rules
-other than mission rules first, then mission rules). Steps the product does not simulate are
-``stop=False``: ``next`` passes through them, resolving their triggers, without stopping.
+other than mission rules first, then mission rules) and aliases (another name a rule may use for
+it). Steps the product does not simulate are ``stop=False``: ``next`` passes through them,
+resolving their triggers, without stopping.
 
 Triggered rules ("at the start of the Movement phase", "at the end of the Command phase") attach to
 a :class:`Point` and come from three places, resolved in this order at that point:
 
-1. the program (:data:`PROGRAM_TRIGGERS`, Python callables registered by rule modules);
+1. the program (the ruleset's own triggers);
 2. the scenario (``triggers`` in the scenario's extra data: plain data, see :func:`data_trigger`);
-3. the user (a :class:`TriggerRegistry` passed to :func:`tabletop.rules.actions.apply_action`).
+3. the user (a :class:`TriggerRegistry` passed to ``apply_action``).
+
+Nothing here knows a ruleset: a ruleset (:class:`tabletop.rules.ruleset.Ruleset`) gives its
+structure, its step handlers and the effects its data triggers may have.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tabletop.errors import UserError
-from tabletop.rules.dice import Dice, roll
-from tabletop.state import WH40K, GameState, Unit
+from tabletop.rules.dice import Dice
+from tabletop.state import GameState
 
 __all__ = [
-    "PROGRAM_TRIGGERS",
-    "STRUCTURES",
-    "WH40K_TURN",
+    "GENERIC_EFFECTS",
+    "DataEffect",
+    "Effect",
     "Phase",
     "Point",
     "Step",
+    "StepHandler",
     "Trigger",
     "TriggerContext",
     "TriggerRegistry",
     "TurnStructure",
+    "advance",
     "data_trigger",
+    "next_turn",
     "parse_point",
-    "register_structure",
     "resolve_point",
-    "scenario_triggers",
-    "structure_for",
 ]
 
 
@@ -56,6 +60,9 @@ class Step:
     title: str
     parts: tuple[str, ...] = ("",)
     stop: bool = True
+    aliases: tuple[str, ...] = ()
+    """Other names rules use for this step (e.g. the Reinforcements step of an older edition,
+    resolved during Move Units): a trigger point may name the step by any of them."""
 
 
 @dataclass(frozen=True)
@@ -71,16 +78,22 @@ class Phase:
         if name is None:
             return self.steps[0]
         for s in self.steps:
-            if s.name == name:
+            if s.name == name or name in s.aliases:
                 return s
-        raise UserError(f"the {self.title} has no step {name!r}")
+        raise UserError(f"the {self.title} has no step {name!r}; its steps are "
+                        + ", ".join(s.name for s in self.steps))
 
 
 @dataclass(frozen=True)
 class TurnStructure:
-    """The phases of one player's turn, in order."""
+    """The phases of one player's turn, in order, and the points that are not steps.
+
+    ``events`` are trigger points that happen to a unit rather than at a step, written
+    ``"subject.what.when"`` (e.g. ``"unit.move.start"``): the ruleset resolves them itself.
+    """
 
     phases: tuple[Phase, ...]
+    events: tuple[str, ...] = ()
 
     def phase(self, name: str) -> Phase:
         """The phase called ``name``."""
@@ -108,43 +121,6 @@ class TurnStructure:
         return self.phases[0].name, self.phases[0].steps[0].name
 
 
-WH40K_TURN = TurnStructure((
-    Phase("command", "Command phase", (
-        Step("start", "Start of Command phase"),
-        Step("gain-core-cp", "Gain Core CP"),
-        Step("battle-shock", "Battle-shock"),
-        Step("command-abilities", "Command abilities"),
-        Step("end", "End of Command phase", parts=("rules", "mission")),
-    )),
-    Phase("movement", "Movement phase", (
-        Step("start", "Start of Movement phase"),
-        Step("move-units", "Move units"),
-        Step("end", "End of Movement phase"),
-    )),
-    Phase("shooting", "Shooting phase", (Step("shooting", "Shooting phase", stop=False),)),
-    Phase("charge", "Charge phase", (Step("charge", "Charge phase", stop=False),)),
-    Phase("fight", "Fight phase", (Step("fight", "Fight phase", stop=False),)),
-    Phase("end-of-turn", "End of turn", (Step("end-of-turn", "End of turn", stop=False),)),
-))
-"""wh40k-11e: seeds 004 (Command phase, 08.01-08.05) and 000 (Movement phase, 09.01-09.03)."""
-
-STRUCTURES: dict[str, TurnStructure] = {WH40K: WH40K_TURN}
-"""Turn structure per ruleset; a ruleset registers its own with :func:`register_structure`."""
-
-
-def register_structure(ruleset: str, structure: TurnStructure) -> None:
-    """Make ``structure`` the turn structure of ``ruleset``."""
-    STRUCTURES[ruleset] = structure
-
-
-def structure_for(ruleset: str) -> TurnStructure:
-    """The turn structure of ``ruleset``."""
-    try:
-        return STRUCTURES[ruleset]
-    except KeyError:
-        raise UserError(f"no turn structure for ruleset {ruleset!r}") from None
-
-
 # -- trigger points -------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -165,27 +141,28 @@ _PHRASE = re.compile(r"^(?:at\s+)?(?:the\s+)?(start|end)\s+of\s+(?:the\s+)?(\w[\
                      re.IGNORECASE)
 
 
-def parse_point(text: str, structure: TurnStructure = WH40K_TURN) -> Point:
-    """Read a trigger point: a key (``"movement.start"``, ``"command.end.mission"``) or a phrase
-    ("at the start of the Movement phase"). A phrase about the end of a step with parts names its
-    first part (the end of the Command phase: rules other than mission rules).
-
-    Examples
-    --------
-    >>> parse_point("at the end of the Command phase").key
-    'command.end.rules'
-    >>> parse_point("movement.move-units").key
-    'movement.move-units'
+def parse_point(text: str, structure: TurnStructure) -> Point:
+    """Read a trigger point of ``structure``: a key (``"movement.start"``,
+    ``"command.end.mission"``), a phrase ("at the start of the Movement phase") or one of the
+    structure's :attr:`~TurnStructure.events` (``"unit.move.end"``). A phrase about the end of a
+    step with parts names its first part (the end of the Command phase: rules other than mission
+    rules); a step named by an alias resolves to the step itself.
     """
-    m = _PHRASE.match(text.strip())
+    text = text.strip()
+    if text in structure.events:
+        subject, what, when = text.split(".")
+        return Point(subject, what, when)
+    m = _PHRASE.match(text)
     if m:
         phase = structure.phase(m.group(2).lower())
         step = phase.steps[0] if m.group(1).lower() == "start" else phase.steps[-1]
         return Point(phase.name, step.name, step.parts[0])
-    bits = text.strip().split(".")
+    bits = text.split(".")
     if len(bits) not in (2, 3):
         raise UserError(f"unknown trigger point {text!r}: write e.g. 'movement.start' or "
-                        "'at the start of the Movement phase'")
+                        "'at the start of the Movement phase'"
+                        + (" or one of " + ", ".join(structure.events) if structure.events
+                           else ""))
     phase = structure.phase(bits[0])
     step = phase.step(bits[1])
     part = bits[2] if len(bits) == 3 else step.parts[0]
@@ -198,13 +175,15 @@ def parse_point(text: str, structure: TurnStructure = WH40K_TURN) -> Point:
 class TriggerContext:
     """What a triggered rule sees: the point, the dice of the action, and bookkeeping.
 
-    ``rolled`` collects units that made a battle-shock roll in the current Battle-shock step
-    (08.03.01: at most one roll per unit in that step).
+    ``rolled`` collects units that made a roll the current step allows once per unit (wh40k-11e:
+    a battle-shock roll in the Battle-shock step, 08.03.01). ``unit`` is the unit a point about a
+    unit concerns (a unit starting or ending a move), ``None`` at the points of the turn.
     """
 
     point: Point
     dice: Dice
     rolled: set[str] = field(default_factory=set)
+    unit: str | None = None
 
 
 Effect = Callable[[GameState, TriggerContext], tuple[GameState, list[dict[str, Any]]]]
@@ -221,15 +200,26 @@ class Trigger:
 
 
 class TriggerRegistry:
-    """Rules attached to trigger points, kept in the order they were attached."""
+    """Rules attached to trigger points, kept in the order they were attached.
 
-    def __init__(self, triggers: Iterable[Trigger] = ()) -> None:
+    ``structure`` reads points given as phrases or keys (:func:`parse_point`); without one,
+    :meth:`attach` takes a :class:`Point` or an exact key.
+    """
+
+    def __init__(self, triggers: Iterable[Trigger] = (), *,
+                 structure: TurnStructure | None = None) -> None:
         self._triggers: list[Trigger] = list(triggers)
+        self.structure = structure
 
     def attach(self, at: str | Point, name: str, effect: Effect, *, player: str | None = None
                ) -> Trigger:
         """Attach ``effect`` at ``at`` (a point, key or phrase) and return the trigger."""
-        key = at.key if isinstance(at, Point) else parse_point(at).key
+        if isinstance(at, Point):
+            key = at.key
+        elif self.structure is not None:
+            key = parse_point(at, self.structure).key
+        else:
+            key = at
         trig = Trigger(key, name, effect, player)
         self._triggers.append(trig)
         return trig
@@ -242,31 +232,61 @@ class TriggerRegistry:
         """The triggers attached at ``point``, in order."""
         return [t for t in self._triggers if t.at == point.key]
 
+    def __iter__(self) -> Iterator[Trigger]:
+        return iter(self._triggers)
+
     def __len__(self) -> int:
         return len(self._triggers)
 
 
-PROGRAM_TRIGGERS = TriggerRegistry()
-"""Rules attached by the program itself."""
-
-
 # -- data triggers (scenario / user files) ------------------------------------------------------
 
-DATA_EFFECTS = ("gain-cp", "battle-shock-roll", "flag", "note")
-"""Effects a trigger written as data may have."""
+DataEffect = Callable[[GameState, TriggerContext, Mapping[str, Any]],
+                      tuple[GameState, list[dict[str, Any]]]]
+"""The effect of a data trigger: ``effect(state, ctx, spec) -> (state, events)``."""
 
 
-def data_trigger(spec: Mapping[str, Any], structure: TurnStructure = WH40K_TURN) -> Trigger:
+def _gain_cp(state: GameState, ctx: TriggerContext, spec: Mapping[str, Any]
+             ) -> tuple[GameState, list[dict[str, Any]]]:
+    pid = str(spec["target"])
+    amount = int(spec.get("amount", 1))
+    p = state.player(pid)
+    q = replace(p, cp=p.cp + amount)
+    players = tuple(q if x.id == pid else x for x in state.players)
+    return (replace(state, players=players),  # type: ignore[arg-type]
+            [{"kind": "cp", "player": pid, "gained": amount, "cp": q.cp}])
+
+
+def _flag(state: GameState, ctx: TriggerContext, spec: Mapping[str, Any]
+          ) -> tuple[GameState, list[dict[str, Any]]]:
+    u = state.unit(str(spec["unit"]))
+    flag = str(spec["flag"])
+    if flag not in u.flags:
+        state = state.with_unit(replace(u, flags=(*u.flags, flag)))
+    return state, [{"kind": "flag", "unit": u.id, "flag": flag}]
+
+
+def _note(state: GameState, ctx: TriggerContext, spec: Mapping[str, Any]
+          ) -> tuple[GameState, list[dict[str, Any]]]:
+    return state, [{"kind": "note", "text": str(spec.get("text", ""))}]
+
+
+GENERIC_EFFECTS: Mapping[str, tuple[DataEffect, tuple[str, ...]]] = {
+    "gain-cp": (_gain_cp, ("target",)),
+    "flag": (_flag, ("unit", "flag")),
+    "note": (_note, ("text",)),
+}
+"""Effects any ruleset's data triggers may have, with the keys each needs besides ``at`` and
+``effect``: ``gain-cp`` (``target`` player, ``amount``, default 1), ``flag`` (``unit``,
+``flag``: an effect until the end of the turn), ``note`` (``text``: an event only)."""
+
+
+def data_trigger(spec: Mapping[str, Any], structure: TurnStructure,
+                 effects: Mapping[str, tuple[DataEffect, tuple[str, ...]]]) -> Trigger:
     """A trigger from plain data, as a scenario's ``triggers`` list holds them.
 
-    Keys: ``at`` (point key or phrase), ``name``, optional ``player`` (only in that player's turns),
-    ``effect`` one of :data:`DATA_EFFECTS` with its arguments:
-
-    - ``gain-cp``: ``target`` (player id), ``amount`` (int, default 1);
-    - ``battle-shock-roll``: ``unit`` (a battle-shock roll for that unit, counting as its one roll
-      if made in the Battle-shock step, 08.03.01);
-    - ``flag``: ``unit``, ``flag`` (an effect until the end of the turn);
-    - ``note``: ``text`` (an event only).
+    Keys: ``at`` (point key or phrase of ``structure``), ``name``, optional ``player`` (only in
+    that player's turns), ``effect`` (a key of ``effects``) and that effect's arguments.
     """
     try:
         at = parse_point(str(spec["at"]), structure)
@@ -274,51 +294,26 @@ def data_trigger(spec: Mapping[str, Any], structure: TurnStructure = WH40K_TURN)
     except KeyError as exc:
         raise UserError(f"a trigger needs {exc.args[0]!r}") from None
     name = str(spec.get("name", kind))
-    if kind not in DATA_EFFECTS:
+    if kind not in effects:
         raise UserError(f"trigger {name!r}: unknown effect {kind!r}; one of "
-                        + ", ".join(DATA_EFFECTS))
+                        + ", ".join(effects))
+    fn = effects[kind][0]
     args = dict(spec)
 
     def effect(state: GameState, ctx: TriggerContext) -> tuple[GameState, list[dict[str, Any]]]:
-        ev: list[dict[str, Any]] = [{"kind": "trigger", "name": name, "at": at.key}]
-        if kind == "gain-cp":
-            pid = str(args["target"])
-            amount = int(args.get("amount", 1))
-            p = state.player(pid)
-            np_ = replace(p, cp=p.cp + amount)
-            state = replace(state, players=tuple(np_ if q.id == pid else q
-                                                 for q in state.players))  # type: ignore[arg-type]
-            ev.append({"kind": "cp", "player": pid, "gained": amount, "cp": np_.cp})
-        elif kind == "battle-shock-roll":
-            state, more = battle_shock_roll(state, str(args["unit"]), ctx)
-            ev += more
-        elif kind == "flag":
-            u = state.unit(str(args["unit"]))
-            flag = str(args["flag"])
-            if flag not in u.flags:
-                state = state.with_unit(replace(u, flags=(*u.flags, flag)))
-            ev.append({"kind": "flag", "unit": u.id, "flag": flag})
-        else:
-            ev.append({"kind": "note", "text": str(args.get("text", ""))})
-        return state, ev
+        state, ev = fn(state, ctx, args)
+        return state, [{"kind": "trigger", "name": name, "at": at.key}, *ev]
 
     return Trigger(at.key, name, effect, spec.get("player"))
 
 
-def scenario_triggers(state: GameState) -> list[Trigger]:
-    """The data triggers the scenario carries (its ``[[triggers]]`` tables)."""
-    structure = STRUCTURES.get(state.ruleset, WH40K_TURN)
-    return [data_trigger(s, structure) for s in state.triggers]
-
-
 def resolve_point(state: GameState, point: Point, ctx: TriggerContext,
-                  user: TriggerRegistry | None = None) -> tuple[GameState, list[dict[str, Any]]]:
-    """Resolve every trigger at ``point``: program, then scenario, then user triggers."""
+                  triggers: Sequence[Trigger]) -> tuple[GameState, list[dict[str, Any]]]:
+    """Resolve every trigger of ``triggers`` attached at ``point``, in order."""
     events: list[dict[str, Any]] = []
-    found = [*PROGRAM_TRIGGERS.at(point),
-             *[t for t in scenario_triggers(state) if t.at == point.key],
-             *(user.at(point) if user else [])]
-    for trig in found:
+    for trig in triggers:
+        if trig.at != point.key:
+            continue
         if trig.player is not None and trig.player != state.battle.active_player:
             continue
         ctx.point = point
@@ -327,58 +322,11 @@ def resolve_point(state: GameState, point: Point, ctx: TriggerContext,
     return state, events
 
 
-# -- battle-shock roll (01.07), needed by triggers and by the Command phase -----------------------
-
-def best_ld(unit: Unit) -> int:
-    """The unit's leadership target (the best, i.e. lowest, of its models' Ld; one Ld per unit)."""
-    return unit.Ld
-
-
-def battle_shock_roll(state: GameState, unit_id: str, ctx: TriggerContext, *,
-                      auto_pass: bool = False) -> tuple[GameState, list[dict[str, Any]]]:
-    """One battle-shock roll (2D6 >= Ld) for ``unit_id``.
-
-    In the Battle-shock step (``ctx.point`` is ``command.battle-shock``) a unit that was
-    battle-shocked and passes recovers; everywhere else a pass changes nothing. A failure makes
-    the unit battle-shocked. ``auto_pass``: the roll succeeds without dice (Insane Bravery).
-    """
-    unit = state.unit(unit_id)
-    assert isinstance(unit, Unit)
-    ld = best_ld(unit)
-    if auto_pass:
-        dice: list[int] = []
-        passed = True
-        events: list[dict[str, Any]] = []
-    else:
-        dice, ev = roll(ctx.dice, 2, "battle-shock", unit_id)
-        passed = sum(dice) >= ld
-        events = [ev]
-    in_step = ctx.point.phase == "command" and ctx.point.step == "battle-shock"
-    if in_step:
-        ctx.rolled.add(unit_id)
-    was = unit.battle_shocked
-    now = (False if in_step else was) if passed else True
-    events.append({"kind": "battle-shock", "unit": unit_id, "dice": dice, "Ld": ld,
-                   "passed": passed, "battle_shocked": now,
-                   **({"auto": "insane-bravery"} if auto_pass else {})})
-    if now != was:
-        state = state.with_unit(replace(unit, battle_shocked=now))
-    return state, events
-
-
 # -- going from step to step --------------------------------------------------------------------
 
 StepHandler = Callable[[GameState, TriggerContext, Mapping[str, Any]],
                        tuple[GameState, list[dict[str, Any]]]]
 """What a ruleset does when a step finishes (after the step's triggers); may raise Refusal."""
-
-STEP_HANDLERS: dict[str, dict[tuple[str, str], StepHandler]] = {}
-"""Per ruleset, the handler of each ``(phase, step)`` that does something of its own."""
-
-
-def register_steps(ruleset: str, handlers: Mapping[tuple[str, str], StepHandler]) -> None:
-    """Attach a ruleset's step handlers (keys ``(phase, step)``)."""
-    STEP_HANDLERS.setdefault(ruleset, {}).update(handlers)
 
 
 def next_turn(state: GameState) -> GameState:
@@ -396,16 +344,16 @@ def next_turn(state: GameState) -> GameState:
     return replace(state, battle=battle)
 
 
-def advance(state: GameState, action: Mapping[str, Any], dice: Dice,
-            user: TriggerRegistry | None = None) -> tuple[GameState, list[dict[str, Any]]]:
+def advance(state: GameState, action: Mapping[str, Any], dice: Dice, structure: TurnStructure,
+            handlers: Mapping[tuple[str, str], StepHandler],
+            triggers: Callable[[GameState], Sequence[Trigger]]
+            ) -> tuple[GameState, list[dict[str, Any]]]:
     """``next``: finish the current step and go to the next one that stops.
 
-    Finishing a step resolves its triggers part by part (program, scenario, user), then the
-    ruleset's handler for the step. Steps with ``stop=False`` are finished on the way. After the
-    last step of the turn, the next player's turn starts.
+    Finishing a step resolves its triggers part by part (``triggers(state)``: program, scenario,
+    user, in order), then the ruleset's handler for the step. Steps with ``stop=False`` are
+    finished on the way. After the last step of the turn, the next player's turn starts.
     """
-    structure = structure_for(state.ruleset)
-    handlers = STEP_HANDLERS.get(state.ruleset, {})
     events: list[dict[str, Any]] = []
     phase = state.battle.phase
     step = structure.phase(phase).step(state.battle.step).name
@@ -413,7 +361,7 @@ def advance(state: GameState, action: Mapping[str, Any], dice: Dice,
         st = structure.phase(phase).step(step)
         ctx = TriggerContext(Point(phase, step, st.parts[0]), dice)
         for part in st.parts:
-            state, ev = resolve_point(state, Point(phase, step, part), ctx, user)
+            state, ev = resolve_point(state, Point(phase, step, part), ctx, triggers(state))
             events += ev
         handler = handlers.get((phase, step))
         if handler is not None:

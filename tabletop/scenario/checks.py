@@ -33,10 +33,11 @@ from shapely import affinity
 from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 
+from tabletop import rulesets
 from tabletop.errors import UserError
 from tabletop.geometry.footprints import Footprint, Hull, Oval, Rect, Round
 from tabletop.geometry.tolerance import EPS, mm
-from tabletop.rules.turns import STRUCTURES, WH40K_TURN, parse_point
+from tabletop.rules.turns import parse_point
 from tabletop.state import Block, GameState, Unit
 
 __all__ = ["OVAL_CHECK_SEGMENTS", "Partial", "Problem", "block_polygon", "check_state"]
@@ -479,7 +480,7 @@ def _check_triggers(state: GameState, units_by_id: dict[str, Unit | Block], at: 
                     player_ids: list[str] | None,
                     skipped_units: frozenset[str] | None) -> list[Problem]:
     problems: list[Problem] = []
-    structure = STRUCTURES.get(state.ruleset, WH40K_TURN)
+    structure = rulesets.of(state).turn
     for i, spec in enumerate(state.triggers):
         path = at.trigger(i)
         try:

@@ -2,9 +2,9 @@
 
 A unit out of coherency is a legal file (a game may be saved like that) but a trap: at the end of
 the turn the rules remove its models one at a time until it is in coherency again
-(:func:`tabletop.rules.wh40k.restore_coherency`). ``tabletop check`` prints one ``warning:`` line
-per such unit, naming the models, the distances and how many models the end of the turn would
-remove, and still exits 0.
+(:func:`tabletop.rulesets.wh40k_11e.movement.restore_coherency`). ``tabletop check`` prints one
+``warning:`` line per such unit, naming the models, the distances and how many models the end of
+the turn would remove, and still exits 0.
 
 The unit being moved (``battle.selection``) is left out: it may stand out of coherency in the
 middle of its move, and its commit checks it.
@@ -12,8 +12,8 @@ middle of its move, and its commit checks it.
 
 from __future__ import annotations
 
-from tabletop.rules import wh40k
-from tabletop.rules.checks import coherency_violations, fmt
+from tabletop.rulesets.wh40k_11e import movement as wh40k
+from tabletop.rulesets.wh40k_11e.checks import coherency_violations, fmt
 from tabletop.scenario.checks import Problem
 from tabletop.state import GameState, Unit
 

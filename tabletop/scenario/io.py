@@ -37,6 +37,7 @@ from tabletop.scenario.messages import position, render_errors
 from tabletop.scenario.schema import (
     FORMAT,
     SCENARIO_ADAPTER,
+    SCENARIO_MODELS,
     BattlefieldModel,
     BattleModel,
     Id,
@@ -53,8 +54,6 @@ from tabletop.scenario.schema import (
     describe,
 )
 from tabletop.state import (
-    T9A,
-    WH40K,
     Battle,
     Battlefield,
     Block,
@@ -187,7 +186,7 @@ def _loads(text: str | bytes, *, fmt: Format | None, source: str, check: bool) -
         model = SCENARIO_ADAPTER.validate_python(raw)
     except ValidationError as exc:
         problems = render_errors(exc.errors())
-        if check and isinstance(raw, dict) and ruleset in (WH40K, T9A):
+        if check and isinstance(raw, dict) and ruleset in SCENARIO_MODELS:
             problems += check_state(*partial_state(raw))
         raise UserError(_lines(source, problems, ruleset)) from None
     state = build_state(model)
@@ -421,7 +420,8 @@ def partial_state(raw: dict[str, Any]) -> tuple[GameState, Partial]:
     records the ids of the items left out, for :func:`~tabletop.scenario.checks.check_state`.
     ``raw["ruleset"]`` must be a known ruleset.
     """
-    t9a = raw.get("ruleset") == T9A
+    ruleset = str(raw.get("ruleset"))
+    t9a = SCENARIO_MODELS.get(ruleset) is T9aScenario
     ids: list[tuple[str, str]] = []
 
     battlefield = _valid(BattlefieldModel, raw.get("battlefield", {}))
@@ -504,7 +504,7 @@ def partial_state(raw: dict[str, Any]) -> tuple[GameState, Partial]:
             triggers.append((i, trigger))
 
     fields: dict[str, Any] = {
-        "format": FORMAT, "name": "", "ruleset": T9A if t9a else WH40K,
+        "format": FORMAT, "name": "", "ruleset": ruleset,
         "battlefield": battlefield or BattlefieldModel(),
         "battle": battle or BattleModel.model_construct(round=1, active_player="",
                                                         phase="movement"),

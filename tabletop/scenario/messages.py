@@ -16,11 +16,11 @@ from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
-from tabletop.scenario.schema import T9aScenario, Wh40kScenario, describe
+from tabletop.scenario.schema import SCENARIO_MODELS, Wh40kScenario, describe
 
 __all__ = ["format_path", "position", "render_errors"]
 
-_ROOTS: dict[str, type[BaseModel]] = {"wh40k-11e": Wh40kScenario, "t9a-2": T9aScenario}
+_ROOTS: dict[str, type[BaseModel]] = dict(SCENARIO_MODELS)
 
 _PATH_PART = re.compile(r"\[(\d+)\]|([^.\[\]]+)")
 
@@ -105,7 +105,7 @@ def _quoted_choices(expected: str) -> str:
 
 def _misplaced_top_level(key: str, loc: Sequence[str | int]) -> str | None:
     """The fix for a top-level key found inside an array item (TOML's ``[[table]]`` trap)."""
-    top = set(Wh40kScenario.model_fields) | set(T9aScenario.model_fields)
+    top = {key for model in SCENARIO_MODELS.values() for key in model.model_fields}
     if key not in top or not any(isinstance(part, int) for part in loc):
         return None
     table = next((str(p) for p in loc if isinstance(p, str) and p not in _ROOTS), "table")
@@ -174,7 +174,8 @@ def render_errors(errors: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
             path = format_path([*parts, tag_key])
             if kind == "union_tag_not_found":
                 if not parts:
-                    out.append((path, 'required key is missing; write "wh40k-11e" or "t9a-2"'))
+                    out.append((path, "required key is missing; write "
+                                + " or ".join(f'"{n}"' for n in SCENARIO_MODELS)))
                 else:
                     out.append((path, "required key is missing"))
             else:

@@ -31,12 +31,13 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from tabletop import rulesets
 from tabletop.geometry.footprints import BaseParseError, Rect, parse_base
-from tabletop.state import T9A, TERRAIN_KINDS, WH40K
 
 __all__ = [
     "FORMAT",
     "SCENARIO_ADAPTER",
+    "SCENARIO_MODELS",
     "Scenario",
     "T9aScenario",
     "Wh40kScenario",
@@ -413,8 +414,15 @@ Scenario = Annotated[Wh40kScenario | T9aScenario, Field(discriminator="ruleset")
 SCENARIO_ADAPTER: TypeAdapter[Wh40kScenario | T9aScenario] = TypeAdapter(Scenario)
 """Validates a parsed file (a dict) into :class:`Wh40kScenario` or :class:`T9aScenario`."""
 
-assert set(TERRAIN_KINDS[WH40K]) == set(Wh40kTerrain.model_fields["kind"].annotation.__args__)  # type: ignore[union-attr]
-assert set(TERRAIN_KINDS[T9A]) == set(T9aTerrain.model_fields["kind"].annotation.__args__)  # type: ignore[union-attr]
+SCENARIO_MODELS: dict[str, type[Wh40kScenario | T9aScenario]] = {
+    model.model_fields["ruleset"].annotation.__args__[0]: model  # type: ignore[union-attr]
+    for model in (Wh40kScenario, T9aScenario)}
+"""The scenario model of each ruleset, by the name its ``ruleset`` key holds."""
+
+for _name, _model in SCENARIO_MODELS.items():
+    _terrain = _model.model_fields["terrain"].annotation.__args__[0]  # type: ignore[union-attr]
+    assert set(rulesets.get(_name).terrain_kinds) == set(
+        _terrain.model_fields["kind"].annotation.__args__)
 
 
 def json_schema() -> dict[str, Any]:

@@ -25,6 +25,7 @@ from shapely.ops import nearest_points
 
 from tabletop.geometry.blocks import BlockGeom, bottleneck_assignment, straight_sweep, wheel_sweep
 from tabletop.geometry.tolerance import EPS
+from tabletop.rules.tools import BlockRanges
 from tabletop.state import Block, GameState
 
 __all__ = [
@@ -92,16 +93,6 @@ class BlockRules(Protocol):
 
     def block_can_reform(self, state: GameState) -> bool:
         """Whether the selected block may stage a reform now."""
-
-
-@dataclass(frozen=True)
-class BlockRanges:
-    """Furthest legal straight move of a block from where it stands, per direction (inches)."""
-
-    forward: float
-    backward: float
-    right: float
-    left: float
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from shapely.geometry import Polygon
 
-from tabletop.rulesets.t9a import block_geom
+from tabletop.geometry.blocks import BlockGeom
 from tabletop.state import Block
 
 __all__ = ["block_geom", "block_model_polygons", "block_outline"]
+
+
+def block_geom(block: Block) -> BlockGeom:
+    """The geometry of ``block`` as it stands."""
+    return block.geom
 
 
 def block_model_polygons(block: Block) -> list[Polygon]:

@@ -1,21 +1,15 @@
-"""The 9th Age, 2nd edition (t9a-2): the Movement phase of rank-and-file blocks (seed 001).
-
-Steps of the Movement phase (``battle.step``): ``start`` (``None`` means ``start``), ``rally``
-(rally tests and flee moves happen on ``next`` in this step), ``move-units`` (select a unit,
-stage manoeuvres, commit) and ``end``. ``next`` at ``end`` goes on to the next phase of the
-player turn (charge, movement, magic, shooting, melee); after melee the other player's turn
-starts and the per-turn flags of every block are cleared.
+"""t9a-2, the Movement phase of rank-and-file blocks (seed 001): rally, flee, manoeuvres.
 
 The selected block is moved live in the state (the window draws it where it stands); the
 selection keeps its start pose and the staged manoeuvres, so undo replays from the start.
 
-Rulings (``spec/rulings.md``, t9a-2) are the named constants below. Block flags used here:
-``moved`` (moved this phase), ``marched``, ``reformed``, ``no-shooting``, ``shaken``,
+Rulings (``spec/rulings.md``, t9a-2) are the named constants of :mod:`.rulings`. Block flags used
+here: ``moved`` (moved this phase), ``marched``, ``reformed``, ``no-shooting``, ``shaken``,
 ``rallied``; ``charging`` and ``engaged`` come from the scenario.
 
-Public entry point: :func:`apply_action` with the dispatcher's signature. Range queries for the
-window: :func:`block_geom`, :func:`straight_range`, :func:`wheel_range`,
-:func:`outer_arc_length`, :func:`end_violations`, :func:`preview`.
+Entry points: :func:`act` (every action but ``next``), the step handlers :func:`rally_step` and
+:func:`end_of_turn`. Range queries for the window: :func:`block_geom`, :func:`straight_range`,
+:func:`wheel_range`, :func:`outer_arc_length`, :func:`end_violations`, :func:`preview`.
 """
 
 from __future__ import annotations
@@ -42,65 +36,29 @@ from tabletop.geometry.blocks import (
     wheel_limits,
     wheel_sweep,
 )
-from tabletop.geometry.footprints import Rect
-from tabletop.geometry.tolerance import EPS, mm
+from tabletop.geometry.tolerance import EPS
 from tabletop.rules.dice import Dice
-from tabletop.state import T9A, Block, GameState, Selection
+from tabletop.rules.result import ActionResult
+from tabletop.rules.turns import TriggerContext
+from tabletop.rulesets.t9a_2 import rulings
+from tabletop.state import Block, GameState, Selection
 
 __all__ = [
-    "DANGEROUS_TERRAIN_VALUE",
-    "DECIMATED_FRACTION",
-    "FAILED_MARCH_TEST_MARCHES_AT_ADVANCE",
-    "FLEE_DANGEROUS_TERRAIN",
-    "MARCH_TEST_RANGE",
-    "MOVEMENT_STEPS",
-    "PHASES",
-    "UNIT_SPACING",
-    "apply_action",
+    "act",
     "block_geom",
+    "end_of_turn",
     "end_violations",
     "flee_move",
     "is_decimated",
     "march_test_enemies",
+    "obstacles",
     "outer_arc_length",
     "preview",
     "rally_discipline",
+    "rally_step",
     "straight_range",
     "wheel_range",
 ]
-
-PHASES: tuple[str, ...] = ("charge", "movement", "magic", "shooting", "melee")
-"""Phases of a t9a-2 player turn, in order."""
-
-MOVEMENT_STEPS: tuple[str, ...] = ("start", "rally", "move-units", "end")
-"""Steps of the Movement phase (seed 001)."""
-
-MARCH_TEST_RANGE = 8.0
-"""A March Test is needed with a non-fleeing enemy unit within this distance (inches)."""
-
-UNIT_SPACING = 1.0
-"""At the end of a voluntary move a unit is more than this from other units and impassable
-terrain."""
-
-DECIMATED_FRACTION = 0.25
-"""A unit with this fraction of its starting models or fewer is Decimated (half Discipline)."""
-
-FLEE_DANGEROUS_TERRAIN = 3
-"""Dangerous Terrain (X) for models fleeing through enemies or impassable terrain (seed: 3)."""
-
-DANGEROUS_TERRAIN_VALUE = 1
-"""Dangerous Terrain (X) of terrain of kind ``dangerous`` touched by a March or Flee move (the
-scenario format gives no value; T9A's ordinary dangerous terrain is (1))."""
-
-FAILED_MARCH_TEST_MARCHES_AT_ADVANCE = True
-"""Seed ruling: a failed March Test still marches, capped at the Advance Rate (T9A-2022: False,
-no March Move at all)."""
-
-SWIFT_REFORM = "swift-reform"
-"""Block flag of the Swift Reform special rule: reform, then Advance (T18)."""
-
-TURN_FLAGS = frozenset({"moved", "marched", "reformed", "no-shooting", "shaken", "rallied"})
-"""Flags that last until the end of the player turn."""
 
 MOVES = ("advance", "march", "reform")
 MANOEUVRES = ("forward", "backward", "sideways", "wheel", "reform")
@@ -111,13 +69,7 @@ Result = tuple[GameState, bool, list[str], list[dict[str, Any]]]
 # -- blocks and obstacles -----------------------------------------------------------------
 def block_geom(block: Block) -> BlockGeom:
     """The geometry of ``block`` as it stands (bases, boundary, arcs, moves)."""
-    base = block.base
-    if isinstance(base, Rect):
-        w, d = mm(base.frontage_mm), mm(base.depth_mm)
-    else:
-        w = d = 2.0 * base.radius
-    return BlockGeom(w, d, block.models, max(1, min(block.files, block.models)),
-                     (float(block.at[0]), float(block.at[1])), float(block.facing))
+    return block.geom
 
 
 def _blocks(state: GameState) -> list[Block]:
@@ -136,7 +88,7 @@ def _block(state: GameState, unit_id: object) -> Block:
     return u
 
 
-def _obstacles(state: GameState, unit_id: str) -> list[tuple[str, BaseGeometry]]:
+def obstacles(state: GameState, unit_id: str) -> list[tuple[str, BaseGeometry]]:
     """Every other unit's boundary and every impassable terrain piece, labelled."""
     out: list[tuple[str, BaseGeometry]] = []
     for b in _blocks(state):
@@ -161,7 +113,7 @@ def _outside(state: GameState) -> BaseGeometry:
 # -- rally, march test ----------------------------------------------------------------------
 def is_decimated(block: Block) -> bool:
     """Whether ``block`` has 25% or fewer of its starting models (rulings: Decimated)."""
-    return block.models <= DECIMATED_FRACTION * block.start_models + EPS
+    return block.models <= rulings.DECIMATED_FRACTION * block.start_models + EPS
 
 
 def rally_discipline(block: Block) -> int:
@@ -174,7 +126,7 @@ def march_test_enemies(state: GameState, block: Block) -> list[str]:
     poly = block_geom(block).polygon
     return [b.id for b in _blocks(state)
             if b.player != block.player and not b.fleeing
-            and poly.distance(block_geom(b).polygon) <= MARCH_TEST_RANGE + EPS]
+            and poly.distance(block_geom(b).polygon) <= rulings.MARCH_TEST_RANGE + EPS]
 
 
 def flee_move(state: GameState, unit_id: str, dice: Dice) -> tuple[GameState, list[dict[str, Any]]]:
@@ -201,8 +153,8 @@ def flee_move(state: GameState, unit_id: str, dice: Dice) -> tuple[GameState, li
     dd = dice.take(2)
     events.append({"kind": "roll", "what": "flee", "unit": unit_id, "dice": dd})
     rolled = float(sum(dd))
-    obs = _obstacles(state, unit_id)
-    dist = flee_clear_distance(pivoted, rolled, [o for _, o in obs], UNIT_SPACING)
+    obs = obstacles(state, unit_id)
+    dist = flee_clear_distance(pivoted, rolled, [o for _, o in obs], rulings.UNIT_SPACING)
     end = pivoted.moved("forward", dist)
     events.append({"kind": "flee", "unit": unit_id, "away_from": away_from, "facing": facing,
                    "rolled": rolled, "distance": dist, "extended": dist - rolled})
@@ -222,7 +174,7 @@ def flee_move(state: GameState, unit_id: str, dice: Dice) -> tuple[GameState, li
                  if t.kind == "impassable"]
     for label, shape in features:
         touched = [i for i, mp in enumerate(model_paths) if overlaps(mp, shape)]
-        events += _dangerous(unit_id, label, touched, FLEE_DANGEROUS_TERRAIN, dice)
+        events += _dangerous(unit_id, label, touched, rulings.FLEE_DANGEROUS_TERRAIN, dice)
     events += _dangerous_terrain(state, unit_id, model_paths, dice)
     sweep = straight_sweep(pivoted, end)
     passed_through = [b.id for b in _blocks(state)
@@ -279,7 +231,7 @@ def _dangerous_terrain(state: GameState, unit_id: str, model_paths: list[BaseGeo
         if t.kind == "dangerous":
             touched = [i for i, mp in enumerate(model_paths) if mp.intersects(t.shape)]
             out += _dangerous(unit_id, f"dangerous terrain {t.id}", touched,
-                              DANGEROUS_TERRAIN_VALUE, dice)
+                              rulings.DANGEROUS_TERRAIN_VALUE, dice)
     return out
 
 
@@ -434,11 +386,11 @@ def end_violations(state: GameState) -> list[str]:
     block = _block(state, sel.unit)
     poly = block_geom(block).polygon
     reasons = []
-    for label, geom in _obstacles(state, block.id):
+    for label, geom in obstacles(state, block.id):
         d = poly.distance(geom)
-        if not clear_of(poly, geom, UNIT_SPACING):
+        if not clear_of(poly, geom, rulings.UNIT_SPACING):
             reasons.append(f"unit {block.id} would end {d:.2f}\" from {label}; it must end more "
-                           f"than {UNIT_SPACING:g}\" away")
+                           f"than {rulings.UNIT_SPACING:g}\" away")
     return reasons
 
 
@@ -487,7 +439,7 @@ def _stage(state: GameState, action: Mapping[str, Any]) -> Result:
         return state, False, ["a Reform only rebuilds the unit about its centre; no other "
                               "manoeuvre"], []
     if sel.move != "reform" and do == "reform":
-        swift = (sel.move == "advance" and SWIFT_REFORM in block.flags and not sel.staged)
+        swift = (sel.move == "advance" and rulings.SWIFT_REFORM in block.flags and not sel.staged)
         if not swift:
             return state, False, [f"reform is not part of a {sel.move} move: select the unit "
                                   "with move \"reform\" (only a unit with Swift Reform may "
@@ -506,7 +458,7 @@ def _stage(state: GameState, action: Mapping[str, Any]) -> Result:
     reasons = _move_reasons(state, sel, start, end, kind)
     sweep = _sweep(here, action)
     if sweep is not None:
-        for label, geom in _obstacles(state, block.id):
+        for label, geom in obstacles(state, block.id):
             if overlaps(sweep, geom):
                 reasons.append(f"the unit would move through {label}")
         if overlaps(sweep, _outside(state)):
@@ -561,7 +513,7 @@ def _select(state: GameState, action: Mapping[str, Any], dice: Dice) -> Result:
             events.append({"kind": "march-test", "unit": block.id, "dice": dd, "Dis": block.Dis,
                            "enemies": near, "passed": passed})
             if not passed:
-                if not FAILED_MARCH_TEST_MARCHES_AT_ADVANCE:
+                if not rulings.FAILED_MARCH_TEST_MARCHES_AT_ADVANCE:
                     st = dice.commit(state)
                     return st, True, [], [*events, {"kind": "march-refused", "unit": block.id}]
                 mode = "march-test-failed"
@@ -609,65 +561,48 @@ def _commit(state: GameState, dice: Dice) -> Result:
     return dice.commit(st), True, [], events
 
 
-def _next(state: GameState, dice: Dice) -> Result:
-    b = state.battle
-    if b.selection is not None:
-        return state, False, [f"unit {b.selection.unit} is still selected: commit or reset it"], []
-    events: list[dict[str, Any]] = []
-    if b.phase == "movement":
-        step = b.step or "start"
-        if step not in MOVEMENT_STEPS:
-            raise UserError(f"the Movement phase has no step {step!r}")
-        if step == "rally":
-            state, events = _rally_all(state, dice)
-        if step != "end":
-            nxt = MOVEMENT_STEPS[MOVEMENT_STEPS.index(step) + 1]
-            st = replace(state, battle=replace(state.battle, step=nxt))
-            return dice.commit(st), True, [], events
-    if b.phase not in PHASES:
-        raise UserError(f"t9a-2 has no phase {b.phase!r}")
-    i = PHASES.index(b.phase)
-    if i + 1 < len(PHASES):
-        battle = replace(state.battle, phase=PHASES[i + 1], step=None)
-        return dice.commit(replace(state, battle=battle)), True, [], events
-    other = state.opponent(b.active_player).id
-    rnd = b.round + (1 if other == state.players[0].id else 0)
-    units = tuple(replace(u, flags=tuple(f for f in u.flags if f not in TURN_FLAGS))
+def rally_step(state: GameState, ctx: TriggerContext, action: Mapping[str, Any]
+               ) -> tuple[GameState, list[dict[str, Any]]]:
+    """The Rally Fleeing Units step: every fleeing unit of the active player tests; a failure
+    flees."""
+    return _rally_all(state, ctx.dice)
+
+
+def end_of_turn(state: GameState, ctx: TriggerContext, action: Mapping[str, Any]
+                ) -> tuple[GameState, list[dict[str, Any]]]:
+    """The end of the player turn: the per-turn flags of every block expire."""
+    units = tuple(replace(u, flags=tuple(f for f in u.flags if f not in rulings.TURN_FLAGS))
                   if isinstance(u, Block) else u for u in state.units)
-    battle = replace(state.battle, phase=PHASES[0], step=None, active_player=other, round=rnd)
-    return dice.commit(replace(state, units=units, battle=battle)), True, [], events
+    return replace(state, units=units), []
 
 
-def apply_action(state: GameState, action: Mapping[str, Any], *, dice: Dice) -> Result:
-    """Apply one t9a-2 action of ``spec/actions.md``.
+def act(state: GameState, action: Mapping[str, Any]) -> ActionResult:
+    """Apply one t9a-2 action of ``spec/actions.md`` other than ``next``.
 
-    Returns ``(new_state, ok, reasons, events)``. A refused action (``ok`` false) returns the
-    state unchanged, except a refused ``commit``, which puts the unit back where it started and
-    clears the selection (the unit may be selected again). A malformed action raises
-    :class:`UserError`. Dice taken from the seed are recorded in ``battle.dice_used``.
+    A refused action (``ok`` false) returns the state unchanged, except a refused ``commit``,
+    which puts the unit back where it started and clears the selection (the unit may be selected
+    again). Dice taken from the seed are recorded in ``battle.dice_used``.
     """
-    if state.ruleset != T9A:
-        raise UserError(f"the t9a-2 rules cannot play a {state.ruleset} scenario")
+    new, ok, reasons, events = _act(state, action, Dice(state, action.get("dice")))
+    return ActionResult(new, ok, tuple(reasons), tuple(events))
+
+
+def _act(state: GameState, action: Mapping[str, Any], dice: Dice) -> Result:
     do = action.get("do")
-    if do == "next":
-        return _next(state, dice)
     if do == "select":
         return _select(state, action, dice)
-    if do in ("undo", "reset", "commit") or do in MANOEUVRES:
-        if state.battle.phase != "movement":
-            return state, False, ["units move in the Movement phase"], []
+    if state.battle.phase != "movement":
+        return state, False, ["units move in the Movement phase"], []
     if do in MANOEUVRES:
         return _stage(state, action)
     if do == "commit":
         return _commit(state, dice)
-    if do in ("undo", "reset"):
-        sel = state.battle.selection
-        if sel is None:
-            return state, False, ["no unit is selected"], []
-        if do == "undo" and not sel.staged:
-            return state, False, ["nothing to undo"], []
-        return _replay(state, sel, sel.staged[:-1] if do == "undo" else ()), True, [], []
-    raise UserError(f"unknown action {do!r} for t9a-2")
+    sel = state.battle.selection
+    if sel is None:
+        return state, False, ["no unit is selected"], []
+    if do == "undo" and not sel.staged:
+        return state, False, ["nothing to undo"], []
+    return _replay(state, sel, sel.staged[:-1] if do == "undo" else ()), True, [], []
 
 
 # -- range queries for the window ---------------------------------------------------------
@@ -698,7 +633,7 @@ def straight_range(state: GameState, direction: str, sign: float = 1.0) -> float
         return 0.0
     block = _block(state, sel.unit)
     g = block_geom(block)
-    obs = shapely.union(_union(_obstacles(state, block.id)), _outside(state))
+    obs = shapely.union(_union(obstacles(state, block.id)), _outside(state))
     limit = 2.0 * max(block.Mar, block.Adv) + 1.0
     return furthest_straight(g, direction, limit, obs, sign=sign,  # type: ignore[arg-type]
                              cap=_cap_check(state, kind))
@@ -716,7 +651,7 @@ def wheel_range(state: GameState) -> tuple[float, float]:
     if sel.move == "advance" and prev not in (None, "forward"):
         return (0.0, 0.0)
     block = _block(state, sel.unit)
-    obs = shapely.union(_union(_obstacles(state, block.id)), _outside(state))
+    obs = shapely.union(_union(obstacles(state, block.id)), _outside(state))
     return wheel_limits(block_geom(block), obs, cap=_cap_check(state, "forward"))
 
 

@@ -1,4 +1,4 @@
-"""wh40k-11e rules core: the Command phase (seed 004) and the Movement phase (seed 000).
+"""wh40k-11e, the Movement phase (seed 000): move types, the unit's move as a transaction.
 
 Public API for a front end (all pure; states are immutable):
 
@@ -6,9 +6,10 @@ Public API for a front end (all pure; states are immutable):
 - :func:`select`, :func:`stage_move`, :func:`stage_place`, :func:`undo`, :func:`reset`,
   :func:`commit` -> :class:`~tabletop.rules.result.ActionResult`;
 - :func:`commit_check` ``(state) -> list[Violation]``: what a commit would refuse, now;
-- :func:`half_strength`, :func:`needs_battle_shock_roll`, :func:`allocate_mortal_wounds`.
+- :func:`allocate_mortal_wounds`, :func:`hazard_rolls`, :func:`emergency_disembark`.
 
-Every named constant below is one ruling (spec/rulings.md) so a variant can change it.
+The rulings are named constants of :mod:`tabletop.rulesets.wh40k_11e.rulings` and, for what the
+legal-zone engine reads too, :mod:`tabletop.rules.rulings`.
 """
 
 from __future__ import annotations
@@ -23,15 +24,22 @@ from shapely.geometry import Point
 
 from tabletop.geometry.footprints import Hull, Round, footprint_distance, parse_base
 from tabletop.geometry.tolerance import EPS
-from tabletop.rules import checks, rulings
-from tabletop.rules.checks import exact_polygon, fmt, footprint_overlaps, half_extents
+from tabletop.rules import rulings as zone_rulings
 from tabletop.rules.dice import Dice, roll
 from tabletop.rules.paths import check_path, move_cap, path_length
 from tabletop.rules.result import ActionResult, Refusal
 from tabletop.rules.turns import Point as StepPoint
-from tabletop.rules.turns import TriggerContext, battle_shock_roll, register_steps
+from tabletop.rules.turns import TriggerContext
 from tabletop.rules.violation import Violation
-from tabletop.state import WH40K, GameState, Model, Selection, Unit
+from tabletop.rulesets.wh40k_11e import checks, rulings
+from tabletop.rulesets.wh40k_11e.checks import (
+    exact_polygon,
+    fmt,
+    footprint_overlaps,
+    half_extents,
+)
+from tabletop.rulesets.wh40k_11e.command import battle_shock_roll
+from tabletop.state import GameState, Model, Selection, Unit
 
 __all__ = [
     "MODES",
@@ -42,21 +50,14 @@ __all__ = [
     "commit_check",
     "eligible_moves",
     "emergency_disembark",
-    "half_strength",
     "hazard_rolls",
     "is_engaged",
-    "needs_battle_shock_roll",
     "reset",
     "select",
     "stage_move",
     "stage_place",
     "undo",
 ]
-
-# -- rulings as named constants ------------------------------------------------------------------
-BANE_OF_COWARDS = "BANE OF COWARDS"
-"""Enemy ability (a keyword): -1 to Desperate Escape hazard rolls of a battle-shocked unit."""
-DEEP_STRIKE = "DEEP STRIKE"
 
 MOVE_TYPES = ("remain-stationary", "normal", "advance", "fall-back", "disembark", "ingress")
 """Move types of the Move Units step, in the seed's order (09.02)."""
@@ -82,9 +83,6 @@ F_THEN_MOVE = "disembark-then-move"
 F_NO_CHARGE = "no-charge"
 F_NO_SHOOT = "no-shoot"
 F_NO_ACTION = "no-action"
-
-INSANE_BRAVERY = "insane-bravery"
-"""The once-per-battle stratagem, recorded in the player's ``used`` list."""
 
 
 # -- small helpers --------------------------------------------------------------------------------
@@ -119,76 +117,6 @@ def is_engaged(state: GameState, unit: Unit) -> bool:
 
 def _on_battlefield(unit: Unit) -> bool:
     return unit.location == "battlefield" and any(m.at is not None for m in unit.models)
-
-
-# -- half-strength and battle-shock (08.03, rules appendix) -------------------------------------
-
-def half_strength(unit: Unit) -> str | None:
-    """``"at"``, ``"below"`` or ``None``: the rulings' ``2 * remaining <= starting strength``.
-
-    Starting strength 1: remaining wounds against W. Otherwise remaining models against the
-    starting strength.
-    """
-    if not unit.models:
-        return "below"
-    if unit.strength == 1:
-        left, whole = unit.wounds_of(unit.models[0]), unit.W
-    else:
-        left, whole = len(unit.models), unit.strength
-    if 2 * left == whole:
-        return "at"
-    if 2 * left < whole:
-        return "below"
-    return None
-
-
-def needs_battle_shock_roll(unit: Unit) -> bool:
-    """08.03: a roll for a unit that is battle-shocked and/or at or below half-strength."""
-    return bool(unit.models) and (unit.battle_shocked or half_strength(unit) is not None)
-
-
-def gain_core_cp(state: GameState, ctx: TriggerContext, action: Mapping[str, Any]
-                 ) -> tuple[GameState, list[dict[str, Any]]]:
-    """08.02: both players gain 1 CP."""
-    events = []
-    players = []
-    for p in state.players:
-        q = replace(p, cp=p.cp + rulings.CORE_CP)
-        players.append(q)
-        events.append({"kind": "cp", "player": p.id, "gained": rulings.CORE_CP, "cp": q.cp})
-    return replace(state, players=(players[0], players[1])), events
-
-
-def battle_shock_step(state: GameState, ctx: TriggerContext, action: Mapping[str, Any]
-                      ) -> tuple[GameState, list[dict[str, Any]]]:
-    """08.03: one battle-shock roll per unit of the active player that needs one.
-
-    Units that already rolled in this step (a triggered rule, 08.03.01) do not roll again.
-    ``action["insane-bravery"]`` names a unit whose roll succeeds automatically (1CP, once per
-    battle).
-    """
-    events: list[dict[str, Any]] = []
-    me = state.battle.active_player
-    brave = action.get("insane-bravery")
-    rolling = [u for u in state.units if isinstance(u, Unit) and u.player == me
-               and needs_battle_shock_roll(u) and u.id not in ctx.rolled]
-    if brave is not None:
-        if brave not in [u.id for u in rolling]:
-            raise Refusal(f"Insane Bravery: {brave} makes no battle-shock roll in this step")
-        p = state.player(me)
-        if INSANE_BRAVERY in p.used:
-            raise Refusal("Insane Bravery can be used once per battle; it was used already")
-        if p.cp < rulings.INSANE_BRAVERY_CP:
-            raise Refusal(f"Insane Bravery costs {rulings.INSANE_BRAVERY_CP}CP; {me} has {p.cp}CP")
-        q = replace(p, cp=p.cp - rulings.INSANE_BRAVERY_CP, used=(*p.used, INSANE_BRAVERY))
-        state = replace(state, players=tuple(q if x.id == me else x  # type: ignore[arg-type]
-                                             for x in state.players))
-        events.append({"kind": "cp", "player": me, "gained": -rulings.INSANE_BRAVERY_CP, "cp": q.cp,
-                       "stratagem": "insane-bravery"})
-    for u in rolling:
-        state, ev = battle_shock_roll(state, u.id, ctx, auto_pass=(u.id == brave))
-        events += ev
-    return state, events
 
 
 # -- mortal wounds and hazard rolls (06.02, 06.03) ---------------------------------------------
@@ -345,8 +273,8 @@ def _move_reason(state: GameState, unit: Unit, move: str) -> str:
     if move == "ingress":
         if unit.location != "strategic-reserves":
             return f"{unit.id} is not in strategic reserves"
-        if state.battle.round < rulings.INGRESS_FIRST_ROUND:
-            return (f"no ingress move before battle round {rulings.INGRESS_FIRST_ROUND} "
+        if state.battle.round < zone_rulings.INGRESS_FIRST_ROUND:
+            return (f"no ingress move before battle round {zone_rulings.INGRESS_FIRST_ROUND} "
                     f"(this is round {state.battle.round})")
         return ""
     return f"unknown move type {move!r}"
@@ -448,8 +376,8 @@ def _select(state: GameState, unit_id: str, move: str, mode: str | None, dice: D
                           "Desperate Escape is compulsory")
         if mode == "desperate-escape":
             modifier = 0
-            if unit.battle_shocked and any(
-                    eu.has(BANE_OF_COWARDS) for _, eu, *_ in checks.engaged_with(state, unit)):
+            if unit.battle_shocked and any(eu.has(rulings.BANE_OF_COWARDS)
+                                           for _, eu, *_ in checks.engaged_with(state, unit)):
                 modifier = -1
             state, hz = hazard_rolls(state, unit_id, dice, what="desperate-escape",
                                      modifier=modifier)
@@ -470,7 +398,7 @@ def _select(state: GameState, unit_id: str, move: str, mode: str | None, dice: D
     elif move == "ingress":
         if mode is None:
             mode = "strategic-reserves"
-        if mode == "deep-strike" and not unit.has(DEEP_STRIKE):
+        if mode == "deep-strike" and not unit.has(rulings.DEEP_STRIKE):
             raise Refusal(f"{unit_id} does not have Deep Strike")
     if mode is not None:
         events[0]["mode"] = mode
@@ -680,7 +608,7 @@ def _placement_violations(state: GameState, sel: Selection, models: Sequence[Mod
     elif sel.move == "disembark":
         t = _unit(state, unit.transport or "")
         tpoly = t.models[0].footprint if len(t.models) == 1 else None
-        limit = rulings.DISEMBARK_RANGE[sel.mode or "tactical"]
+        limit = zone_rulings.DISEMBARK_RANGE[sel.mode or "tactical"]
         for m in models:
             assert m.at is not None
             far_ok = False
@@ -703,27 +631,27 @@ def _placement_violations(state: GameState, sel: Selection, models: Sequence[Mod
             assert m.at is not None
             if limits_from == "strategic-reserves" and sel.move == "ingress":
                 far = _edge_far(state, m)
-                if far > rulings.INGRESS_EDGE + EPS:
+                if far > zone_rulings.INGRESS_EDGE + EPS:
                     out.append(Violation("ingress-edge",
                                          f"{m.id} must be wholly within 6\" of a battlefield "
                                          f"edge (its farthest point is {fmt(far)} from the "
-                                         "nearest edge)", (m.id,), far, rulings.INGRESS_EDGE,
+                                         "nearest edge)", (m.id,), far, zone_rulings.INGRESS_EDGE,
                                          m.footprint))
             for eu, e in enemies:
                 assert e.at is not None
                 d = footprint_distance(m.base, m.at, m.facing, e.base, e.at, e.facing)
-                if d <= rulings.INGRESS_ENEMY + EPS:
+                if d <= zone_rulings.INGRESS_ENEMY + EPS:
                     _, line = checks.closest(m, e)
                     out.append(Violation("setup-enemy",
                                          f"{m.id} must be set up more than 8\" from every enemy "
                                          f"model: {e.id} ({eu.id}) is {fmt(d)} away",
-                                         (m.id, e.id), d, rulings.INGRESS_ENEMY, line))
+                                         (m.id, e.id), d, zone_rulings.INGRESS_ENEMY, line))
             if (limits_from == "strategic-reserves" and enemy_zone is not None
-                    and state.battle.round < rulings.INGRESS_ZONE_FROM_ROUND
+                    and state.battle.round < zone_rulings.INGRESS_ZONE_FROM_ROUND
                     and footprint_overlaps(m, enemy_zone)):
                 out.append(Violation("ingress-zone",
                                      f"{m.id} may not be set up in the enemy deployment zone "
-                                     f"before battle round {rulings.INGRESS_ZONE_FROM_ROUND}",
+                                     f"before battle round {zone_rulings.INGRESS_ZONE_FROM_ROUND}",
                                      (m.id,), None, None,
                                      exact_polygon(m).intersection(enemy_zone)))
     return out
@@ -928,12 +856,7 @@ def end_of_turn(state: GameState, ctx: TriggerContext, action: Mapping[str, Any]
     return state, events
 
 
-register_steps(WH40K, {
-    ("command", "gain-core-cp"): gain_core_cp,
-    ("command", "battle-shock"): battle_shock_step,
-    ("movement", "move-units"): end_move_units,
-    ("end-of-turn", "end-of-turn"): end_of_turn,
-})
+
 
 
 
@@ -967,13 +890,13 @@ def emergency_disembark(state: GameState, unit_id: str,
     board = state.with_unit(placed)
     vs: list[Violation] = []
     for m in kept:
-        near = [_wholly_within(m, exact_polygon(tm), rulings.DISEMBARK_RANGE["combat"])
+        near = [_wholly_within(m, exact_polygon(tm), zone_rulings.DISEMBARK_RANGE["combat"])
                 for tm in t.models if tm.at is not None]
         if not any(okk for okk, _ in near):
             far = min(d for _, d in near)
             vs.append(Violation("disembark-range", f"{m.id} must be set up wholly within 6\" of "
                                 f"{t.id} (its farthest point is {fmt(far)} away)", (m.id, t.id),
-                                far, rulings.DISEMBARK_RANGE["combat"]))
+                                far, zone_rulings.DISEMBARK_RANGE["combat"]))
     vs += checks.overlap_violations(board, placed)
     vs += checks.edge_violations(board, placed)
     vs += checks.terrain_violations(board, placed)

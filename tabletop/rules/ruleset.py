@@ -1,0 +1,200 @@
+"""The interface every ruleset implements.
+
+A ruleset is one object, registered by name in :mod:`tabletop.rulesets`. Like a python-chess
+variant (a ``Board`` subclass overriding its hooks) or a Gymnasium environment (one ``Env.step``
+API over many games), every ruleset answers the same questions, so the command line, the window
+and scripts play any of them without knowing which:
+
+- what its actions look like (:attr:`Ruleset.actions`, checked by :meth:`Ruleset.validate`);
+- how its turn goes (:attr:`Ruleset.turn`, :attr:`Ruleset.steps`: the handler of each step
+  that does something when it finishes, and the effects its data triggers may have);
+- which move types a unit may make now (:meth:`Ruleset.eligibility`);
+- what an action does (:meth:`Ruleset.apply`) and would do (:meth:`Ruleset.preview`);
+- which tools the window offers to build a move (:attr:`Ruleset.tools`).
+
+Its rulings are named constants of its own package (``spec/rulings.md``). States are immutable:
+``apply`` returns a new state and never changes its input.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from tabletop.rules.actions import ActionSchema, validate_action
+from tabletop.rules.dice import Dice
+from tabletop.rules.result import ActionResult, Refusal
+from tabletop.rules.turns import (
+    GENERIC_EFFECTS,
+    DataEffect,
+    StepHandler,
+    Trigger,
+    TriggerRegistry,
+    TurnStructure,
+    advance,
+    data_trigger,
+)
+from tabletop.rules.violation import Violation
+from tabletop.state import GameState
+
+__all__ = ["Eligibility", "MoveType", "Preview", "Ruleset"]
+
+
+@dataclass(frozen=True)
+class MoveType:
+    """A move type a unit may be selected for: its name in actions, its title, and the key the
+    window selects it with."""
+
+    name: str
+    title: str
+    key: str
+
+
+@dataclass(frozen=True)
+class Eligibility:
+    """Whether a unit may make a move type now, and why not."""
+
+    move: str
+    title: str
+    key: str
+    ok: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What an action would do, without doing it.
+
+    ``ok`` and ``reasons``: whether the rules would accept it and why not; ``state``: the state
+    after it (for a refused manoeuvre, where it would have put the unit, to draw a ghost);
+    ``end``: why the moving unit could not end its move there (what a commit would refuse);
+    ``violations``: the failed conditions with their geometry; ``info``: figures of the ruleset
+    worth showing (t9a-2: the wheel's outer arc).
+    """
+
+    ok: bool
+    reasons: tuple[str, ...]
+    state: GameState
+    end: tuple[str, ...] = ()
+    violations: tuple[Violation, ...] = ()
+    info: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Ruleset(ABC):
+    """One ruleset: subclass it, set the class attributes, implement the hooks.
+
+    Class attributes
+    ----------------
+    name : str
+        What a scenario's ``ruleset`` key holds (``"wh40k-11e"``).
+    title : str
+        The game in words.
+    turn : TurnStructure
+        Its phases and steps in order.
+    steps : mapping
+        ``(phase, step) -> handler`` for the steps that do something when they finish.
+    actions : ActionSchema
+        The fields of each ``do`` (``next`` included).
+    move_types : tuple of MoveType
+        The move types a unit may be selected for, in the order the window lists them.
+    terrain_kinds : tuple of str
+        The terrain ``kind`` values its scenarios may use.
+    effects : mapping
+        Effects its data triggers may have, with the keys each needs (the generic ones, plus its
+        own).
+    tools : mapping
+        The window's tools for building a move (``tabletop.rules.tools``: ``"model-drag"``,
+        ``"block-drag"``), each with the queries it needs of this ruleset.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    turn: ClassVar[TurnStructure]
+    steps: ClassVar[Mapping[tuple[str, str], StepHandler]] = {}
+    actions: ClassVar[ActionSchema]
+    move_types: ClassVar[tuple[MoveType, ...]]
+    terrain_kinds: ClassVar[tuple[str, ...]]
+    effects: ClassVar[Mapping[str, tuple[DataEffect, tuple[str, ...]]]] = GENERIC_EFFECTS
+    tools: Mapping[str, Any] = {}
+    program_triggers: ClassVar[tuple[Trigger, ...]] = ()
+    """Rules the program itself attaches to points of the turn."""
+
+    def __repr__(self) -> str:
+        return f"<Ruleset {self.name}>"
+
+    # -- actions --------------------------------------------------------------------------
+    def validate(self, state: GameState, action: Any, index: int = 0) -> None:
+        """Raise :class:`~tabletop.errors.UserError` naming ``index`` and the field if
+        ``action`` is malformed for this ruleset (ids checked against ``state``)."""
+        validate_action(self.actions, state, action, index)
+
+    def apply(self, state: GameState, action: Mapping[str, Any], *,
+              triggers: TriggerRegistry | None = None) -> ActionResult:
+        """Apply one well-formed action (see :meth:`validate`) and return what it did.
+
+        ``next`` goes through :attr:`turn` (triggers, then the step's handler); every other
+        action to :meth:`on_action`. A refused action returns the state unchanged, except
+        what the rulings keep (dice stand).
+        """
+        if action["do"] == "next":
+            return self.next(state, action, triggers)
+        return self.on_action(state, action, triggers)
+
+    @abstractmethod
+    def on_action(self, state: GameState, action: Mapping[str, Any],
+                  triggers: TriggerRegistry | None) -> ActionResult:
+        """Apply a well-formed action other than ``next``."""
+
+    def next(self, state: GameState, action: Mapping[str, Any],
+             triggers: TriggerRegistry | None = None) -> ActionResult:
+        """Finish the current step and go to the next one that stops."""
+        sel = state.battle.selection
+        if sel is not None:
+            return ActionResult(state, False, (f"{sel.unit} is moving: commit or reset its "
+                                               "move before going on",))
+        dice = Dice(state, action.get("dice"))
+        try:
+            new, events = advance(state, action, dice, self.turn, self.steps,
+                                  lambda st: self.triggers(st, triggers))
+        except Refusal as r:
+            return ActionResult(state, False, tuple(r.reasons), tuple(r.events),
+                                tuple(r.violations))
+        return ActionResult(dice.commit(new), True, (), tuple(events))
+
+    def preview(self, state: GameState, action: Mapping[str, Any]) -> Preview:
+        """What ``action`` would do now (the rules' answer while a player is still dragging)."""
+        res = self.apply(state, action)
+        return Preview(res.ok, res.reasons, res.state, violations=res.violations)
+
+    # -- what the window lists ------------------------------------------------------------
+    @abstractmethod
+    def eligible_moves(self, state: GameState, unit_id: str) -> list[tuple[str, bool, str]]:
+        """``(move, ok, reason)`` for each of :attr:`move_types`, in order."""
+
+    def eligibility(self, state: GameState, unit_id: str) -> list[Eligibility]:
+        """Every move type of ``unit_id``, with the reason when it may not make it now."""
+        types = {t.name: t for t in self.move_types}
+        return [Eligibility(move, types[move].title, types[move].key, ok, why)
+                for move, ok, why in self.eligible_moves(state, unit_id)]
+
+    def display(self, state: GameState) -> GameState:
+        """The board as drawn and checked (a ruleset whose saved state keeps some models off the
+        board until a move ends shows them where they were staged)."""
+        return state
+
+    # -- triggers -------------------------------------------------------------------------
+    def data_trigger(self, spec: Mapping[str, Any]) -> Trigger:
+        """A trigger written as data (a scenario's ``[[triggers]]`` table, ``--triggers``)."""
+        return data_trigger(spec, self.turn, self.effects)
+
+    def trigger_registry(self, specs: Sequence[Mapping[str, Any]] = ()) -> TriggerRegistry:
+        """A registry of user triggers reading points of this ruleset's turn."""
+        return TriggerRegistry((self.data_trigger(s) for s in specs), structure=self.turn)
+
+    def triggers(self, state: GameState, user: TriggerRegistry | None = None
+                 ) -> list[Trigger]:
+        """Every trigger in force: the program's, the scenario's, then the user's."""
+        return [*self.program_triggers, *(self.data_trigger(s) for s in state.triggers),
+                *(user or ())]

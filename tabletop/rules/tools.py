@@ -1,0 +1,91 @@
+"""The window's tools for building a move, as the rules see them (no pygame).
+
+A ruleset lists the tools a player builds its moves with in :attr:`Ruleset.tools
+<tabletop.rules.ruleset.Ruleset.tools>`: a tool's name, and an object answering the queries the
+tool needs. The window has one implementation per tool name and asks the ruleset of the game for
+the queries; it never asks which ruleset it plays.
+
+- :data:`MODEL_DRAG`: drag one model (or a whole unit) to where it ends; the legal zone is shaded
+  and the ghost snaps to it (:class:`ModelDragQueries`).
+- :data:`BLOCK_DRAG`: drag a rank-and-file block's front edge or corners to move or wheel it
+  (:class:`BlockDragQueries`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from shapely.geometry.base import BaseGeometry
+
+from tabletop.geometry.blocks import BlockGeom
+from tabletop.rules.violation import Violation
+from tabletop.state import Block, GameState
+
+__all__ = ["BLOCK_DRAG", "MODEL_DRAG", "BlockDragQueries", "BlockRanges", "ModelDragQueries"]
+
+MODEL_DRAG = "model-drag"
+"""Drag models to where they end."""
+
+BLOCK_DRAG = "block-drag"
+"""Drag a block's front edge or corners."""
+
+
+class ModelDragQueries(Protocol):
+    """What the model-drag tool asks of a ruleset."""
+
+    def zone(self, state: GameState, model_id: str) -> Any:
+        """The legal end zone of ``model_id`` for the selected move (``None`` without one)."""
+
+    def setup_zone(self, state: GameState, model_id: str) -> Any:
+        """Where ``model_id`` may be set up in the selected move (``None`` without one)."""
+
+    def cap(self, state: GameState, model_id: str) -> float | None:
+        """The whole allowance of ``model_id`` in the selected move, inches."""
+
+    def used(self, state: GameState, model_id: str) -> float:
+        """Distance ``model_id`` has already moved in the selected move, inches."""
+
+    def coherency(self, state: GameState, unit_id: str) -> list[Violation]:
+        """What is wrong with the unit's formation as it stands (shown while a move is built)."""
+
+
+@dataclass(frozen=True)
+class BlockRanges:
+    """Furthest legal straight move of a block from where it stands, per direction (inches)."""
+
+    forward: float
+    backward: float
+    right: float
+    left: float
+
+
+class BlockDragQueries(Protocol):
+    """What the block-drag tool asks of a ruleset."""
+
+    def geom(self, block: Block) -> BlockGeom:
+        """The block's geometry as it stands."""
+
+    def start(self, state: GameState) -> BlockGeom | None:
+        """The selected block as it stood when selected (the start of the move)."""
+
+    def ranges(self, state: GameState) -> BlockRanges:
+        """Furthest legal straight move of the selected block in each direction."""
+
+    def wheel_range(self, state: GameState) -> tuple[float, float]:
+        """``(lo, hi)`` legal wheel angles of the selected block, degrees."""
+
+    def preview(self, state: GameState, action: dict[str, Any]) -> dict[str, Any]:
+        """One manoeuvre previewed: ``ok, reasons, geom, end_reasons, outer_arc``."""
+
+    def end_reasons(self, state: GameState) -> list[str]:
+        """Why the selected block could not end its move where it stands."""
+
+    def cap(self, state: GameState, kind: str) -> float:
+        """The displacement cap of the selected block's move for a manoeuvre of ``kind``."""
+
+    def obstacles(self, state: GameState, unit_id: str) -> list[tuple[str, BaseGeometry]]:
+        """What the block must end clear of, labelled."""
+
+    def can_reform(self, state: GameState) -> bool:
+        """Whether the selected block may stage a reform now."""

@@ -1,0 +1,152 @@
+"""Warhammer 40,000, 11th edition (``wh40k-11e``): the Command and Movement phases.
+
+Seeds 004 (Command phase, 08.01-08.05) and 000 (Movement phase, 09.01-09.07); the rulings of
+``spec/rulings.md`` are the named constants of :mod:`.rulings` (and, for what the legal-zone
+engine reads, :mod:`tabletop.rules.rulings`). Modules:
+
+- :mod:`.command`: Core CP, half-strength, battle-shock rolls and the Battle-shock step;
+- :mod:`.movement`: move types, the unit's move as a transaction, set-ups, transports;
+- :mod:`.checks`: the end-of-move checks (coherency, overlaps, edge, terrain, engagement);
+- :mod:`.tools`: what the window's model-drag tool asks.
+
+:data:`RULESET` is the object the registry (:mod:`tabletop.rulesets`) holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tabletop.rules.actions import ActionSchema, Field
+from tabletop.rules.result import ActionResult
+from tabletop.rules.ruleset import MoveType, Preview, Ruleset
+from tabletop.rules.tools import MODEL_DRAG
+from tabletop.rules.turns import (
+    GENERIC_EFFECTS,
+    DataEffect,
+    Phase,
+    Step,
+    StepHandler,
+    TriggerContext,
+    TriggerRegistry,
+    TurnStructure,
+)
+from tabletop.rulesets.wh40k_11e import movement
+from tabletop.rulesets.wh40k_11e.command import battle_shock_roll, battle_shock_step, gain_core_cp
+from tabletop.rulesets.wh40k_11e.tools import ModelDrag
+from tabletop.state import GameState
+
+__all__ = ["NAME", "RULESET", "TURN", "Wh40k11e"]
+
+NAME = "wh40k-11e"
+"""What a scenario's ``ruleset`` key holds."""
+
+TURN = TurnStructure((
+    Phase("command", "Command phase", (
+        Step("start", "Start of Command phase"),
+        Step("gain-core-cp", "Gain Core CP"),
+        Step("battle-shock", "Battle-shock"),
+        Step("command-abilities", "Command abilities"),
+        Step("end", "End of Command phase", parts=("rules", "mission")),
+    )),
+    Phase("movement", "Movement phase", (
+        Step("start", "Start of Movement phase"),
+        Step("move-units", "Move units"),
+        Step("end", "End of Movement phase"),
+    )),
+    Phase("shooting", "Shooting phase", (Step("shooting", "Shooting phase", stop=False),)),
+    Phase("charge", "Charge phase", (Step("charge", "Charge phase", stop=False),)),
+    Phase("fight", "Fight phase", (Step("fight", "Fight phase", stop=False),)),
+    Phase("end-of-turn", "End of turn", (Step("end-of-turn", "End of turn", stop=False),)),
+))
+"""Seeds 004 (Command phase, 08.01-08.05) and 000 (Movement phase, 09.01-09.03)."""
+
+
+def _battle_shock_effect(state: GameState, ctx: TriggerContext, spec: Mapping[str, Any]
+                         ) -> tuple[GameState, list[dict[str, Any]]]:
+    return battle_shock_roll(state, str(spec["unit"]), ctx)
+
+
+EFFECTS: Mapping[str, tuple[DataEffect, tuple[str, ...]]] = {
+    **GENERIC_EFFECTS, "battle-shock-roll": (_battle_shock_effect, ("unit",))}
+"""Effects of data triggers: the generic ones, and ``battle-shock-roll`` (``unit``): a
+battle-shock roll for that unit, counting as its one roll if made in the Battle-shock step
+(08.03.01)."""
+
+STEPS: Mapping[tuple[str, str], StepHandler] = {
+    ("command", "gain-core-cp"): gain_core_cp,
+    ("command", "battle-shock"): battle_shock_step,
+    ("movement", "move-units"): movement.end_move_units,
+    ("end-of-turn", "end-of-turn"): movement.end_of_turn,
+}
+"""The handler of each step that does something when it finishes."""
+
+ACTIONS: ActionSchema = {
+    "next": {"dice": Field("dice"), "insane-bravery": Field("unit")},
+    "select": {"unit": Field("unit", True), "move": Field("str", True),
+               "mode": Field("str"), "dice": Field("dice")},
+    "move": {"model": Field("model", True), "path": Field("path", True),
+             "facing": Field("num")},
+    "place": {"model": Field("model", True), "at": Field("point", True),
+              "facing": Field("num")},
+    "undo": {},
+    "reset": {},
+    "commit": {"dice": Field("dice"), "embark": Field("unit")},
+}
+"""The fields of each action (spec/actions.md)."""
+
+
+class Wh40k11e(Ruleset):
+    """wh40k-11e: the turn of seeds 004 and 000, its move types and the model-drag tool."""
+
+    name = NAME
+    title = "Warhammer 40,000, 11th edition"
+    turn = TURN
+    steps = STEPS
+    actions = ACTIONS
+    move_types = (
+        MoveType("remain-stationary", "Remain stationary", "s"),
+        MoveType("normal", "Normal move", "n"),
+        MoveType("advance", "Advance", "a"),
+        MoveType("fall-back", "Fall back", "f"),
+        MoveType("disembark", "Disembark", "d"),
+        MoveType("ingress", "Ingress (from reserves)", "i"),
+    )
+    terrain_kinds = ("area", "light", "dense", "impassable")
+    effects = EFFECTS
+
+    def __init__(self) -> None:
+        self.tools = {MODEL_DRAG: ModelDrag()}
+
+    def on_action(self, state: GameState, action: Mapping[str, Any],
+                  triggers: TriggerRegistry | None) -> ActionResult:
+        a = action
+        do = a["do"]
+        if do == "select":
+            return movement.select(state, a["unit"], a["move"], mode=a.get("mode"),
+                                   dice=a.get("dice"))
+        if do == "move":
+            return movement.stage_move(state, a["model"], a["path"], a.get("facing"))
+        if do == "place":
+            return movement.stage_place(state, a["model"], a["at"], a.get("facing"))
+        if do == "undo":
+            return movement.undo(state)
+        if do == "reset":
+            return movement.reset(state)
+        return movement.commit(state, dice=a.get("dice"), embark=a.get("embark"))
+
+    def eligible_moves(self, state: GameState, unit_id: str) -> list[tuple[str, bool, str]]:
+        return movement.eligible_moves(state, unit_id)
+
+    def display(self, state: GameState) -> GameState:
+        return movement.board(state)
+
+    def preview(self, state: GameState, action: Mapping[str, Any]) -> Preview:
+        """What ``action`` would do; ``end``: what a commit right after it would refuse."""
+        res = self.apply(state, action)
+        end = tuple(v.message for v in movement.commit_check(res.state)) if res.ok else ()
+        return Preview(res.ok, res.reasons, res.state, end, res.violations)
+
+
+RULESET = Wh40k11e()
+"""The wh40k-11e ruleset."""

@@ -1,0 +1,80 @@
+"""What the window's model-drag tool asks of wh40k-11e (no pygame).
+
+Zones are computed once per pick-up (:mod:`tabletop.rules.zones`); a model dragged again
+continues with what is left of its allowance.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from tabletop.rules import zones
+from tabletop.rules.violation import Violation
+from tabletop.rulesets.wh40k_11e import checks
+from tabletop.rulesets.wh40k_11e.movement import SETTING_UP, board
+from tabletop.state import GameState, Unit
+
+__all__ = ["ModelDrag"]
+
+
+class ModelDrag:
+    """The model-drag queries (:class:`tabletop.rules.tools.ModelDragQueries`)."""
+
+    def zone(self, state: GameState, model_id: str) -> zones.Zone | None:
+        """The legal end zone of ``model_id`` for the selected move (``None`` without one)."""
+        sel = state.battle.selection
+        if sel is None or sel.move == "remain-stationary":
+            return None
+        if sel.move in SETTING_UP:
+            return self.setup_zone(state, model_id)
+        # dragging again continues with what is left: the zone from where the model stands,
+        # with the distance already used taken off its move characteristic
+        used = self.used(state, model_id)
+        if used > 0.0:
+            unit, model = state.model(model_id)
+            left = max(unit.move_of(model) - used, 0.0)
+            state = state.with_model(replace(model, M=left))
+        return zones.legal_zone(state, model_id, sel.move, roll=sel.roll, mode=sel.mode)
+
+    def setup_zone(self, state: GameState, model_id: str) -> zones.Zone | None:
+        """Where ``model_id`` may be set up (ingress, disembark), clear of models placed so far."""
+        sel = state.battle.selection
+        if sel is None:
+            return None
+        return zones.setup_zone(board(state), model_id, sel.move, mode=sel.mode)
+
+    def cap(self, state: GameState, model_id: str) -> float | None:
+        """The whole allowance of ``model_id`` in the selected move, inches."""
+        sel = state.battle.selection
+        if sel is None:
+            return None
+        unit, model = state.model(model_id)
+        if sel.move == "advance":
+            return unit.move_of(model) + (sel.roll or 0)
+        if sel.move in ("normal", "fall-back"):
+            return unit.move_of(model)
+        return None
+
+    def used(self, state: GameState, model_id: str) -> float:
+        """Distance ``model_id`` has already moved in the staged actions of the selection."""
+        sel = state.battle.selection
+        if sel is None:
+            return 0.0
+        pos = {mid: at for mid, at, _ in sel.start}
+        here = pos.get(model_id)
+        total = 0.0
+        for act in sel.staged:
+            if act.get("do") != "move" or act.get("model") != model_id or here is None:
+                continue
+            pts = act.get("path") or []
+            for p in pts:  # type: ignore[attr-defined]
+                nxt = (float(p[0]), float(p[1]))
+                total += math.dist(here, nxt)
+                here = nxt
+        return total
+
+    def coherency(self, state: GameState, unit_id: str) -> list[Violation]:
+        """Coherency problems of ``unit_id`` as it stands (violations with geometry)."""
+        unit = state.unit(unit_id)
+        return checks.coherency_violations(unit) if isinstance(unit, Unit) else []
