@@ -175,7 +175,8 @@ def atomic_write(path: str | os.PathLike[str], data: str | bytes) -> Path:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         if isinstance(exc, OSError):
-            raise UserError(f"{printable(str(given))}: cannot write: {exc.strerror or exc}") from None
+            raise UserError(f"{printable(str(given))}: cannot write: {exc.strerror or exc}"
+                            ) from None
         raise
     _fsync_folder(folder)
     return given

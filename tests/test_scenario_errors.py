@@ -97,14 +97,15 @@ def test_unknown_base(tmp_path: Path) -> None:
     doc = wh40k()
     doc["units"][0]["models"][1]["base"] = "33 mm"
     assert problems(doc, tmp_path) == [
-        f'FILE: units[0].models[1].base: unknown base "33 mm"; {BASE_HELP}']
+        f'FILE: units[0].models[1].base (model "s2"): unknown base "33 mm"; {BASE_HELP}']
 
 
 def test_unknown_key_with_suggestion(tmp_path: Path) -> None:
     doc = wh40k()
     doc["units"][2]["keywrods"] = doc["units"][2].pop("keywords")
     assert problems(doc, tmp_path) == [
-        'FILE: units[2].keywrods: unknown key (did you mean "keywords"?); allowed here: id, name, '
+        'FILE: units[2].keywrods (unit "gants"): unknown key (did you mean "keywords"?); allowed '
+        'here: id, name, '
         "player, keywords, M, W, Ld, OC, starting_strength, battle_shocked, location, transport, "
         "models, flags"]
 
@@ -123,11 +124,12 @@ def test_wrong_types_and_ranges_all_at_once(tmp_path: Path) -> None:
         "FILE: battle.round: must be at least 1, got 0",
         'FILE: battle.phase: unknown value "shooting"; write "command" or "movement"',
         "FILE: players[1].cp: must be at least 0, got -1",
-        'FILE: units[0].M: expected a number, got "6"',
-        "FILE: units[0].W: expected a whole number, got 2.5",
-        'FILE: units[0].battle_shocked: expected true or false, got "no"',
-        "FILE: units[0].models[0].at: a point is [x, y] (two numbers, inches), got [20.0]",
-        'FILE: units[1].location: unknown value "reserves"; write "battlefield", '
+        'FILE: units[0].M (unit "squad"): expected a number, got "6"',
+        "FILE: units[0].W (unit \"squad\"): expected a whole number, got 2.5",
+        'FILE: units[0].battle_shocked (unit "squad"): expected true or false, got "no"',
+        "FILE: units[0].models[0].at (model \"s1\"): a point is [x, y] (two numbers, inches), got "
+        "[20.0]",
+        'FILE: units[1].location (unit "rhino"): unknown value "reserves"; write "battlefield", '
         '"strategic-reserves" or "embarked"',
     ]
 
@@ -138,7 +140,7 @@ def test_missing_keys_ruleset_and_format(tmp_path: Path) -> None:
     doc["format"] = 2
     assert problems(doc, tmp_path) == [
         "FILE: format: unsupported format 2; this program reads format 1",
-        "FILE: units[0].W: required key is missing",
+        "FILE: units[0].W (unit \"squad\"): required key is missing",
     ]
     doc = wh40k()
     doc["ruleset"] = "wh40k-10e"
@@ -161,9 +163,11 @@ def test_t9a_base_must_be_rect_and_wh40k_keys_are_unknown(tmp_path: Path) -> Non
     doc["units"][0]["base"] = "25mm"
     doc["units"][1]["W"] = 1
     assert problems(doc, tmp_path) == [
-        'FILE: units[0].base: a t9a-2 unit stands on rectangular bases: write "rect FxDmm", '
+        'FILE: units[0].base (unit "spears"): a t9a-2 unit stands on rectangular bases: write '
+        '"rect FxDmm", '
         'e.g. "rect 20x20mm", got "25mm"',
-        "FILE: units[1].W: unknown key; allowed here: id, name, player, Adv, Mar, Dis, base, "
+        "FILE: units[1].W (unit \"orcs\"): unknown key; allowed here: id, name, player, Adv, Mar, "
+        "Dis, base, "
         "models, files, starting_models, at, facing, fleeing, flags",
     ]
 
@@ -174,7 +178,8 @@ def test_hull_needs_polygon_and_polygon_needs_points(tmp_path: Path) -> None:
     doc["terrain"][0]["polygon"] = [[0.0, 0.0], [1.0, 1.0]]
     assert problems(doc, tmp_path) == [
         "FILE: terrain[0].polygon: a polygon needs at least 3 points, got 2",
-        'FILE: units[1].models[0]: base "hull" needs a "hull" polygon (inches, relative to the '
+        'FILE: units[1].models[0] (model "rh1"): base "hull" needs a "hull" polygon (inches, '
+        'relative to the '
         "model's centre, facing 0)",
     ]
 
@@ -186,7 +191,7 @@ def test_not_a_table_and_nan(tmp_path: Path) -> None:
     doc = wh40k()
     doc["units"][0]["models"][0]["facing"] = float("nan")
     assert problems(doc, tmp_path) == [
-        "FILE: units[0].models[0].facing: expected a finite number, got NaN"]
+        "FILE: units[0].models[0].facing (model \"s1\"): expected a finite number, got NaN"]
 
 
 def test_staged_actions_are_checked(tmp_path: Path) -> None:
@@ -213,8 +218,9 @@ def test_duplicate_ids(tmp_path: Path) -> None:
     doc["units"][1]["id"] = "squad"
     assert problems(doc, tmp_path) == [
         'FILE: terrain[0].id: duplicate id "red" (first used at players[0].id)',
-        'FILE: units[1].id: duplicate id "squad" (first used at units[0].id)',
-        'FILE: units[2].models[0].id: duplicate id "s1" (first used at units[0].models[0].id)',
+        'FILE: units[1].id (unit "squad"): duplicate id "squad" (first used at units[0].id)',
+        'FILE: units[2].models[0].id (model "s1"): duplicate id "s1" (first used at '
+        'units[0].models[0].id)',
     ]
 
 
@@ -224,7 +230,8 @@ def test_unknown_players_and_two_players(tmp_path: Path) -> None:
     doc["battle"]["active_player"] = "rouge"
     assert problems(doc, tmp_path) == [
         'FILE: battle.active_player: unknown player "rouge"; the players are "red" and "blue"',
-        'FILE: units[2].player: unknown player "bleu"; the players are "red" and "blue"',
+        'FILE: units[2].player (unit "gants"): unknown player "bleu"; the players are "red" and '
+        '"blue"',
     ]
     doc = wh40k()
     doc["players"].append({"id": "green"})
@@ -237,19 +244,22 @@ def test_transports(tmp_path: Path) -> None:
     for m in doc["units"][0]["models"]:
         del m["at"]
     assert problems(doc, tmp_path) == [
-        'FILE: units[0].transport: required when location = "embarked"']
+        'FILE: units[0].transport (unit "squad"): required when location = "embarked"']
     doc["units"][0]["transport"] = "rhyno"
-    assert problems(doc, tmp_path) == ['FILE: units[0].transport: unknown unit "rhyno"']
+    assert problems(doc, tmp_path) == [
+        'FILE: units[0].transport (unit "squad"): unknown unit "rhyno"']
     doc["units"][0]["transport"] = "gants"
     assert problems(doc, tmp_path) == [
-        'FILE: units[0].transport: unit "gants" is not a TRANSPORT (its keywords: INFANTRY)']
+        'FILE: units[0].transport (unit "squad"): unit "gants" is not a TRANSPORT (its keywords: '
+        '"INFANTRY")']
     doc["units"][0]["transport"] = "rhino"
     load_scenario_ok(doc, tmp_path)
     doc["units"][0]["location"] = "battlefield"
     doc["units"][0]["models"][0]["at"] = [20.0, 22.0]
     doc["units"][0]["models"][1]["at"] = [21.5, 22.0]
     assert problems(doc, tmp_path) == [
-        'FILE: units[0].transport: only for location = "embarked" (this unit\'s location is '
+        'FILE: units[0].transport (unit "squad"): only for location = "embarked" (this unit\'s '
+        'location is '
         '"battlefield")']
 
 
@@ -264,9 +274,11 @@ def test_positions_and_locations(tmp_path: Path) -> None:
     del doc["units"][0]["models"][1]["at"]
     doc["units"][2]["location"] = "strategic-reserves"
     assert problems(doc, tmp_path) == [
-        "FILE: units[0].models[1].at: required key is missing: a model on the battlefield needs "
+        "FILE: units[0].models[1].at (model \"s2\"): required key is missing: a model on the "
+        "battlefield needs "
         "a position [x, y]",
-        'FILE: units[2].models[0].at: a model in strategic-reserves has no position; remove "at" '
+        'FILE: units[2].models[0].at (model "g1"): a model in strategic-reserves has no position; '
+        'remove "at" '
         "(or set the unit's location = \"battlefield\")",
     ]
 
@@ -275,7 +287,8 @@ def test_wounds_above_w(tmp_path: Path) -> None:
     doc = wh40k()
     doc["units"][0]["models"][0]["wounds"] = 3
     assert problems(doc, tmp_path) == [
-        "FILE: units[0].models[0].wounds: 3 wounds left is more than the unit's W of 2"]
+        "FILE: units[0].models[0].wounds (model \"s1\"): 3 wounds left is more than the unit's W "
+        "of 2"]
 
 
 def test_overlapping_bases_and_touching_is_fine(tmp_path: Path) -> None:
@@ -284,14 +297,15 @@ def test_overlapping_bases_and_touching_is_fine(tmp_path: Path) -> None:
     load_scenario_ok(doc, tmp_path)
     doc["units"][0]["models"][1]["at"] = [20.0 + 2 * R - 1e-3, 22.0]
     assert problems(doc, tmp_path) == [
-        'FILE: units[0].models[1]: the base overlaps model "s1" (units[0].models[0])']
+        'FILE: units[0].models[1] (model "s2"): the base overlaps model "s1" (units[0].models[0])']
     # a round base against the hull: touching the side is fine, 0.01" into it is not
     doc = wh40k()
     doc["units"][2]["models"][0]["at"] = [12.0 + 0.5 * 25 / 25.4, 10.0]
     load_scenario_ok(doc, tmp_path)
     doc["units"][2]["models"][0]["at"] = [12.0 + 0.5 * 25 / 25.4 - 0.01, 10.0]
     assert problems(doc, tmp_path) == [
-        'FILE: units[2].models[0]: the base overlaps model "rh1" (units[1].models[0])']
+        'FILE: units[2].models[0] (model "g1"): the base overlaps model "rh1" '
+        '(units[1].models[0])']
 
 
 def test_ovals_overlap(tmp_path: Path) -> None:
@@ -304,7 +318,7 @@ def test_ovals_overlap(tmp_path: Path) -> None:
     load_scenario_ok(doc, tmp_path)  # side by side, touching
     doc["units"][3]["models"][1]["facing"] = 90  # turned: its long axis reaches into b1
     assert problems(doc, tmp_path) == [
-        'FILE: units[3].models[1]: the base overlaps model "b1" (units[3].models[0])']
+        'FILE: units[3].models[1] (model "b2"): the base overlaps model "b1" (units[3].models[0])']
 
 
 def test_overlapping_impassable_terrain(tmp_path: Path) -> None:
@@ -313,7 +327,7 @@ def test_overlapping_impassable_terrain(tmp_path: Path) -> None:
     load_scenario_ok(doc, tmp_path)
     doc["units"][2]["models"][0]["at"] = [40.2, 12.0]
     assert problems(doc, tmp_path) == [
-        'FILE: units[2].models[0]: the base overlaps impassable terrain "rock"']
+        'FILE: units[2].models[0] (model "g1"): the base overlaps impassable terrain "rock"']
 
 
 def test_off_the_battlefield(tmp_path: Path) -> None:
@@ -325,9 +339,11 @@ def test_off_the_battlefield(tmp_path: Path) -> None:
     doc["objectives"] = [[61.0, 10.0]]
     assert problems(doc, tmp_path) == [
         'FILE: objectives[0]: (61, 10) is not on the battlefield (60 x 44")',
-        'FILE: units[0].models[0].at: (0.5, 22): the base is not wholly on the battlefield '
+        'FILE: units[0].models[0].at (model "s1"): (0.5, 22): the base is not wholly on the '
+        'battlefield '
         '(60 x 44")',
-        'FILE: units[1].models[0].at: (10, 3): the base is not wholly on the battlefield '
+        'FILE: units[1].models[0].at (model "rh1"): (10, 3): the base is not wholly on the '
+        'battlefield '
         '(60 x 44")',
     ]
 
@@ -342,7 +358,8 @@ def test_invalid_polygons(tmp_path: Path) -> None:
         "at (10, 0)",
         "FILE: terrain[0].polygon: invalid polygon: the outline crosses or touches itself at "
         "(42, 12)",
-        "FILE: units[1].models[0].hull: invalid polygon: the outline crosses or touches itself "
+        "FILE: units[1].models[0].hull (model \"rh1\"): invalid polygon: the outline crosses or "
+        "touches itself "
         "at (0, 0)",
     ]
 
@@ -351,21 +368,24 @@ def test_t9a_blocks(tmp_path: Path) -> None:
     doc = t9a()
     doc["units"][0]["files"] = 25
     assert problems(doc, tmp_path) == [
-        "FILE: units[0].files: 25 files but only 20 models; files must be between 1 and models"]
+        "FILE: units[0].files (unit \"spears\"): 25 files but only 20 models; files must be "
+        "between 1 and models"]
     doc = t9a()
     doc["units"][0]["files"] = 0
-    assert problems(doc, tmp_path) == ["FILE: units[0].files: must be at least 1, got 0"]
+    assert problems(doc, tmp_path) == [
+        'FILE: units[0].files (unit "spears"): must be at least 1, got 0']
     doc = t9a()
     doc["units"][0]["at"] = [1.0, 30.0]
     doc["units"][1]["at"] = [36.0, 20.0]
     doc["units"].append({"id": "wolves", "player": "blue", "Adv": 9, "Mar": 18, "Dis": 5,
                          "base": "rect 25x50mm", "models": 5, "files": 5, "at": [37.0, 19.5]})
     assert problems(doc, tmp_path) == [
-        'FILE: units[0].at: the unit\'s block (5 files x 4 ranks, 3.937 x 3.15" around (1, 30)) '
+        'FILE: units[0].at (unit "spears"): the unit\'s block (5 files x 4 ranks, 3.937 x 3.15" '
+        'around (1, 30)) '
         'is not wholly on the battlefield (72 x 48")',
-        'FILE: units[1]: the block overlaps impassable terrain "rocks"',
-        'FILE: units[2]: the block overlaps unit "orcs"',
-        'FILE: units[2]: the block overlaps impassable terrain "rocks"',
+        'FILE: units[1] (unit "orcs"): the block overlaps impassable terrain "rocks"',
+        'FILE: units[2] (unit "wolves"): the block overlaps unit "orcs"',
+        'FILE: units[2] (unit "wolves"): the block overlaps impassable terrain "rocks"',
     ]
 
 
@@ -476,8 +496,8 @@ def test_check_command_exit_codes_and_output(tmp_path: Path,
     out = capsys.readouterr()
     assert out.out == f"{good}: ok\n"
     assert out.err.splitlines() == [
-        f'{bad}: units[0].models[0].base: unknown base "33"; {BASE_HELP}',
-        f"{bad}: units[0].models[1].wounds: must be at least 1, got 0",
+        f'{bad}: units[0].models[0].base (model "s1"): unknown base "33"; {BASE_HELP}',
+        f'{bad}: units[0].models[1].wounds (model "s2"): must be at least 1, got 0',
     ]
     assert "Traceback" not in out.err
     assert sorted(p.name for p in tmp_path.iterdir()) == before
@@ -488,10 +508,10 @@ def test_absurd_numbers_are_refused(tmp_path: Path) -> None:
     doc["units"][0]["models"][0]["facing"] = 1e300
     doc["units"][0]["models"][1]["base"] = "1" + "0" * 400 + "mm"
     assert problems(doc, tmp_path) == [
-        "FILE: units[0].models[0].facing: 1e+300 is out of range: numbers in a scenario are at "
-        "most 1000000 in size",
-        f'FILE: units[0].models[1].base: base "1{"0" * 32}..." is too large: at most 10000 mm '
-        "across",
+        'FILE: units[0].models[0].facing (model "s1"): 1e+300 is out of range: numbers in a '
+        "scenario are at most 1000000 in size",
+        f'FILE: units[0].models[1].base (model "s2"): base "1{"0" * 39}"… (403 characters) is '
+        "too large: at most 10000 mm across",
     ]
 
 
@@ -505,11 +525,14 @@ def test_schema_and_check_problems_in_one_run_in_file_order(
     doc["units"][0]["models"][1]["base"] = "33 mm"  # schema
     doc["units"][0]["models"][0]["wounds"] = 3  # W is 2
     expected = [
-        "FILE: units[0].models[0].wounds: 3 wounds left is more than the unit's W of 2",
-        f'FILE: units[0].models[1].base: unknown base "33 mm"; {BASE_HELP}',
-        'FILE: units[1].models[0].at: (10, 1): the base is not wholly on the battlefield '
+        "FILE: units[0].models[0].wounds (model \"s1\"): 3 wounds left is more than the unit's W "
+        "of 2",
+        f'FILE: units[0].models[1].base (model "s2"): unknown base "33 mm"; {BASE_HELP}',
+        'FILE: units[1].models[0].at (model "rh1"): (10, 1): the base is not wholly on the '
+        'battlefield '
         '(60 x 44")',
-        'FILE: units[2].models[0].id: duplicate id "s1" (first used at units[0].models[0].id)',
+        'FILE: units[2].models[0].id (model "s1"): duplicate id "s1" (first used at '
+        'units[0].models[0].id)',
     ]
     assert problems(doc, tmp_path) == expected
     assert problems(doc, tmp_path, ".json") == expected
@@ -532,9 +555,10 @@ def test_broken_players_still_reports_unit_problems(tmp_path: Path) -> None:
     doc["units"][2]["models"][0]["at"] = [21.0, 22.5]  # on top of s1 and s2
     assert problems(doc, tmp_path) == [
         'FILE: players: expected an array, got "red, blue"',
-        "FILE: units[0].models[0].wounds: 3 wounds left is more than the unit's W of 2",
-        'FILE: units[2].models[0]: the base overlaps model "s1" (units[0].models[0])',
-        'FILE: units[2].models[0]: the base overlaps model "s2" (units[0].models[1])',
+        "FILE: units[0].models[0].wounds (model \"s1\"): 3 wounds left is more than the unit's W "
+        "of 2",
+        'FILE: units[2].models[0] (model "g1"): the base overlaps models "s1" '
+        '(units[0].models[0]) and "s2" (units[0].models[1])',
     ]
     # one bad player: its id is still known, so references and the count are checked
     doc = wh40k()
@@ -544,7 +568,8 @@ def test_broken_players_still_reports_unit_problems(tmp_path: Path) -> None:
     assert problems(doc, tmp_path) == [
         "FILE: players: exactly two players are needed, found 3",
         'FILE: players[0].cp: expected a whole number, got "3"',
-        'FILE: units[2].player: unknown player "nobody"; the players are "red", "blue" and '
+        'FILE: units[2].player (unit "gants"): unknown player "nobody"; the players are "red", '
+        '"blue" and '
         '"green"',
     ]
     # a player without a readable id: no player references are checked
@@ -554,7 +579,8 @@ def test_broken_players_still_reports_unit_problems(tmp_path: Path) -> None:
         "FILE: players: exactly two players are needed, found 3",
         "FILE: players[0].id: an id must not be empty",
         'FILE: players[0].cp: expected a whole number, got "3"',
-        "FILE: units[2].models[0].wounds: 2 wounds left is more than the unit's W of 1",
+        "FILE: units[2].models[0].wounds (model \"g1\"): 2 wounds left is more than the unit's W "
+        "of 1",
     ]
 
 
@@ -574,8 +600,8 @@ def test_items_left_out_cause_no_follow_on_problems(tmp_path: Path) -> None:
                        {"at": "movement.start", "effect": "flag", "unit": "ghost", "flag": "x"}]
     assert problems(doc, tmp_path) == [
         'FILE: battle.selection.start[2].model: "g3" is not a model of unit "gants"',
-        'FILE: units[1].W: expected a whole number, got "10"',
-        f'FILE: units[2].models[1].base: unknown base "25mm "; {BASE_HELP}',
+        'FILE: units[1].W (unit "rhino"): expected a whole number, got "10"',
+        f'FILE: units[2].models[1].base (model "g2"): unknown base "25mm "; {BASE_HELP}',
         'FILE: triggers[1].unit: unknown unit "ghost"',
     ]
     # a unit left out still counts for duplicate ids, and so do its models
@@ -585,11 +611,13 @@ def test_items_left_out_cause_no_follow_on_problems(tmp_path: Path) -> None:
     doc["triggers"].pop()
     assert problems(doc, tmp_path) == [  # and no unit is called "rhino" any more
         'FILE: battle.selection.start[2].model: "g3" is not a model of unit "gants"',
-        'FILE: units[0].transport: unit "squad" is not a TRANSPORT (its keywords: INFANTRY)',
-        'FILE: units[1].id: duplicate id "squad" (first used at units[0].id)',
-        'FILE: units[1].W: expected a whole number, got "10"',
-        'FILE: units[1].models[0].id: duplicate id "s2" (first used at units[0].models[1].id)',
-        f'FILE: units[2].models[1].base: unknown base "25mm "; {BASE_HELP}',
+        'FILE: units[0].transport (unit "squad"): unit "squad" is not a TRANSPORT '
+        '(its keywords: "INFANTRY")',
+        'FILE: units[1].id (unit "squad"): duplicate id "squad" (first used at units[0].id)',
+        'FILE: units[1].W (unit "squad"): expected a whole number, got "10"',
+        'FILE: units[1].models[0].id (model "s2"): duplicate id "s2" (first used at '
+        'units[0].models[1].id)',
+        f'FILE: units[2].models[1].base (model "g2"): unknown base "25mm "; {BASE_HELP}',
         'FILE: triggers[0].unit: unknown unit "rhino"',
     ]
 
@@ -611,11 +639,12 @@ def test_items_left_out_do_not_shift_paths(tmp_path: Path) -> None:
         '"impassable"',
         'FILE: objectives[0]: a point is [x, y] (two numbers, inches), got [1.0, "x"]',
         'FILE: objectives[1]: (70, 1) is not on the battlefield (60 x 44")',
-        'FILE: units[0].models[0]: base "hull" needs a "hull" polygon (inches, relative to the '
+        'FILE: units[0].models[0] (model "s1"): base "hull" needs a "hull" polygon (inches, '
+        'relative to the '
         "model's centre, facing 0)",
-        'FILE: units[0].models[1]: the base overlaps impassable terrain "rock"',
-        'FILE: units[2].models[0]: the base overlaps model "s2" (units[0].models[1])',
-        'FILE: units[2].models[0]: the base overlaps impassable terrain "rock"',
+        'FILE: units[0].models[1] (model "s2"): the base overlaps impassable terrain "rock"',
+        'FILE: units[2].models[0] (model "g1"): the base overlaps model "s2" (units[0].models[1])',
+        'FILE: units[2].models[0] (model "g1"): the base overlaps impassable terrain "rock"',
     ]
 
 
@@ -629,7 +658,7 @@ def test_broken_battle_and_battlefield_skip_what_needs_them(tmp_path: Path) -> N
     assert problems(doc, tmp_path) == [
         "FILE: battlefield.width: must be more than 0, got 0.0",
         "FILE: battle.round: must be at least 1, got 0",
-        'FILE: units[2].models[0]: the base overlaps model "s2" (units[0].models[1])',
+        'FILE: units[2].models[0] (model "g1"): the base overlaps model "s2" (units[0].models[1])',
     ]
     # the unit being moved may stand on others even when the rest of the battle is broken
     doc["battle"]["selection"] = {"unit": "gants", "move": "normal"}
@@ -647,11 +676,13 @@ def test_t9a_schema_and_block_problems_in_one_run(tmp_path: Path) -> None:
     doc["units"].append({"id": "wolves", "player": "bleu", "Adv": 9, "Mar": 18, "Dis": 5,
                          "base": "rect 25x50mm", "models": 5, "files": 5, "at": [37.0, 23.0]})
     assert problems(doc, tmp_path) == [
-        'FILE: units[0].Adv: expected a number, got "4"',
-        'FILE: units[1].id: duplicate id "rocks" (first used at terrain[0].id)',
-        "FILE: units[1].files: 11 files but only 10 models; files must be between 1 and models",
-        'FILE: units[2]: the block overlaps impassable terrain "rocks"',
-        'FILE: units[2].player: unknown player "bleu"; the players are "red" and "blue"',
+        'FILE: units[0].Adv (unit "spears"): expected a number, got "4"',
+        'FILE: units[1].id (unit "rocks"): duplicate id "rocks" (first used at terrain[0].id)',
+        "FILE: units[1].files (unit \"rocks\"): 11 files but only 10 models; files must be between "
+        "1 and models",
+        'FILE: units[2] (unit "wolves"): the block overlaps impassable terrain "rocks"',
+        'FILE: units[2].player (unit "wolves"): unknown player "bleu"; the players are "red" and '
+        '"blue"',
     ]
 
 

@@ -118,14 +118,15 @@ def test_reserves_and_transport_means_what_it_says() -> None:
 
 
 def test_top_level_key_after_a_table_is_an_error_with_the_fix() -> None:
-    # TOML puts `objectives = [...]` written after [[terrain]] into the last terrain table.
+    # TOML puts `objectives = [...]` written after the last [[units]] header into that unit.
     text = (SHIPPED / "reserves-and-transport.toml").read_text(encoding="utf-8")
     line = next(x for x in text.splitlines() if x.startswith("objectives"))
     moved = text.replace(line + "\n", "") + line + "\n"
     with pytest.raises(UserError) as err:
         loads_scenario(moved, fmt="toml", source="moved.toml")
     assert err.value.lines == [
-        'moved.toml: units[5].objectives: unknown key; "objectives" belongs at the top level '
+        'moved.toml: units[5].objectives (unit "walker"): unknown key; "objectives" belongs at '
+        'the top level '
         "of the file (in TOML, a key written after a [[units]] header belongs to that table: "
         "move it above the first [[...]] header)"]
 

@@ -23,6 +23,7 @@ only when it is certain: an oval may overlap by at most ``r_max * (1 - cos(pi / 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -30,11 +31,10 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 from shapely import affinity
-from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 
 from tabletop import rulesets
-from tabletop.errors import UserError
+from tabletop.errors import UserError, quote
 from tabletop.geometry.footprints import Footprint, Hull, Oval, Rect, Round
 from tabletop.geometry.tolerance import EPS, mm
 from tabletop.rules.turns import parse_point
@@ -143,33 +143,44 @@ def block_polygon(block: Block) -> Polygon:
 
 @dataclass(frozen=True)
 class _Placed:
-    """A model on the battlefield, reduced to what the checks need."""
+    """A base or a block on the battlefield, reduced to what the overlap checks need."""
 
     path: str
     id: str
     centre: tuple[float, float]
     radius: float
-    """Exact radius for round bases, circumscribed radius otherwise (for the pre-filter)."""
+    """Exact radius for round bases (the only ones without a polygon)."""
     polygon: Polygon | None
-    """``None`` for a round base; the exact (rect, hull) or inscribed (oval) outline otherwise."""
+    """``None`` for a round base; the exact (rect, hull, block) or inscribed (oval) outline
+    otherwise."""
+    bounds: tuple[float, float, float, float]
+    """Exact bounds (min x, min y, max x, max y)."""
+    ref: str = ""
+    """How a message names its place when it names this item (a model's path)."""
     moving: bool = False
     """Part of the unit being moved: its bases may stand on others until its move is committed."""
+
+
+@functools.lru_cache(maxsize=256)
+def _local_ring(base: Footprint) -> np.ndarray:
+    """The outline of a non-round base at the origin, facing 0: exact, or inscribed (ovals)."""
+    if isinstance(base, Oval):
+        theta = (np.arange(OVAL_CHECK_SEGMENTS) + 0.5) * 2.0 * math.pi / OVAL_CHECK_SEGMENTS
+        return np.column_stack([np.cos(theta) * mm(base.width_mm) / 2,
+                                np.sin(theta) * mm(base.length_mm) / 2])
+    return np.asarray(base.local_polygon().exterior.coords)[:-1]
 
 
 def _outline(base: Footprint, at: tuple[float, float], facing: float) -> Polygon | None:
     if isinstance(base, Round):
         return None
-    if isinstance(base, Oval):
-        n = OVAL_CHECK_SEGMENTS
-        k = np.arange(n)
-        theta = (k + 0.5) * 2.0 * math.pi / n
-        pts = np.column_stack([np.cos(theta) * mm(base.width_mm) / 2,
-                               np.sin(theta) * mm(base.length_mm) / 2])
-        poly = Polygon(pts)
-        if facing % 360.0:
-            poly = affinity.rotate(poly, facing, origin=(0.0, 0.0))
-        return affinity.translate(poly, at[0], at[1])
-    return base.placed(at[0], at[1], facing)
+    ring = _local_ring(base)
+    if facing % 360.0:
+        # counter-clockwise in a y-up frame (shapely's rotate), clockwise on the y-down board
+        t = math.radians(facing)
+        c, s = math.cos(t), math.sin(t)
+        ring = ring @ np.array([[c, s], [-s, c]])
+    return shapely.polygons(ring + np.asarray(at, dtype=float))
 
 
 def _extent(base: Footprint, facing: float, outline: Polygon | None,
@@ -188,32 +199,6 @@ def _extent(base: Footprint, facing: float, outline: Polygon | None,
     assert outline is not None
     minx, miny, maxx, maxy = outline.bounds
     return minx, miny, maxx, maxy
-
-
-def _overlaps_polygons(a: Polygon, b: Polygon) -> bool:
-    """Whether the interiors of ``a`` and ``b`` intersect by more than EPS."""
-    if not a.intersects(b):
-        return False
-    shrunk = a.buffer(-EPS, join_style="mitre")
-    return not shrunk.is_empty and shrunk.intersects(b)
-
-
-def _overlaps(a: _Placed, b: _Placed) -> bool:
-    if a.polygon is None and b.polygon is None:
-        d = math.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1])
-        return d < a.radius + b.radius - EPS
-    if a.polygon is None or b.polygon is None:
-        circle, other = (a, b) if a.polygon is None else (b, a)
-        assert other.polygon is not None
-        return _circle_overlaps(circle.centre, circle.radius, other.polygon)
-    return _overlaps_polygons(a.polygon, b.polygon)
-
-
-def _circle_overlaps(centre: tuple[float, float], radius: float, poly: Polygon) -> bool:
-    c = ShapelyPoint(centre)
-    if poly.contains(c):
-        return True
-    return float(poly.distance(c)) < radius - EPS
 
 
 def _polygon_problem(points: tuple[tuple[float, float], ...]) -> str | None:
@@ -249,7 +234,7 @@ def _ids(state: GameState) -> Iterator[tuple[str, str]]:
 
 
 def _and(words: list[str]) -> str:
-    quoted = [f'"{w}"' for w in words]
+    quoted = [quote(w) for w in words]
     if len(quoted) <= 1:
         return "".join(quoted) or "none"
     return ", ".join(quoted[:-1]) + " and " + quoted[-1]
@@ -298,14 +283,15 @@ def _check_state(state: GameState, partial: Partial | None) -> list[Problem]:
     first: dict[str, str] = {}
     for path, ident in ids:
         if ident in first:
-            problems.append((path, f'duplicate id "{ident}" (first used at {first[ident]})'))
+            problems.append((path, f'duplicate id {quote(ident)} (first used at {first[ident]})'))
         else:
             first[ident] = path
 
     if (battle_known and player_ids is not None
             and state.battle.active_player not in player_ids):
-        problems.append(("battle.active_player", f'unknown player "{state.battle.active_player}";'
-                                                 f" the players are {_and(player_ids)}"))
+        problems.append(("battle.active_player",
+                         f"unknown player {quote(state.battle.active_player)}; the players are "
+                         f"{_and(player_ids)}"))
     units_by_id = {u.id: u for u in state.units}
 
     for i, p in enumerate(state.players):
@@ -327,12 +313,13 @@ def _check_state(state: GameState, partial: Partial | None) -> list[Problem]:
             problems.append((at.objective(k), f"{_pt(obj)} is not on the battlefield ({board})"))
 
     placed: list[_Placed] = []
-    blocks: list[tuple[str, Block, Polygon]] = []
+    blocks: list[_Placed] = []
     for i, u in enumerate(state.units):
         upath = at.unit(i)
         if player_ids is not None and u.player not in player_ids:
             problems.append((f"{upath}.player",
-                             f'unknown player "{u.player}"; the players are {_and(player_ids)}'))
+                             f"unknown player {quote(u.player)}; the players are "
+                             f"{_and(player_ids)}"))
         if isinstance(u, Unit):
             problems.extend(_check_unit(u, i, at, units_by_id, skipped_units))
             if u.location == "battlefield":
@@ -343,12 +330,12 @@ def _check_state(state: GameState, partial: Partial | None) -> list[Problem]:
                     if isinstance(m.base, Hull) and _polygon_problem(m.base.points):
                         continue
                     outline = _outline(m.base, m.at, m.facing)
-                    if off_board(*_extent(m.base, m.facing, outline, m.at)):
+                    bounds = _extent(m.base, m.facing, outline, m.at)
+                    if off_board(*bounds):
                         problems.append((f"{mpath}.at", f"{_pt(m.at)}: the base is not wholly on "
                                                         f"the battlefield ({board})"))
-                    radius = m.base.radius
-                    placed.append(_Placed(mpath, m.id, m.at, radius, outline,
-                                          moving=u.id == moving_unit))
+                    placed.append(_Placed(mpath, m.id, m.at, m.base.radius, outline, bounds,
+                                          ref=mpath, moving=u.id == moving_unit))
         else:
             problems.extend(_check_block_counts(u, upath))
             if u.files <= u.models and isinstance(u.base, Rect):
@@ -359,10 +346,10 @@ def _check_state(state: GameState, partial: Partial | None) -> list[Problem]:
                                                     f"{u.ranks} ranks, {_num(x1 - x0)} x "
                                                     f'{_num(y1 - y0)}" around {_pt(u.at)}) is not '
                                                     f"wholly on the battlefield ({board})"))
-                blocks.append((upath, u, poly))
+                blocks.append(_Placed(upath, u.id, u.at, 0.0, poly, poly.bounds))
 
-    problems.extend(_model_overlaps(placed, impassable))
-    problems.extend(_block_overlaps(blocks, impassable))
+    problems.extend(_overlap_problems(placed, "base", ("model", "models"), impassable))
+    problems.extend(_overlap_problems(blocks, "block", ("unit", "units"), impassable))
     if battle_known:
         problems.extend(_check_selection(state, units_by_id, partial))
     problems.extend(_check_triggers(state, units_by_id, at, player_ids, skipped_units))
@@ -385,18 +372,18 @@ def _check_unit(u: Unit, i: int, at: _Paths, units_by_id: dict[str, Unit | Block
             t = units_by_id.get(u.transport)
             if t is None:
                 if _known(u.transport, skipped_units):
-                    problems.append((f"{upath}.transport", f'unknown unit "{u.transport}"'))
+                    problems.append((f"{upath}.transport", f'unknown unit {quote(u.transport)}'))
             elif not isinstance(t, Unit) or not t.has("TRANSPORT"):
-                kw = ", ".join(t.keywords) if isinstance(t, Unit) else ""
-                problems.append((f"{upath}.transport", f'unit "{u.transport}" is not a TRANSPORT '
-                                                       f"(its keywords: {kw or 'none'})"))
+                kw = ", ".join(quote(k) for k in t.keywords) if isinstance(t, Unit) else ""
+                problems.append((f"{upath}.transport", f"unit {quote(u.transport)} is not a "
+                                                       f"TRANSPORT (its keywords: {kw or 'none'})"))
             elif t.player != u.player:
-                problems.append((f"{upath}.transport", f'unit "{u.transport}" belongs to the '
-                                                       f'other player ("{t.player}")'))
+                problems.append((f"{upath}.transport", f'unit {quote(u.transport)} belongs to the '
+                                                       f'other player ({quote(t.player)})'))
     elif u.transport is not None:
         problems.append((f"{upath}.transport",
                          f'only for location = "embarked" (this unit\'s location is '
-                         f'"{u.location}")'))
+                         f'{quote(u.location)})'))
     for j, m in enumerate(u.models):
         mpath = at.model(i, j)
         if u.location == "battlefield" and m.at is None:
@@ -426,48 +413,151 @@ def _check_block_counts(u: Block, upath: str) -> list[Problem]:
     return problems
 
 
-def _model_overlaps(placed: list[_Placed],
-                    impassable: list[tuple[str, Polygon]]) -> list[Problem]:
+OVERLAP_NAMES = 3
+"""Most overlapped items named in one problem; any beyond are summed up as "and more"."""
+
+
+class _Overlaps:
+    """Which items (bases or blocks) overlap which earlier ones, with bounded work.
+
+    A spatial index, a uniform grid of cells twice as wide as the largest "small" item (none is
+    more than 4 times the median size), holds each small item in the cell of its centre, so the
+    items whose boxes can meet a small item's box are in the 3 x 3 cells around it; the few large
+    items are compared by their boxes, vectorised. The exact tests run on the candidates a few at
+    a time and stop once more than :data:`OVERLAP_NAMES` overlaps are found, so a pile of 10,000
+    bases on one point costs a few tests per base, not 50 million, and the usual board costs a
+    handful per base.
+    """
+
+    def __init__(self, items: list[_Placed]) -> None:
+        n = len(items)
+        self.bounds = np.array([p.bounds for p in items], dtype=float).reshape(n, 4)
+        self.centres = np.array([p.centre for p in items], dtype=float).reshape(n, 2)
+        self.radius = np.array([p.radius for p in items], dtype=float)
+        self.round = np.array([p.polygon is None for p in items], dtype=bool)
+        self.points = shapely.points(self.centres) if n else np.empty(0, dtype=object)
+        self.polygons = np.array([p.polygon for p in items], dtype=object)
+        rings = shapely.boundary(self.polygons[~self.round])
+        self.rings = np.full(n, None, dtype=object)
+        self.rings[~self.round] = rings
+        # Polygons that hold their centre deeper than EPS: a point inside both items by more.
+        self.deep = np.zeros(n, dtype=bool)
+        self.deep[~self.round] = (shapely.contains(self.polygons[~self.round],
+                                                   self.points[~self.round])
+                                  & (shapely.distance(rings, self.points[~self.round]) > EPS))
+        self._shrunk: dict[int, Polygon] = {}
+        mid = (self.bounds[:, :2] + self.bounds[:, 2:]) / 2
+        half = (self.bounds[:, 2:] - self.bounds[:, :2]) / 2
+        size = half.max(axis=1) if n else np.zeros(0)
+        limit = 4.0 * float(np.median(size)) if n else 0.0
+        small = size <= limit
+        self.cell = 2.0 * float(size[small].max()) if small.any() else 1.0
+        self.cell = self.cell if self.cell > 0 else 1.0
+        self.large = np.flatnonzero(~small)
+        self.small = small
+        self.key = np.floor(mid / self.cell).astype(np.int64)
+        self.cells: dict[tuple[int, int], np.ndarray] = {}
+        order = np.flatnonzero(small)
+        if len(order):
+            keys = self.key[order]
+            sort = np.lexsort((order, keys[:, 1], keys[:, 0]))
+            order, keys = order[sort], keys[sort]
+            starts = np.flatnonzero(np.r_[True, (np.diff(keys, axis=0) != 0).any(axis=1)])
+            for k, start in enumerate(starts):
+                end = starts[k + 1] if k + 1 < len(starts) else len(order)
+                self.cells[int(keys[start, 0]), int(keys[start, 1])] = order[start:end]
+
+    def earlier(self, b: int, below: int | None = None) -> tuple[list[int], bool]:
+        """Items before ``below`` (default ``b``) that item ``b`` overlaps: at most
+        OVERLAP_NAMES of them, lowest first, and whether it overlaps more."""
+        stop = b if below is None else below
+        found: list[int] = []
+        if self.small[b]:
+            cx, cy = (int(v) for v in self.key[b])
+            groups = [self.large[:np.searchsorted(self.large, stop)]]
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    cell = self.cells.get((cx + dx, cy + dy))
+                    if cell is not None:
+                        groups.append(cell[:np.searchsorted(cell, stop)])
+        else:
+            groups = [np.arange(stop)]
+        for group in groups:
+            start, size = 0, OVERLAP_NAMES + 1
+            while start < len(group) and len(found) <= OVERLAP_NAMES:
+                chunk = group[start:start + size]
+                start, size = start + size, size * 4
+                x0, y0, x1, y1 = self.bounds[b]
+                box = self.bounds[chunk]
+                chunk = chunk[(box[:, 0] <= x1) & (box[:, 2] >= x0)
+                              & (box[:, 1] <= y1) & (box[:, 3] >= y0)]
+                if len(chunk):
+                    found.extend(chunk[self._hits(b, chunk)].tolist())
+        found.sort()
+        return found[:OVERLAP_NAMES], len(found) > OVERLAP_NAMES
+
+    def _hits(self, b: int, idx: np.ndarray) -> np.ndarray:
+        """Whether the interior of item ``b`` meets each of items ``idx`` by more than EPS."""
+        out = np.zeros(len(idx), dtype=bool)
+        rnd = self.round[idx]
+        rounds, polys = idx[rnd], idx[~rnd]
+        if self.round[b]:
+            d = np.hypot(*(self.centres[rounds] - self.centres[b]).T)
+            out[rnd] = d < self.radius[rounds] + self.radius[b] - EPS
+            out[~rnd] = (shapely.contains(self.polygons[polys], self.points[b])
+                         | (shapely.distance(self.polygons[polys], self.points[b])
+                            < self.radius[b] - EPS))
+            return out
+        poly = self.polygons[b]
+        out[rnd] = (shapely.contains(poly, self.points[rounds])
+                    | (shapely.distance(poly, self.points[rounds]) < self.radius[rounds] - EPS))
+        if len(polys):
+            # Certain when one centre lies deeper than EPS inside both items.
+            sure = ((self.deep[b] & shapely.contains(self.polygons[polys], self.points[b])
+                     & (shapely.distance(self.rings[polys], self.points[b]) > EPS))
+                    | (self.deep[polys] & shapely.contains(poly, self.points[polys])
+                       & (shapely.distance(self.rings[b], self.points[polys]) > EPS)))
+            if not sure.all():
+                shrunk = self._shrunk.get(b)
+                if shrunk is None:
+                    shrunk = self._shrunk[b] = poly.buffer(-EPS, join_style="mitre")
+                sure[~sure] = (shapely.intersects(shrunk, self.polygons[polys[~sure]])
+                               if not shrunk.is_empty else False)
+            out[~rnd] = sure
+        return out
+
+
+def _named(found: list[int], more: bool, items: list[_Placed], noun: tuple[str, str]) -> str:
+    """``model "s1" (units[0].models[0])``, ``models "a" (...), "b" (...) and more``."""
+    names = [quote(items[a].id) + (f" ({items[a].ref})" if items[a].ref else "") for a in found]
+    if len(names) == 1 and not more:
+        return f"{noun[0]} {names[0]}"
+    listed = (", ".join(names) + " and more" if more
+              else ", ".join(names[:-1]) + f" and {names[-1]}")
+    return f"{noun[1]} {listed}"
+
+
+def _overlap_problems(items: list[_Placed], what: str, noun: tuple[str, str],
+                      impassable: list[tuple[str, Polygon]]) -> list[Problem]:
+    """One problem per item overlapping earlier items, one per item overlapping terrain."""
     problems: list[Problem] = []
-    if not placed:
+    if not items:
         return problems
-    boxes = shapely.box(
-        np.array([p.centre[0] - p.radius for p in placed]),
-        np.array([p.centre[1] - p.radius for p in placed]),
-        np.array([p.centre[0] + p.radius for p in placed]),
-        np.array([p.centre[1] + p.radius for p in placed]),
-    )
-    tree = shapely.STRtree(boxes)
-    left, right = tree.query(boxes, predicate="intersects")
-    pairs = sorted({(int(a), int(b)) for a, b in zip(left, right, strict=True) if a < b},
-                   key=lambda ab: (ab[1], ab[0]))
-    for a, b in pairs:
-        pa, pb = placed[a], placed[b]
-        if not (pa.moving or pb.moving) and _overlaps(pa, pb):
-            problems.append((pb.path, f'the base overlaps model "{pa.id}" ({pa.path})'))
+    still = [p for p in items if not p.moving]
+    index = _Overlaps(still)
+    for b, p in enumerate(still):
+        found, more = index.earlier(b)
+        if found:
+            problems.append((p.path, f"the {what} overlaps {_named(found, more, still, noun)}"))
     if impassable:
-        tree_t = shapely.STRtree([poly for _, poly in impassable])
-        mi, ti = tree_t.query(boxes, predicate="intersects")
-        for m_i, t_i in sorted(zip(mi.tolist(), ti.tolist(), strict=True)):
-            p = placed[m_i]
-            tid, poly = impassable[t_i]
-            hit = (_circle_overlaps(p.centre, p.radius, poly) if p.polygon is None
-                   else _overlaps_polygons(p.polygon, poly))
-            if hit:
-                problems.append((p.path, f'the base overlaps impassable terrain "{tid}"'))
-    return problems
-
-
-def _block_overlaps(blocks: list[tuple[str, Block, Polygon]],
-                    impassable: list[tuple[str, Polygon]]) -> list[Problem]:
-    problems: list[Problem] = []
-    for k, (path, _, poly) in enumerate(blocks):
-        for _, other, other_poly in blocks[:k]:
-            if _overlaps_polygons(poly, other_poly):
-                problems.append((path, f'the block overlaps unit "{other.id}"'))
-        for tid, tpoly in impassable:
-            if _overlaps_polygons(poly, tpoly):
-                problems.append((path, f'the block overlaps impassable terrain "{tid}"'))
+        pieces = [_Placed("", tid, (0.0, 0.0), 0.0, poly, bounds=poly.bounds)
+                  for tid, poly in impassable]
+        terrain = _Overlaps([*pieces, *items])
+        for k, p in enumerate(items):
+            found, more = terrain.earlier(len(pieces) + k, below=len(pieces))
+            if found:
+                problems.append((p.path, f"the {what} overlaps impassable "
+                                         f"{_named(found, more, pieces, ('terrain', 'terrain'))}"))
     return problems
 
 
@@ -489,14 +579,14 @@ def _check_triggers(state: GameState, units_by_id: dict[str, Unit | Block], at: 
             problems.append((f"{path}.at", str(exc)))
         for key in TRIGGER_NEEDS.get(str(spec["effect"]), ()):
             if key not in spec:
-                problems.append((path, f'a "{spec["effect"]}" trigger needs `{key}`'))
+                problems.append((path, f'a {quote(str(spec["effect"]))} trigger needs `{key}`'))
         for key in ("player", "target"):
             if key in spec and player_ids is not None and spec[key] not in player_ids:
-                problems.append((f"{path}.{key}", f'unknown player "{spec[key]}"; the players '
-                                                  f"are {_and(player_ids)}"))
+                problems.append((f"{path}.{key}", f"unknown player {quote(str(spec[key]))}; "
+                                                  f"the players are {_and(player_ids)}"))
         if ("unit" in spec and spec["unit"] not in units_by_id
                 and _known(str(spec["unit"]), skipped_units)):
-            problems.append((f"{path}.unit", f'unknown unit "{spec["unit"]}"'))
+            problems.append((f"{path}.unit", f'unknown unit {quote(str(spec["unit"]))}'))
     return problems
 
 
@@ -511,18 +601,18 @@ def _check_selection(state: GameState, units_by_id: dict[str, Unit | Block],
     unit = units_by_id.get(sel.unit)
     if unit is None:
         if _known(sel.unit, skipped_units):
-            problems.append(("battle.selection.unit", f'unknown unit "{sel.unit}"'))
+            problems.append(("battle.selection.unit", f'unknown unit {quote(sel.unit)}'))
         return problems
     if isinstance(unit, Unit):
         model_ids = {m.id for m in unit.models}
         for k, (mid, _, _) in enumerate(sel.start):
             if mid not in model_ids and _known(mid, skipped_models):
                 problems.append((f"battle.selection.start[{k}].model",
-                                 f'"{mid}" is not a model of unit "{unit.id}"'))
+                                 f'{quote(mid)} is not a model of unit {quote(unit.id)}'))
     else:
         for k, (mid, _, _) in enumerate(sel.start):
             if mid != unit.id:
                 problems.append((f"battle.selection.start[{k}].model",
-                                 f'for a t9a-2 block this is the unit\'s id "{unit.id}", '
-                                 f'not "{mid}"'))
+                                 f'for a t9a-2 block this is the unit\'s id {quote(unit.id)}, '
+                                 f'not {quote(mid)}'))
     return problems

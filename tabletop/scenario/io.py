@@ -21,6 +21,7 @@ import json
 import os
 import re
 import tomllib
+from collections import Counter
 from decimal import Decimal
 from importlib import resources
 from pathlib import Path
@@ -29,7 +30,7 @@ from typing import Any, Literal, TypeVar
 import tomli_w
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-from tabletop.errors import UserError
+from tabletop.errors import UserError, quote
 from tabletop.files import atomic_write
 from tabletop.geometry.footprints import Footprint, Hull, Oval, Rect, Round, parse_base
 from tabletop.scenario.checks import Partial, Problem, check_state
@@ -71,6 +72,8 @@ __all__ = [
     "MAX_DOTTED_KEY",
     "MAX_ITEMS",
     "MAX_MODELS",
+    "MAX_PROBLEMS_OF_A_KIND",
+    "MAX_PROBLEM_LINES",
     "MAX_TOML_BYTES",
     "MAX_TOML_LINE",
     "MAX_TOML_LINES",
@@ -97,6 +100,12 @@ MAX_DEPTH = 32
 
 MAX_ITEMS = 500_000
 """Most commas in a file (array items and keys of JSON and inline tables): ~50 per model."""
+
+MAX_PROBLEMS_OF_A_KIND = 100
+"""Most problems of one kind listed (the same key and message but for ids and numbers)."""
+
+MAX_PROBLEM_LINES = 1_000
+"""Most lines of problems printed for one file."""
 
 MAX_TOML_BYTES = 8 * 1024 * 1024
 """Largest TOML text parsed (8 MB; a 10,000-model scenario is about 1 MB). Python's TOML parser
@@ -188,21 +197,86 @@ def _loads(text: str | bytes, *, fmt: Format | None, source: str, check: bool) -
         problems = render_errors(exc.errors())
         if check and isinstance(raw, dict) and ruleset in SCENARIO_MODELS:
             problems += check_state(*partial_state(raw))
-        raise UserError(_lines(source, problems, ruleset)) from None
+        raise UserError(_lines(source, problems, ruleset, raw)) from None
     state = build_state(model)
     if check:
         problems = check_state(state)
         if problems:
-            raise UserError(_lines(source, problems, ruleset))
+            raise UserError(_lines(source, problems, ruleset, raw))
     return state
 
 
-def _lines(source: str, problems: list[Problem], ruleset: Any) -> list[str]:
-    """The lines of ``problems`` in file order (a stable sort), each problem once."""
+def _lines(source: str, problems: list[Problem], ruleset: Any, raw: Any) -> list[str]:
+    """The lines of ``problems`` in file order (a stable sort), each problem once, capped.
+
+    A problem inside a unit or a model names its id after the path. At most
+    :data:`MAX_PROBLEMS_OF_A_KIND` problems of one kind (the same key of the format and the same
+    message but for ids and numbers) are listed, then one line counts the others; at most
+    :data:`MAX_PROBLEM_LINES` lines in all.
+    """
     unique = list(dict.fromkeys(problems))
     rs = ruleset if isinstance(ruleset, str) else None
     unique.sort(key=lambda problem: position(problem[0], rs))
-    return [f"{source}: {path}: {msg}" if path else f"{source}: {msg}" for path, msg in unique]
+    names = _item_names(raw)
+    seen: Counter[tuple[str, str]] = Counter()
+    listed: list[tuple[tuple[str, str], str | None]] = []  # (kind, line); None: the count
+    for path, msg in unique:
+        kind = _kind(path, msg)
+        seen[kind] += 1
+        if seen[kind] <= MAX_PROBLEMS_OF_A_KIND:
+            listed.append((kind, f"{source}: {_named_path(path, names)}: {msg}" if path
+                           else f"{source}: {msg}"))
+        elif seen[kind] == MAX_PROBLEMS_OF_A_KIND + 1:
+            listed.append((kind, None))
+    out = []
+    for kind, line in listed:
+        more = seen[kind] - MAX_PROBLEMS_OF_A_KIND
+        out.append(line if line is not None else
+                   f"{source}: ... and {more:,} more problem{'s' if more > 1 else ''} of this kind")
+    if len(out) > MAX_PROBLEM_LINES:
+        rest = len(out) - MAX_PROBLEM_LINES
+        out = [*out[:MAX_PROBLEM_LINES], f"{source}: ... and {rest:,} more lines of problems"]
+    return out
+
+
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?")
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"(?:… \([\d,]+ characters\))?')
+_ITEM = re.compile(r"^units\[(\d+)\](?:\.models\[(\d+)\])?")
+
+
+def _kind(path: str, msg: str) -> tuple[str, str]:
+    """What makes problems alike: the path without indices, the message without ids and
+    numbers."""
+    return _NUMBER.sub("#", _QUOTED.sub('""', path)), _NUMBER.sub("#", _QUOTED.sub('""', msg))
+
+
+def _item_names(raw: Any) -> dict[tuple[int, int | None], str]:
+    """The id of each unit ``(i, None)`` and wh40k model ``(i, j)`` of a parsed file."""
+    names: dict[tuple[int, int | None], str] = {}
+    units = raw.get("units") if isinstance(raw, dict) else None
+    for i, unit in enumerate(units if isinstance(units, list) else []):
+        if not isinstance(unit, dict):
+            continue
+        if isinstance(unit.get("id"), str):
+            names[i, None] = unit["id"]
+        models = unit.get("models")
+        for j, model in enumerate(models if isinstance(models, list) else []):
+            if isinstance(model, dict) and isinstance(model.get("id"), str):
+                names[i, j] = model["id"]
+    return names
+
+
+def _named_path(path: str, names: dict[tuple[int, int | None], str]) -> str:
+    """``units[0].models[1].at`` -> ``units[0].models[1].at (model "s2")``."""
+    m = _ITEM.match(path)
+    if m is None:
+        return path
+    i, j = int(m[1]), int(m[2]) if m[2] is not None else None
+    if j is not None and (i, j) in names:
+        return f"{path} (model {quote(names[i, j])})"
+    if (i, None) in names:
+        return f"{path} (unit {quote(names[i, None])})"
+    return path
 
 
 def _parse(text: str, fmt: Format, source: str) -> Any:

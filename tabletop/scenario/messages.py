@@ -8,6 +8,7 @@ wrong and, where it helps, what to write instead.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import types
 import typing
@@ -16,6 +17,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
+from tabletop.errors import quote
 from tabletop.scenario.schema import SCENARIO_MODELS, Wh40kScenario, describe
 
 __all__ = ["format_path", "position", "render_errors"]
@@ -25,12 +27,21 @@ _ROOTS: dict[str, type[BaseModel]] = dict(SCENARIO_MODELS)
 _PATH_PART = re.compile(r"\[(\d+)\]|([^.\[\]]+)")
 
 
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]{1,80}")
+
+
 def format_path(parts: typing.Sequence[str | int]) -> str:
-    """``("units", 2, "models", 0, "base")`` -> ``"units[2].models[0].base"``."""
+    """``("units", 2, "models", 0, "base")`` -> ``"units[2].models[0].base"``.
+
+    A key that is not a plain word (a key of the file with spaces, dots, quotes or control
+    characters in it) is written quoted and escaped: ``units[0]["a.b\\n"]``.
+    """
     out = ""
     for p in parts:
         if isinstance(p, int):
             out += f"[{p}]"
+        elif not _BARE_KEY.fullmatch(str(p)):
+            out += f"[{quote(str(p))}]"
         else:
             out += f".{p}" if out else str(p)
     return out
@@ -199,12 +210,23 @@ def position(path: str, ruleset: str | None = None) -> tuple[int, ...]:
     its errors), unknown keys after the known ones, array items by index, and a path before the
     paths inside it. ``ruleset`` chooses the schema (wh40k-11e when unknown).
     """
+    indices = iter(int(i) for i in _INDEX.findall(path))
+    return tuple(next(indices) if slot < 0 else slot
+                 for slot in _key_slots(_INDEX.sub("[0]", path), ruleset))
+
+
+_INDEX = re.compile(r"\[(\d+)\]")
+
+
+@functools.lru_cache(maxsize=4096)
+def _key_slots(template: str, ruleset: str | None) -> tuple[int, ...]:
+    """The sort key of a path with its array indices as -1 (filled in by :func:`position`)."""
     current: Any = _ROOTS.get(ruleset or "", Wh40kScenario)
     key: list[int] = []
-    for index, name in _PATH_PART.findall(path):
+    for index, name in _PATH_PART.findall(template):
         tp = _strip(current) if current is not None else None
         if index:
-            key.append(int(index))
+            key.append(-1)
             args = get_args(tp) if get_origin(tp) in (list, tuple) else ()
             current = args[0] if args else None
             continue

@@ -32,6 +32,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from tabletop import rulesets
+from tabletop.errors import printable, quote
 from tabletop.geometry.footprints import BaseParseError, Rect, parse_base
 
 __all__ = [
@@ -159,14 +160,17 @@ RectBaseText = Annotated[str, AfterValidator(_rect_base), Field(
 
 
 def describe(value: Any) -> str:
-    """A short rendering of a value from a file, for an error message."""
-    if isinstance(value, str) and len(value) > 36:
-        value = value[:33] + "..."
+    """A short rendering of a value from a file, for an error message: strings quoted and
+    escaped (:func:`~tabletop.errors.quote`), anything else as JSON, non-printable characters
+    escaped, at most 40 characters and ``…``."""
+    if isinstance(value, str):
+        return quote(value, limit=40)
     try:
         text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = str(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    except (TypeError, ValueError, RecursionError):
+        text = str(value) if not isinstance(value, list | dict) else type(value).__name__
+    text = printable(text)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 class _Strict(BaseModel):
