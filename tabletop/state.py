@@ -63,6 +63,9 @@ class Terrain:
     kind: str
     polygon: tuple[Point, ...]
     height: float = 0.0
+    dangerous: int | None = None
+    """t9a-2: the X of Dangerous Terrain (X) of a piece of kind ``dangerous`` (``None``: the
+    ruleset's default)."""
 
     @cached_property
     def shape(self) -> Polygon:
@@ -204,6 +207,19 @@ class Selection:
 
 
 @dataclass(frozen=True)
+class Roll:
+    """A roll made for a unit's move this phase: it stands (rulings: "Dice stand").
+
+    ``what`` names the roll (``"advance"``, ``"desperate-escape"``, ``"march-test"``); a new
+    selection of the unit in the same phase reuses ``dice`` instead of rolling again.
+    """
+
+    unit: str
+    what: str
+    dice: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Battle:
     """Where the game stands: battle round, active player, phase and step, dice."""
 
@@ -217,6 +233,8 @@ class Battle:
     """How many dice have been rolled from ``seed`` so far (dice are a pure function of both)."""
     selection: Selection | None = None
     """The unit being moved, if a move is in progress."""
+    rolls: tuple[Roll, ...] = ()
+    """The rolls made this phase for units' moves, which stand (cleared when the phase ends)."""
 
 
 @dataclass(frozen=True)

@@ -72,7 +72,8 @@ def test_fall_back_desperate_escape(capsys: pytest.CaptureFixture[str]) -> None:
     assert all(x["ok"] for x in r)  # type: ignore[union-attr]
     assert _events(r[1], "mortal-wounds") == [  # type: ignore[index]
         {"kind": "mortal-wounds", "unit": "squad", "model": "sq5", "wounds": 1}]
-    assert _events(r[1], "destroyed") == [{"kind": "destroyed", "model": "sq5"}]  # type: ignore
+    assert _events(r[1], "destroyed") == [  # type: ignore[index]
+        {"kind": "destroyed", "model": "sq5", "by": "a hazard roll (desperate escape)"}]
     shock = _events(r[6], "battle-shock")[0]  # type: ignore[index]
     assert shock["dice"] == [3, 4] and shock["passed"] is True
 

@@ -290,23 +290,38 @@ def test_undo_and_reset() -> None:
     assert not act(s0, do="undo").ok
 
 
-def test_refused_advance_restores_dice_and_selection() -> None:
+def test_refused_advance_puts_the_models_back_and_its_roll_stands() -> None:
+    """Rulings, "Dice stand": a refused move puts the models back; the dice are not rewound and
+    a new selection reuses the roll (an advance keeps its roll)."""
     before = scenario([_solo(), _enemy(20.0)], seed=9)
     s = ok(before, do="select", unit="a", move="advance")
     s = ok(s, do="move", model="a1", path=[[17.0, 10.0]])
     res = act(s, do="commit")
-    assert not res.ok and res.state == before
-    again = ok(res.state, do="select", unit="a", move="advance")
-    assert again.battle.selection.roll == s.battle.selection.roll  # the same die, not a re-roll
+    assert not res.ok and res.state.battle.selection is None
+    assert get(res.state, "a") == get(before, "a")
+    assert res.state.battle.dice_used == s.battle.dice_used  # not rewound
+    again = act(res.state, do="select", unit="a", move="advance", dice=[6])
+    assert again.ok and again.state.battle.selection.roll == s.battle.selection.roll
+    assert kinds(again, "roll") == [] and kinds(again, "stood")[0]["dice"] == [
+        s.battle.selection.roll]
 
 
-def test_desperate_escape_refusal_restores_the_dead() -> None:
+def test_desperate_escape_refusal_keeps_the_dead() -> None:
+    """Rulings, "Dice stand": casualties of the hazard rolls stay removed when the move is
+    refused, and a new Desperate Escape makes no new hazard rolls (seed 000, 09.07: "Make a
+    hazard roll for each model in your unit")."""
     before = _mob_state(W=2)
     s = ok(before, do="select", unit="a", move="fall-back", mode="desperate-escape",
            dice=[1, 1, 1, 4, 6])
-    assert len(get(s, "a").models) < 5
+    survivors = get(s, "a").models
+    assert len(survivors) < 5
     res = act(s, do="commit")
-    assert not res.ok and res.state == before
+    assert not res.ok and res.state.battle.selection is None
+    assert [m.id for m in get(res.state, "a").models] == [m.id for m in survivors]
+    again = act(res.state, do="select", unit="a", move="fall-back", mode="desperate-escape",
+                dice=[1, 1, 1, 1, 1])
+    assert again.ok and kinds(again, "roll") == [] and kinds(again, "mortal-wounds") == []
+    assert get(again.state, "a").models == get(res.state, "a").models
 
 
 def test_a_move_saved_mid_way_loads_back_and_goes_on_identically() -> None:

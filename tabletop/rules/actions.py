@@ -14,14 +14,14 @@ action names, so a ruleset can refuse an action whose unit or model has been des
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from tabletop.errors import UserError
 from tabletop.state import GameState, Unit
 
-__all__ = ["FIELD_KINDS", "ActionSchema", "Field", "references", "validate_action"]
+__all__ = ["FIELD_KINDS", "ActionSchema", "Field", "Losses", "references", "validate_action"]
 
 
 @dataclass(frozen=True)
@@ -113,3 +113,43 @@ def references(schema: ActionSchema, action: Mapping[str, Any]) -> list[tuple[st
     fields = schema.get(str(action.get("do")), {})
     return [(key, spec.kind, str(action[key])) for key, spec in fields.items()
             if spec.kind in REFERENCE_KINDS and key in action]
+
+
+def _present(state: GameState, kind: str, ident: str) -> bool:
+    if kind == "unit":
+        return ident in _unit_ids(state)
+    return ident in _model_ids(state)
+
+
+class Losses:
+    """What the actions of a file destroyed, to refuse a later action that names it.
+
+    Rulings: "an action that names a unit or model destroyed since is refused by the rules (with
+    the reason), not an error". :meth:`record` reads the ``destroyed`` events of each action;
+    :meth:`refusal` gives the reasons an action must be refused for, if any.
+    """
+
+    def __init__(self) -> None:
+        self._why: dict[str, str] = {}
+
+    def record(self, before: GameState, events: Iterable[Mapping[str, Any]], index: int) -> None:
+        """Note every unit and model the ``events`` of action ``index`` destroyed (a unit's
+        models with it; ``before`` is the state the action was applied to)."""
+        for ev in events:
+            if ev.get("kind") != "destroyed":
+                continue
+            how = f" by {ev['by']}" if ev.get("by") else ""
+            why = f" ({ev['reason']})" if ev.get("reason") else ""
+            ids = [str(ev[k]) for k in ("model", "unit") if k in ev]
+            if "unit" in ev:
+                unit = next((u for u in before.units if u.id == ev["unit"]), None)
+                ids += [m.id for m in unit.models] if isinstance(unit, Unit) else []
+            for ident in ids:
+                self._why.setdefault(ident, f"{ident} was destroyed{how} in action {index}{why}")
+
+    def refusal(self, schema: ActionSchema, state: GameState, action: Mapping[str, Any]
+                ) -> tuple[str, ...]:
+        """Why ``action`` names something no longer in the game (empty: it does not)."""
+        return tuple(self._why.get(ident, f"{ident} is no longer in the game")
+                     for _, kind, ident in references(schema, action)
+                     if not _present(state, kind, ident))

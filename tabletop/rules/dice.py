@@ -4,6 +4,10 @@
 the dice it would have rolled without the save. An action may force dice (``"dice": [...]``);
 forced dice do not consume dice from the seed. Every roll is reported as an event
 ``{"kind": "roll", "what": ..., "unit": ..., "dice": [...]}``.
+
+Rolls made for a unit's move stand for the rest of the phase (``battle.rolls``, :func:`stood`,
+:func:`stand`): a refused move does not undo them and a new selection reuses them (an event
+``{"kind": "stood", ...}`` instead of a new roll).
 """
 
 from __future__ import annotations
@@ -14,9 +18,9 @@ from dataclasses import replace
 import numpy as np
 
 from tabletop.errors import UserError
-from tabletop.state import GameState
+from tabletop.state import GameState, Roll
 
-__all__ = ["DEFAULT_SEED", "Dice", "die", "roll"]
+__all__ = ["DEFAULT_SEED", "Dice", "die", "roll", "stand", "stood", "stood_event"]
 
 DEFAULT_SEED = 0
 """The seed used when a scenario gives none."""
@@ -84,3 +88,27 @@ def roll(dice: Dice, n: int, what: str, unit: str | None = None,
     event: dict[str, object] = {"kind": "roll", "what": what, "unit": unit, "dice": values}
     event.update(extra)
     return values, event
+
+
+def stood(state: GameState, unit: str, what: str) -> tuple[int, ...] | None:
+    """The dice of the ``what`` roll ``unit`` made this phase, if it made one (they stand)."""
+    for r in state.battle.rolls:
+        if r.unit == unit and r.what == what:
+            return r.dice
+    return None
+
+
+def stand(state: GameState, unit: str, what: str, dice: Sequence[int]) -> GameState:
+    """``state`` remembering that ``unit`` rolled ``dice`` for ``what`` this phase.
+
+    Rulings ("Dice stand"): a roll made for a unit's move is made once per unit per phase; a
+    refused move does not undo it, and a new selection of the unit reuses it.
+    """
+    rolls = tuple(r for r in state.battle.rolls if not (r.unit == unit and r.what == what))
+    roll_ = Roll(unit, what, tuple(int(v) for v in dice))
+    return replace(state, battle=replace(state.battle, rolls=(*rolls, roll_)))
+
+
+def stood_event(unit: str, what: str, dice: Sequence[int]) -> dict[str, object]:
+    """The event of a roll that stands: no new dice, the earlier result is used again."""
+    return {"kind": "stood", "what": what, "unit": unit, "dice": list(dice)}

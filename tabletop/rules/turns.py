@@ -375,7 +375,8 @@ def advance(state: GameState, action: Mapping[str, Any], dice: Dice, structure: 
                            "active_player": state.battle.active_player})
         else:
             phase, step = nxt
-        state = replace(state, battle=replace(state.battle, phase=phase, step=step))
+        rolls = state.battle.rolls if phase == state.battle.phase else ()  # they stand a phase
+        state = replace(state, battle=replace(state.battle, phase=phase, step=step, rolls=rolls))
         if structure.phase(phase).step(step).stop:
             events.append({"kind": "step", "phase": phase, "step": step})
             return state, events

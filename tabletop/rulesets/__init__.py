@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import Any
 
 from tabletop.errors import UserError
+from tabletop.rules.actions import Losses
 from tabletop.rules.result import ActionResult
 from tabletop.rules.ruleset import Ruleset
 from tabletop.rules.turns import TriggerRegistry
@@ -73,17 +74,23 @@ def apply_actions(state: GameState, actions: Sequence[Any], *,
                   ) -> tuple[GameState, list[ActionResult]]:
     """Apply ``actions`` in order; a refused action leaves the state as it was for the next one.
 
-    Every action is checked for form against the initial state first, so a malformed file
-    changes nothing.
+    Every action is checked for form once, against the initial state, so a malformed file
+    changes nothing (rulings: forms are checked against the state the action file starts from).
+    An action naming a unit or model destroyed by an earlier action is refused with the reason
+    ("sq5 was destroyed by a hazard roll (desperate escape) in action 1"); later actions still run.
     """
     if not isinstance(actions, list | tuple):
         raise UserError("an action file must hold a JSON array of actions")
     ruleset = of(state)
     for i, a in enumerate(actions):
         ruleset.validate(state, a, i)
+    losses = Losses()
     results = []
     for i, a in enumerate(actions):
-        res = apply_action(state, a, triggers=triggers, index=i)
+        gone = losses.refusal(ruleset.actions, state, a)
+        res = (ActionResult(state, False, gone) if gone
+               else ruleset.apply(state, a, triggers=triggers))
+        losses.record(state, res.events, i)
         results.append(res)
         state = res.state
     return state, results

@@ -61,6 +61,7 @@ from tabletop.state import (
     GameState,
     Model,
     Player,
+    Roll,
     Selection,
     Terrain,
     Unit,
@@ -396,13 +397,15 @@ def build_state(model: Wh40kScenario | T9aScenario) -> GameState:
             before=_jsonish(s.before) if s.before is not None else None,
         )
     battle = Battle(round=b.round, active_player=b.active_player, phase=b.phase, seed=b.seed,
-                    step=b.step, dice_used=b.dice_used, selection=selection)
+                    step=b.step, dice_used=b.dice_used, selection=selection,
+                    rolls=tuple(Roll(r.unit, r.what, tuple(r.dice)) for r in b.rolls))
     players = tuple(Player(id=p.id, name=p.name, cp=p.cp,
                            deployment_zone=tuple(p.deployment_zone)
                            if p.deployment_zone is not None else None,
                            used=tuple(p.used))
                     for p in model.players)
-    terrain = tuple(Terrain(id=t.id, kind=t.kind, polygon=tuple(t.polygon), height=t.height)
+    terrain = tuple(Terrain(id=t.id, kind=t.kind, polygon=tuple(t.polygon), height=t.height,
+                            dangerous=getattr(t, "dangerous", None))
                     for t in model.terrain)
     units: list[Unit | Block] = []
     for u in model.units:
@@ -671,6 +674,9 @@ def to_document(state: GameState) -> dict[str, Any]:
         if s.before is not None:
             sel["before"] = _jsonish(dict(s.before))
         battle["selection"] = sel
+    if b.rolls:
+        battle["rolls"] = [{"unit": r.unit, "what": r.what, "dice": list(r.dice)}
+                           for r in b.rolls]
     doc["battle"] = battle
     players = []
     for p in state.players:
@@ -689,6 +695,7 @@ def to_document(state: GameState) -> dict[str, Any]:
             td: dict[str, Any] = {"id": t.id, "kind": t.kind}
             if t.height:
                 td["height"] = float(t.height)
+            _put(td, "dangerous", t.dangerous)
             td["polygon"] = _points(t.polygon)
             terrain.append(td)
         doc["terrain"] = terrain

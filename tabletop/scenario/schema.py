@@ -265,8 +265,18 @@ class SelectionModel(_Strict):
     """The ruleset's record of the unit before it was selected (restored by a refused commit)."""
 
 
+class RollModel(_Strict):
+    """One of ``battle.rolls`` (program-added): a roll made this phase for a unit's move, which
+    stands (rulings: "Dice stand")."""
+
+    unit: Id
+    what: Text
+    dice: list[Annotated[int, Field(ge=1, le=6)]]
+
+
 class BattleModel(_Strict):
-    """``[battle]``: round, active player, phase, dice; step and selection are program-added."""
+    """``[battle]``: round, active player, phase, dice; step, selection and rolls are
+    program-added."""
 
     round: PositiveInt
     active_player: Id
@@ -275,6 +285,7 @@ class BattleModel(_Strict):
     step: Text | None = None
     dice_used: Count = 0
     selection: SelectionModel | None = None
+    rolls: list[RollModel] = []
 
 
 class TriggerModel(_Strict):
@@ -370,12 +381,22 @@ class Wh40kScenario(_Strict):
 # -- t9a-2 ----------------------------------------------------------------------------------------
 
 class T9aTerrain(_Strict):
-    """A terrain piece of t9a-2."""
+    """A terrain piece of t9a-2; ``dangerous``: the X of Dangerous Terrain (X) of a piece of kind
+    ``"dangerous"`` (1 to 5, default 1)."""
 
     id: Id
     kind: Literal["open", "impassable", "dangerous"]
     polygon: PolygonPoints
     height: NonNegative = 0.0
+    dangerous: Annotated[int, Field(ge=1, le=5)] | None = None
+
+    @model_validator(mode="after")
+    def _dangerous_only_on_dangerous(self) -> T9aTerrain:
+        if self.dangerous is not None and self.kind != "dangerous":
+            raise PydanticCustomError(
+                "dangerous", '"dangerous" (the X of Dangerous Terrain (X)) is only for terrain '
+                             'of kind "dangerous", not "{kind}"', {"kind": self.kind})
+        return self
 
 
 class T9aUnit(_Strict):

@@ -15,7 +15,7 @@ Entry points: :func:`act` (every action but ``next``), the step handlers :func:`
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -37,7 +37,7 @@ from tabletop.geometry.blocks import (
     wheel_sweep,
 )
 from tabletop.geometry.tolerance import EPS
-from tabletop.rules.dice import Dice
+from tabletop.rules.dice import Dice, stand, stood, stood_event
 from tabletop.rules.result import ActionResult
 from tabletop.rules.turns import TriggerContext
 from tabletop.rulesets.t9a_2 import rulings
@@ -135,7 +135,8 @@ def flee_move(state: GameState, unit_id: str, dice: Dice) -> tuple[GameState, li
     The move is extended by the minimum needed to end more than 1" from every unit and impassable
     terrain; models passing through an enemy unit or impassable terrain take Dangerous Terrain (3)
     tests; each friendly unit passed through then takes a Panic test (:func:`panic_test`: a
-    failure makes it flee in turn); touching the battlefield edge destroys the unit.
+    failure makes it flee in turn). Touching the battlefield edge destroys the unit where it
+    touches (:func:`_fled_off`).
     """
     block = _block(state, unit_id)
     g = block_geom(block)
@@ -161,10 +162,8 @@ def flee_move(state: GameState, unit_id: str, dice: Dice) -> tuple[GameState, li
     path = shapely.union(straight_sweep(pivoted, end), g.polygon)
     bf = state.battlefield.polygon
     if not path.within(bf) or path.distance(bf.exterior) <= EPS:
-        events.append({"kind": "destroyed", "unit": unit_id,
-                       "reason": "fled into the battlefield edge"})
-        units = tuple(u for u in state.units if u.id != unit_id)
-        return replace(state, units=units), events
+        state, ev = _fled_off(state, block, pivoted, dice)
+        return state, events + ev
     # Dangerous Terrain (3): per model, once per feature passed through
     starts, ends = pivoted.model_polygons(), end.model_polygons()
     model_paths = [shapely.convex_hull(shapely.union(a, b)) for a, b in zip(starts, ends,
@@ -183,6 +182,52 @@ def flee_move(state: GameState, unit_id: str, dice: Dice) -> tuple[GameState, li
     state = state.with_unit(replace(block, at=end.at, facing=end.facing % 360.0))
     for friend in passed_through:
         state, ev = panic_test(state, friend, f"unit {unit_id} fled through it", dice)
+        events += ev
+    return state, events
+
+
+def _edge_contact(g: BlockGeom, width: float, depth: float) -> float:
+    """How far ``g`` moves forwards before its boundary touches the battlefield edge (0 when it
+    touches or crosses it already)."""
+    fx, fy = g.forward
+    best = math.inf
+    for cx, cy in g.corners.values():
+        for c, d, hi in ((cx, fx, width), (cy, fy, depth)):
+            if c <= EPS or c >= hi - EPS:
+                return 0.0
+            if d > EPS:
+                best = min(best, (hi - c) / d)
+            elif d < -EPS:
+                best = min(best, -c / d)
+    return best
+
+
+def _fled_off(state: GameState, block: Block, pivoted: BlockGeom, dice: Dice
+              ) -> tuple[GameState, list[dict[str, Any]]]:
+    """A flee that reaches the battlefield edge: the unit is destroyed where it touches it.
+
+    Rulings: it first resolves the Panic tests of the friends it passed through on the way to the
+    edge; then every friendly unit within :data:`~.rulings.PANIC_RANGE` of where it was destroyed
+    takes a Panic test.
+    """
+    t = _edge_contact(pivoted, state.battlefield.width, state.battlefield.depth)
+    there = pivoted.moved("forward", t)
+    sweep = straight_sweep(pivoted, there)
+    friends = [b for b in _blocks(state) if b.player == block.player and b.id != block.id]
+    passed_through = [b.id for b in friends if overlaps(sweep, block_geom(b).polygon)]
+    events: list[dict[str, Any]] = [{"kind": "destroyed", "unit": block.id,
+                                     "reason": "fled into the battlefield edge",
+                                     "at": list(there.at), "facing": there.facing % 360.0}]
+    state = replace(state, units=tuple(u for u in state.units if u.id != block.id))
+    for friend in passed_through:
+        state, ev = panic_test(state, friend, f"unit {block.id} fled through it", dice)
+        events += ev
+    near = [b.id for b in _blocks(state) if b.player == block.player
+            and there.polygon.distance(block_geom(b).polygon) <= rulings.PANIC_RANGE + EPS]
+    for friend in near:
+        state, ev = panic_test(state, friend, f"unit {block.id} was destroyed within "
+                               f"{rulings.PANIC_RANGE:g}\" of it, fleeing off the battlefield",
+                               dice)
         events += ev
     return state, events
 
@@ -230,8 +275,8 @@ def _dangerous_terrain(state: GameState, unit_id: str, model_paths: list[BaseGeo
     for t in state.terrain:
         if t.kind == "dangerous":
             touched = [i for i, mp in enumerate(model_paths) if mp.intersects(t.shape)]
-            out += _dangerous(unit_id, f"dangerous terrain {t.id}", touched,
-                              rulings.DANGEROUS_TERRAIN_VALUE, dice)
+            x = t.dangerous if t.dangerous is not None else rulings.DANGEROUS_TERRAIN_VALUE
+            out += _dangerous(unit_id, f"dangerous terrain {t.id}", touched, x, dice)
     return out
 
 
@@ -452,6 +497,9 @@ def _stage(state: GameState, action: Mapping[str, Any]) -> Result:
     if sel.move == "advance" and prev is not None and prev != kind:
         return state, False, [f"an Advance Move goes in one direction only: this move already "
                               f"went {prev.replace('-', ' ')}, not {kind.replace('-', ' ')}"], []
+    legs = _leg_reasons(block, sel, action, kind)
+    if legs:
+        return state, False, legs, []
     start = _start_geom(state, sel)
     here = block_geom(block)
     end = _apply_manoeuvre(here, action)
@@ -476,6 +524,43 @@ def _stage(state: GameState, action: Mapping[str, Any]) -> Result:
     return st, True, [], [info]
 
 
+def _leg_reasons(block: Block, sel: Selection, action: Mapping[str, Any], kind: str
+                 ) -> list[str]:
+    """The checks of a manoeuvre that need no geometry, made before any swept area is built.
+
+    Rulings: each wheel turns at most :data:`~.rulings.WHEEL_MAX` degrees, and the legs of one
+    direction add up to at most its rate (:data:`~.rulings.LEGS_AT_MOST_RATE`).
+    """
+    do = action["do"]
+    if do == "wheel":
+        angle = float(action["angle"])
+        if abs(angle) > rulings.WHEEL_MAX + EPS:
+            return [f"a wheel turns at most {rulings.WHEEL_MAX:g} degrees, not {angle:g}"]
+        return []
+    if do not in ("forward", "backward", "sideways") or not rulings.LEGS_AT_MOST_RATE:
+        return []
+    total = _legs((*sel.staged, action), do)
+    cap = _cap(block, sel, kind)
+    if total > cap + EPS:
+        what = "forward legs" if do == "forward" else f"{do} legs"
+        return [f"the {what} of this move would add up to {total:.2f}\", more than the "
+                f"{_rate_name(sel, kind)} of {cap:g}\""]
+    return []
+
+
+def _legs(staged: Sequence[Mapping[str, Any]], do: str) -> float:
+    """The length of the ``do`` legs (``forward``, ``backward``, ``sideways``) of ``staged``."""
+    return sum(abs(float(a["distance"])) for a in staged if a["do"] == do)
+
+
+def _rate_name(sel: Selection, kind: str) -> str:
+    if sel.move == "advance":
+        return "Advance Rate" if kind == "forward" else "half Advance Rate"
+    if sel.move == "march" and sel.mode == "march-test-failed":
+        return "Advance Rate (failed March Test)"
+    return "March Rate"
+
+
 def _replay(state: GameState, sel: Selection, staged: tuple[dict[str, object], ...]
             ) -> GameState:
     g = _start_geom(state, sel)
@@ -498,6 +583,12 @@ def _select(state: GameState, action: Mapping[str, Any], dice: Dice) -> Result:
         return state, False, [f"unit {state.battle.selection.unit} is still selected: commit or "
                               "reset it first"], []
     reasons = _eligibility(state, block, str(move))
+    kept = stood(state, block.id, "march-test")
+    failed_before = kept is not None and sum(kept) > block.Dis
+    if failed_before and move != "march" and rulings.FAILED_MARCH_TEST_MARCHES_AT_ADVANCE:
+        # the seed: "if the test is failed, the unit still marches"; the failure stands
+        reasons.append(f"unit {block.id} failed its March Test this phase: it still marches, "
+                       f"capped at its Advance Rate of {block.Adv:g}\" (the dice stand)")
     if reasons:
         return state, False, reasons, []
     events: list[dict[str, Any]] = []
@@ -505,11 +596,17 @@ def _select(state: GameState, action: Mapping[str, Any], dice: Dice) -> Result:
     roll_total = None
     if move == "march":
         near = march_test_enemies(state, block)
-        if near:
-            dd = dice.take(2)
+        if near or kept is not None:
+            if kept is not None:
+                dd = list(kept)
+                events.append(stood_event(block.id, "march-test", dd))
+            else:
+                dd = dice.take(2)
+                state = stand(state, block.id, "march-test", dd)
+                events.append({"kind": "roll", "what": "march-test", "unit": block.id,
+                               "dice": dd})
             roll_total = sum(dd)
             passed = roll_total <= block.Dis
-            events.append({"kind": "roll", "what": "march-test", "unit": block.id, "dice": dd})
             events.append({"kind": "march-test", "unit": block.id, "dice": dd, "Dis": block.Dis,
                            "enemies": near, "passed": passed})
             if not passed:
@@ -635,6 +732,9 @@ def straight_range(state: GameState, direction: str, sign: float = 1.0) -> float
     g = block_geom(block)
     obs = shapely.union(_union(obstacles(state, block.id)), _outside(state))
     limit = 2.0 * max(block.Mar, block.Adv) + 1.0
+    if rulings.LEGS_AT_MOST_RATE:
+        used = _legs(sel.staged, "sideways" if kind.startswith("sideways") else kind)
+        limit = min(limit, max(_cap(block, sel, kind) - used, 0.0))
     return furthest_straight(g, direction, limit, obs, sign=sign,  # type: ignore[arg-type]
                              cap=_cap_check(state, kind))
 
@@ -652,7 +752,8 @@ def wheel_range(state: GameState) -> tuple[float, float]:
         return (0.0, 0.0)
     block = _block(state, sel.unit)
     obs = shapely.union(_union(obstacles(state, block.id)), _outside(state))
-    return wheel_limits(block_geom(block), obs, cap=_cap_check(state, "forward"))
+    return wheel_limits(block_geom(block), obs, max_angle=rulings.WHEEL_MAX,
+                        cap=_cap_check(state, "forward"))
 
 
 def outer_arc_length(state: GameState, unit_id: str, angle: float) -> float:

@@ -20,8 +20,8 @@ FLEE_DANGEROUS_TERRAIN = 3
 """Dangerous Terrain (X) for models fleeing through enemies or impassable terrain (seed: 3)."""
 
 DANGEROUS_TERRAIN_VALUE = 1
-"""Dangerous Terrain (X) of terrain of kind ``dangerous`` touched by a March or Flee move (the
-scenario format gives no value; T9A's ordinary dangerous terrain is (1))."""
+"""Dangerous Terrain (X) of terrain of kind ``dangerous`` touched by a March or Flee move when the
+piece gives no ``dangerous`` key (the scenario format's default, 1)."""
 
 FAILED_MARCH_TEST_MARCHES_AT_ADVANCE = True
 """Seed ruling: a failed March Test still marches, capped at the Advance Rate (T9A-2022: False,
@@ -33,3 +33,17 @@ SWIFT_REFORM = "swift-reform"
 TURN_FLAGS = frozenset({"moved", "marched", "reformed", "no-shooting", "shaken", "rallied"})
 """Flags that last until the end of the player turn."""
 
+
+WHEEL_MAX = 180.0
+"""A wheel turns at most this many degrees either way (rulings; checked before any swept area
+is built)."""
+
+LEGS_AT_MOST_RATE = True
+"""The legs of one move in one direction add up to at most that direction's rate: the forward
+legs of an Advance or March (its wheels aside) to the Advance or March Rate (seed: "forward, a
+distance not exceeding the Advance Rate, with any number of wheels"), backward and sideways legs
+to half the Advance Rate. The per-model displacement cap applies besides."""
+
+PANIC_RANGE = 6.0
+"""Friends within this of a unit destroyed by fleeing into the battlefield edge take a Panic
+test (rulings), inches."""

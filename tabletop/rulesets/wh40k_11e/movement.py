@@ -14,7 +14,6 @@ legal-zone engine reads too, :mod:`tabletop.rules.rulings`.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -22,10 +21,10 @@ from typing import Any
 
 from shapely.geometry import Point
 
-from tabletop.geometry.footprints import Hull, Round, footprint_distance, parse_base
+from tabletop.geometry.footprints import Round, footprint_distance
 from tabletop.geometry.tolerance import EPS
 from tabletop.rules import rulings as zone_rulings
-from tabletop.rules.dice import Dice, roll
+from tabletop.rules.dice import Dice, roll, stand, stood, stood_event
 from tabletop.rules.paths import check_path, move_cap, path_length
 from tabletop.rules.result import ActionResult, Refusal
 from tabletop.rules.turns import Point as StepPoint
@@ -121,14 +120,17 @@ def _on_battlefield(unit: Unit) -> bool:
 
 # -- mortal wounds and hazard rolls (06.02, 06.03) ---------------------------------------------
 
-def allocate_mortal_wounds(state: GameState, unit_id: str, n: int
+def allocate_mortal_wounds(state: GameState, unit_id: str, n: int, *, by: str | None = None
                            ) -> tuple[GameState, list[dict[str, Any]]]:
     """Allocate ``n`` mortal wounds one at a time (rules-notes item 9), removing dead models.
 
     Order: a wounded non-CHARACTER model, any non-CHARACTER model, a wounded CHARACTER, any
     CHARACTER. Keywords belong to the unit here, so all its models are CHARACTERs or none are.
     Among equals the program picks the model with fewest wounds left, then the last listed.
+    ``by``: what inflicted them, in words ("a hazard roll"), recorded on the ``destroyed``
+    events.
     """
+    cause = {"by": by} if by else {}
     unit = _unit(state, unit_id)
     if unit.starting_strength is None:
         unit = replace(unit, starting_strength=unit.strength)
@@ -152,12 +154,12 @@ def allocate_mortal_wounds(state: GameState, unit_id: str, n: int
         events.append({"kind": "mortal-wounds", "unit": unit_id, "model": mid,
                        "wounds": taken[mid]})
         if wounds[mid] <= 0:
-            events.append({"kind": "destroyed", "model": mid})
+            events.append({"kind": "destroyed", "model": mid, **cause})
     survivors = tuple(replace(m, wounds=(None if wounds[m.id] == unit.W else wounds[m.id]))
                       if m.id in taken else m for m in models if wounds[m.id] > 0)
     unit = replace(unit, models=survivors)
     if not survivors:
-        events.append({"kind": "destroyed", "unit": unit_id})
+        events.append({"kind": "destroyed", "unit": unit_id, **cause})
         return replace(state, units=tuple(u for u in state.units if u.id != unit_id)), events
     return state.with_unit(unit), events
 
@@ -175,7 +177,8 @@ def hazard_rolls(state: GameState, unit_id: str, dice: Dice, *, what: str = "haz
     big = unit.has("MONSTER") or unit.has("VEHICLE")  # keywords are per unit here
     per = rulings.HAZARD_MW_BIG if big else rulings.HAZARD_MW
     if failed:
-        state, more = allocate_mortal_wounds(state, unit_id, failed * per)
+        state, more = allocate_mortal_wounds(state, unit_id, failed * per,
+                                             by=f"a hazard roll ({what.replace('-', ' ')})")
         events += more
     return state, events
 
@@ -282,53 +285,34 @@ def _move_reason(state: GameState, unit: Unit, move: str) -> str:
 
 # -- the selection as a transaction --------------------------------------------------------------
 
-def _model_json(m: Model) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": m.id, "base": m.base.spec, "facing": m.facing}
-    if isinstance(m.base, Hull):
-        out["hull"] = [list(p) for p in m.base.points]
-    if m.at is not None:
-        out["at"] = list(m.at)
-    if m.wounds is not None:
-        out["wounds"] = m.wounds
-    if m.M is not None:
-        out["M"] = m.M
-    return out
-
-
-def _model_from_json(d: Mapping[str, Any]) -> Model:
-    hull = d.get("hull")
-    base = parse_base(d["base"], tuple((float(x), float(y)) for x, y in hull) if hull else None)
-    at = d.get("at")
-    return Model(str(d["id"]), base, (float(at[0]), float(at[1])) if at is not None else None,
-                 float(d.get("facing", 0.0)), d.get("wounds"), d.get("M"))
-
-
-def _snapshot(state: GameState, unit: Unit) -> dict[str, Any]:
-    snap: dict[str, Any] = {"dice_used": state.battle.dice_used,
-                            "battle_shocked": unit.battle_shocked, "flags": list(unit.flags),
-                            "location": unit.location,
-                            "models": [_model_json(m) for m in unit.models]}
-    if unit.starting_strength is not None:
-        snap["starting_strength"] = unit.starting_strength
+def _snapshot(unit: Unit) -> dict[str, Any]:
+    """What a refused commit restores of ``unit`` besides its models' places (JSON-like)."""
+    snap: dict[str, Any] = {"battle_shocked": unit.battle_shocked, "flags": list(unit.flags),
+                            "location": unit.location}
     if unit.transport is not None:
         snap["transport"] = unit.transport
     return snap
 
 
 def _restore(state: GameState) -> GameState:
-    """The state as it was before the selected unit was selected."""
+    """The state after a refused commit: the selected unit's models back where they started, the
+    unit as it was before it was selected, the selection gone.
+
+    Rulings ("Dice stand"): casualties stay removed and the dice are not rewound; the rolls the
+    unit made stand for a new selection (``battle.rolls``).
+    """
     sel = state.battle.selection
     assert sel is not None
     unit = _unit(state, sel.unit)
     snap: dict[str, Any] = dict(sel.before or {})
-    assert snap, "a wh40k selection keeps the unit as it was before"
-    unit = replace(unit, battle_shocked=bool(snap["battle_shocked"]),
-                   flags=tuple(snap["flags"]), location=snap["location"],
-                   transport=snap.get("transport"),
-                   starting_strength=snap.get("starting_strength"),
-                   models=tuple(_model_from_json(m) for m in snap["models"]))
-    state = state.with_unit(unit)
-    return _set_battle(state, selection=None, dice_used=int(snap["dice_used"]))
+    start = {mid: (at, facing) for mid, at, facing in sel.start}
+    models = tuple(replace(m, at=start[m.id][0], facing=start[m.id][1]) if m.id in start else m
+                   for m in unit.models)
+    unit = replace(unit, battle_shocked=bool(snap.get("battle_shocked", unit.battle_shocked)),
+                   flags=tuple(snap.get("flags", unit.flags)),
+                   location=snap.get("location", unit.location),
+                   transport=snap.get("transport", unit.transport), models=models)
+    return _set_battle(state.with_unit(unit), selection=None)
 
 
 def select(state: GameState, unit_id: str, move: str, *, mode: str | None = None,
@@ -358,29 +342,39 @@ def _select(state: GameState, unit_id: str, move: str, mode: str | None, dice: D
         raise Refusal(f"{_a(move)} move has no mode {mode!r}" + (
             "; modes: " + ", ".join(MODES[move]) if move in MODES else ""))
     events: list[dict[str, Any]] = [{"kind": "select", "unit": unit_id, "move": move}]
-    before = _snapshot(state, unit)
+    before = _snapshot(unit)
     if move == "remain-stationary":
         state = state.with_unit(_add_flags(unit, F_SELECTED, F_STATIONARY))
         events.append({"kind": "remain-stationary", "unit": unit_id})
         return ActionResult(state, True, (), tuple(events))
     roll_value: int | None = None
     if move == "advance":
-        values, ev = roll(dice, 1, "advance", unit_id)
+        kept = stood(state, unit_id, "advance")
+        if kept is not None:
+            values = list(kept)
+            events.append(stood_event(unit_id, "advance", values))
+        else:
+            values, ev = roll(dice, 1, "advance", unit_id)
+            state = stand(state, unit_id, "advance", values)
+            events.append(ev)
         roll_value = values[0]
-        events.append(ev)
     elif move == "fall-back":
         if mode is None:
             mode = "desperate-escape" if unit.battle_shocked else "ordered-retreat"
         if mode == "ordered-retreat" and unit.battle_shocked:
             raise Refusal(f"{unit_id} is battle-shocked: Ordered Retreat is not allowed, "
                           "Desperate Escape is compulsory")
-        if mode == "desperate-escape":
+        kept = stood(state, unit_id, "desperate-escape") if mode == "desperate-escape" else None
+        if kept is not None:
+            events.append(stood_event(unit_id, "desperate-escape", kept))
+        elif mode == "desperate-escape":
             modifier = 0
             if unit.battle_shocked and any(eu.has(rulings.BANE_OF_COWARDS)
                                            for _, eu, *_ in checks.engaged_with(state, unit)):
                 modifier = -1
             state, hz = hazard_rolls(state, unit_id, dice, what="desperate-escape",
                                      modifier=modifier)
+            state = stand(state, unit_id, "desperate-escape", hz[0]["dice"])
             events += hz
             if not any(u.id == unit_id for u in state.units):
                 return ActionResult(dice.commit(state), True, (), tuple(events))
@@ -406,7 +400,7 @@ def _select(state: GameState, unit_id: str, move: str, mode: str | None, dice: D
     state = state.with_unit(unit)
     sel = Selection(unit=unit_id, move=move, mode=mode, roll=roll_value,
                     start=tuple((m.id, m.at, m.facing) for m in unit.models),
-                    before=json.loads(json.dumps(before)))
+                    before=before)
     state = dice.commit(state)
     state = _set_battle(state, selection=sel)
     return ActionResult(state, True, (), tuple(events))
@@ -694,9 +688,10 @@ def commit(state: GameState, *, dice: Sequence[int] | None = None,
            embark: str | None = None) -> ActionResult:
     """End the selected unit's move.
 
-    If any end-of-move check fails, the state goes back to what it was before the unit was
-    selected (every model at its start, the dice not used, the unit not selected) and the refusal
-    lists every failed condition. Otherwise the move's effects apply: flags until the end of the
+    If any end-of-move check fails, every model goes back to where it started and the unit is
+    no longer selected (it may be selected again), and the refusal lists every failed condition;
+    the dice stand (rulings): casualties stay removed and the rolls are reused by a new
+    selection. Otherwise the move's effects apply: flags until the end of the
     turn, the Desperate Escape battle-shock roll, a combat disembark's hazard rolls.
     ``embark``: after a normal, advance or fall-back move, embark in that transport.
     """
