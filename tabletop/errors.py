@@ -11,7 +11,10 @@ cannot lie: an id holding a line break or a terminal escape code cannot forge a 
 
 from __future__ import annotations
 
-__all__ = ["QUOTE_LIMIT", "UserError", "printable", "quote"]
+import json
+from typing import Any
+
+__all__ = ["QUOTE_LIMIT", "UserError", "describe", "printable", "quote"]
 
 QUOTE_LIMIT = 80
 """Most characters of a quoted string shown (escapes included); longer ones end with ``…``."""
@@ -59,6 +62,24 @@ def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
         out.append(shown)
         size += len(shown)
     return f'"{"".join(out)}"'
+
+
+def describe(value: Any) -> str:
+    """A short rendering of a value read from a file, for a message: a string quoted and
+    escaped (:func:`quote`), anything else as JSON with non-printable characters escaped; at
+    most 40 characters, then ``…``.
+
+    >>> describe([1.5, "a"] * 20)
+    '[1.5, "a", 1.5, "a", 1.5, "a", 1.5, "a",…'
+    """
+    if isinstance(value, str):
+        return quote(value, limit=40)
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = type(value).__name__ if isinstance(value, list | dict) else str(value)
+    text = printable(text)
+    return text if len(text) <= 40 else text[:40] + "…"
 
 
 class UserError(ValueError):

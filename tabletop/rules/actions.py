@@ -18,10 +18,21 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from tabletop.errors import UserError
+from tabletop.errors import UserError, describe, quote
 from tabletop.state import GameState, Unit
 
-__all__ = ["FIELD_KINDS", "ActionSchema", "Field", "Losses", "references", "validate_action"]
+__all__ = ["FIELD_KINDS", "MAX_DICE", "MAX_NUMBER", "MAX_PATH_POINTS", "ActionSchema", "Field",
+           "Losses", "references", "validate_action"]
+
+MAX_NUMBER = 1_000_000.0
+"""Largest size of any number in an action (inches, degrees), as in scenario files: every
+position or facing an action can reach can be saved."""
+
+MAX_PATH_POINTS = 1_000
+"""Most points of a move's path."""
+
+MAX_DICE = 100
+"""Most dice an action may force."""
 
 
 @dataclass(frozen=True)
@@ -40,11 +51,12 @@ Checker: TypeAlias = Callable[[GameState, Any], str]
 
 
 def _num(v: Any) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+    return (isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+            and abs(v) <= MAX_NUMBER)
 
 
 def _int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+    return isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MAX_NUMBER
 
 
 def _point(v: Any) -> bool:
@@ -59,6 +71,8 @@ def _model_ids(state: GameState) -> set[str]:
     return {m.id for u in state.units if isinstance(u, Unit) for m in u.models}
 
 
+_RANGE = f"a number between {-MAX_NUMBER:,.0f} and {MAX_NUMBER:,.0f}"
+
 FIELD_KINDS: dict[str, Checker] = {
     "unit": lambda s, v: "" if isinstance(v, str) and v in _unit_ids(s)
     else "not a unit id of the scenario",
@@ -66,13 +80,15 @@ FIELD_KINDS: dict[str, Checker] = {
     else "not a model id of the scenario",
     "str": lambda s, v: "" if isinstance(v, str) else "not a string",
     "bool": lambda s, v: "" if isinstance(v, bool) else "not true or false",
-    "num": lambda s, v: "" if _num(v) else "not a number",
-    "int": lambda s, v: "" if _int(v) else "not an integer",
-    "dice": lambda s, v: "" if isinstance(v, list) and all(_int(x) and 1 <= x <= 6 for x in v)
-    else "not a list of dice (integers 1 to 6)",
-    "point": lambda s, v: "" if _point(v) else "not a point [x, y]",
-    "path": lambda s, v: "" if isinstance(v, list) and len(v) >= 1 and all(_point(p) for p in v)
-    else "not a list of points [[x, y], ...] (at least one)",
+    "num": lambda s, v: "" if _num(v) else f"not {_RANGE}",
+    "int": lambda s, v: "" if _int(v) else f"not a whole number of at most {MAX_NUMBER:,.0f}",
+    "dice": lambda s, v: "" if isinstance(v, list) and len(v) <= MAX_DICE
+    and all(_int(x) and 1 <= x <= 6 for x in v)
+    else f"not a list of dice (at most {MAX_DICE} integers 1 to 6)",
+    "point": lambda s, v: "" if _point(v) else f"not a point [x, y] ({_RANGE} each)",
+    "path": lambda s, v: "" if isinstance(v, list) and 1 <= len(v) <= MAX_PATH_POINTS
+    and all(_point(p) for p in v)
+    else f"not a list of 1 to {MAX_PATH_POINTS:,} points [[x, y], ...] ({_RANGE} each)",
 }
 """What a field of each kind may hold: the one place each kind is checked."""
 
@@ -92,20 +108,21 @@ def validate_action(schema: ActionSchema, state: GameState, action: Any, index: 
     if not isinstance(do, str):
         raise UserError(f"{where}: field \"do\" is missing or not a string")
     if do not in schema:
-        raise UserError(f"{where}: unknown \"do\": {do!r}; one of " + ", ".join(schema))
+        raise UserError(f"{where}: unknown \"do\": {quote(do)}; one of " + ", ".join(schema))
     fields = schema[do]
     for key in action:
         if key != "do" and key not in fields:
-            raise UserError(f"{where} ({do}): unknown field {key!r}"
+            raise UserError(f"{where} ({do}): unknown field {describe(key)}"
                             + ("; fields: " + ", ".join(fields) if fields else ""))
     for key, spec in fields.items():
         if key not in action:
             if spec.required:
-                raise UserError(f"{where} ({do}): field {key!r} is missing")
+                raise UserError(f"{where} ({do}): field {quote(key)} is missing")
             continue
         bad = FIELD_KINDS[spec.kind](state, action[key])
         if bad:
-            raise UserError(f"{where} ({do}): field {key!r} is {bad}: {action[key]!r}")
+            raise UserError(f"{where} ({do}): field {quote(key)} is {bad}: "
+                            f"{describe(action[key])}")
 
 
 def references(schema: ActionSchema, action: Mapping[str, Any]) -> list[tuple[str, str, str]]:

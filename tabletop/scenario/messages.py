@@ -17,8 +17,8 @@ from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
-from tabletop.errors import quote
-from tabletop.scenario.schema import SCENARIO_MODELS, Wh40kScenario, describe
+from tabletop.errors import describe, quote
+from tabletop.scenario.schema import SCENARIO_MODELS, Wh40kScenario
 
 __all__ = ["format_path", "position", "render_errors"]
 

@@ -16,7 +16,6 @@ These models are only the file's shape; :mod:`tabletop.scenario.io` turns them i
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Annotated, Any, Literal
 
@@ -32,8 +31,9 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from tabletop import rulesets
-from tabletop.errors import printable, quote
+from tabletop.errors import describe
 from tabletop.geometry.footprints import BaseParseError, Rect, parse_base
+from tabletop.rules.actions import MAX_NUMBER as ACTION_MAX_NUMBER
 
 __all__ = [
     "FORMAT",
@@ -48,7 +48,7 @@ __all__ = [
 FORMAT = 1
 """The scenario format this program reads and writes."""
 
-MAX_NUMBER = 1_000_000.0
+MAX_NUMBER = ACTION_MAX_NUMBER
 """Largest size of any number in inches or degrees (positions, sizes, facings)."""
 
 MAX_BASE_MM = 10_000.0
@@ -157,20 +157,6 @@ BaseText = Annotated[str, AfterValidator(_base), Field(
     json_schema_extra={"description": '"32mm", "oval 60x35mm", "rect 25x50mm" or "hull"'})]
 RectBaseText = Annotated[str, AfterValidator(_rect_base), Field(
     json_schema_extra={"description": '"rect FxDmm": frontage x depth'})]
-
-
-def describe(value: Any) -> str:
-    """A short rendering of a value from a file, for an error message: strings quoted and
-    escaped (:func:`~tabletop.errors.quote`), anything else as JSON, non-printable characters
-    escaped, at most 40 characters and ``…``."""
-    if isinstance(value, str):
-        return quote(value, limit=40)
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError, RecursionError):
-        text = str(value) if not isinstance(value, list | dict) else type(value).__name__
-    text = printable(text)
-    return text if len(text) <= 40 else text[:39] + "…"
 
 
 class _Strict(BaseModel):

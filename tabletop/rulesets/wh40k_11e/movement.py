@@ -451,7 +451,7 @@ def _staged_state(state: GameState, sel: Selection, staged: Sequence[Mapping[str
             p = a["at"]
             at = (float(p[0]), float(p[1]))
         if a.get("facing") is not None:
-            facing = float(a["facing"])
+            facing = float(a["facing"]) % 360.0
         pos[mid] = (at, facing)
     models = tuple(replace(m, at=pos[m.id][0], facing=pos[m.id][1]) if m.id in pos else m
                    for m in unit.models)
@@ -478,7 +478,8 @@ def board(state: GameState) -> GameState:
     for a in sel.staged:
         p: Any = a["at"]
         f: Any = a.get("facing")
-        pos[str(a["model"])] = ((float(p[0]), float(p[1])), None if f is None else float(f))
+        pos[str(a["model"])] = ((float(p[0]), float(p[1])),
+                                None if f is None else float(f) % 360.0)
     models = tuple(replace(m, at=pos[m.id][0], facing=_or(pos[m.id][1], m.facing))
                    if m.id in pos else m for m in unit.models)
     return state.with_unit(replace(unit, models=models, location="battlefield"))
