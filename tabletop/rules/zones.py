@@ -61,7 +61,7 @@ from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
-from tabletop.errors import UserError
+from tabletop.errors import UserError, describe
 from tabletop.geometry.footprints import (
     Footprint,
     Oval,
@@ -79,10 +79,12 @@ from tabletop.geometry.reach import (
 )
 from tabletop.geometry.tolerance import EPS
 from tabletop.rules import rulings
+from tabletop.rules.actions import MAX_NUMBER, MAX_PATH_POINTS
 from tabletop.rules.violation import Violation
 from tabletop.state import GameState, Model, Unit
 
 __all__ = [
+    "MAX_ROLL",
     "MODES",
     "MOVES",
     "PathCheck",
@@ -99,6 +101,8 @@ MOVES = ("normal", "advance", "fall-back")
 """Move types with a legal zone."""
 MODES = ("ordered-retreat", "desperate-escape")
 """Fall-back modes."""
+MAX_ROLL = 36
+"""Largest advance roll accepted, after modifiers (the smallest is 1)."""
 END_SEGMENTS = 128
 """Vertices of the circumscribed polygons of round end regions (radius excess 0.03 %)."""
 END_QUAD_SEGS = 16
@@ -301,8 +305,10 @@ def _situation(state: GameState, model_id: str, move: str, roll: int | None,
     if move == "advance":
         if roll is None:
             raise UserError("an advance move needs the advance roll (--roll N)")
-        if roll < 0:
-            raise UserError(f"an advance roll cannot be negative ({roll})")
+        if (not isinstance(roll, int | np.integer) or isinstance(roll, bool)
+                or not 1 <= roll <= MAX_ROLL):
+            raise UserError(f"an advance roll is a whole number from 1 to {MAX_ROLL}, not "
+                            f"{describe(roll)}")
     elif roll is not None:
         raise UserError(f"a roll only applies to an advance move, not to a {move} move")
     if move == "fall-back":
@@ -501,6 +507,19 @@ def _end_violations(sit: _Situation, x: float, y: float, *, engagement: bool = T
 # --------------------------------------------------------------------------------------------
 # the zone
 # --------------------------------------------------------------------------------------------
+def _query_point(x: Any, y: Any) -> tuple[float, float]:
+    """``(x, y)`` as floats, or :class:`UserError` unless both are finite numbers of at most
+    :data:`~tabletop.rules.actions.MAX_NUMBER` in size."""
+    try:
+        fx, fy = float(x), float(y)
+    except (TypeError, ValueError):
+        fx = fy = math.nan
+    if not (abs(fx) <= MAX_NUMBER and abs(fy) <= MAX_NUMBER):
+        raise UserError(f"a point is [x, y], two finite numbers of at most {MAX_NUMBER:,.0f} in "
+                        f"size, not {describe([x, y])}")
+    return fx, fy
+
+
 class Zone:
     """A legal zone: where a model may end its move (or be set up).
 
@@ -555,6 +574,7 @@ class Zone:
 
     def contains(self, x: float, y: float) -> bool:
         """Whether ``(x, y)`` is a legal end point (exact test near the zone's boundary)."""
+        x, y = _query_point(x, y)
         if shapely.contains_xy(self.geometry, x, y):
             return True
         if not shapely.contains_xy(self._near, x, y):
@@ -563,6 +583,7 @@ class Zone:
 
     def explain(self, x: float, y: float) -> list[Violation]:
         """Every reason why ``(x, y)`` is not a legal end point (empty when it is legal)."""
+        x, y = _query_point(x, y)
         if self._disk is None:
             return list(self._setup_checks(float(x), float(y)))
         out = _end_violations(self._sit, x, y)
@@ -603,6 +624,7 @@ class Zone:
 
     def nearest(self, x: float, y: float) -> tuple[float, float]:
         """The legal point closest to ``(x, y)`` (the point itself when it is legal)."""
+        x, y = _query_point(x, y)
         if self.contains(x, y):
             return (float(x), float(y))
         if self.geometry.is_empty:
@@ -625,9 +647,10 @@ class Zone:
         The path only follows the reach rule; whether ``(x, y)`` is a legal end point is
         :meth:`contains`. A set-up zone has no path.
         """
+        x, y = _query_point(x, y)
         if self._disk is None:
             return None
-        pts = self._disk.path_to(float(x), float(y))
+        pts = self._disk.path_to(x, y)
         if pts is None:
             return None
         length = sum(math.dist(a, b) for a, b in itertools.pairwise(pts))
@@ -861,7 +884,9 @@ def validate_path(state: GameState, model_id: str, move: str,
         ``legal``, ``length``, ``limit`` and every violation with its geometry.
     """
     sit = _situation(state, model_id, move, roll, mode)
-    pts = [(float(p[0]), float(p[1])) for p in points]
+    if len(points) > MAX_PATH_POINTS:
+        raise UserError(f"a path has at most {MAX_PATH_POINTS:,} points, not {len(points):,}")
+    pts = [_query_point(p[0], p[1]) for p in points]
     if not pts or math.dist(pts[0], sit.start) > EPS:
         pts.insert(0, sit.start)
     length = sum(math.dist(a, b) for a, b in itertools.pairwise(pts))
