@@ -76,8 +76,11 @@ def describe(value: Any) -> str:
         return quote(value, limit=40)
     try:
         text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError, RecursionError):
-        text = type(value).__name__ if isinstance(value, list | dict) else str(value)
+    except (TypeError, ValueError, RecursionError):  # NaN, a 5,000-digit int, deep nesting
+        try:
+            text = repr(value) if isinstance(value, float) else f"a {type(value).__name__}"
+        except ValueError:
+            text = f"a {type(value).__name__}"
     text = printable(text)
     return text if len(text) <= 40 else text[:40] + "…"
 

@@ -129,7 +129,7 @@ def test_malformed_action_file_exits_2_and_writes_nothing(
     for text, words in [("[{\"do\": \"next\"}, {\"do\": \"jump\"}]", "action 1"),
                         ("[{\"do\": \"select\", \"unit\": \"nobody\", \"move\": \"normal\"}]",
                          "unit"),
-                        ("not json", "not JSON")]:
+                        ("not json", "invalid JSON")]:
         bad.write_text(text)
         assert main(["apply", str(src), str(bad), "-o", str(out)]) == 2
         assert words in capsys.readouterr().err

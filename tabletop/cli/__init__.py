@@ -8,13 +8,16 @@ Modules are found automatically; ``ORDER`` (an int) sorts them in ``--help``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from tabletop.errors import UserError
+from tabletop import __version__
+from tabletop.errors import UserError, printable
 
 __all__ = ["main"]
 
@@ -37,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="tabletop",
         description="Exact legal move zones and movement rules for miniature wargames.",
     )
+    parser.add_argument("--version", action="version", version=f"tabletop {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for mod in _commands():
         mod.register(sub)
@@ -44,7 +48,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code (2 for bad input)."""
+    """Run the command line; return the exit code (2 for bad input).
+
+    A :class:`~tabletop.errors.UserError` prints its lines, each with any character that is not
+    printable escaped (so no line can hold a terminal escape or a line break), and exits 2.
+    """
+    for stream in (sys.stdout, sys.stderr):  # an id in any script, on any terminal
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
@@ -54,10 +66,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except UserError as exc:
         for line in exc.lines:
-            print(line, file=sys.stderr)
+            print(printable(line), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (``tabletop ... | head``)
+        with contextlib.suppress(OSError, ValueError):  # no second error when Python flushes
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -10,12 +10,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
-from typing import Any
 
 from tabletop import rulesets
 from tabletop.errors import UserError
-from tabletop.scenario.io import load_scenario, save_scenario
+from tabletop.scenario.io import check_triggers, load_scenario, read_json, save_scenario
 
 ORDER = 40
 
@@ -36,29 +34,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.set_defaults(func=run)
 
 
-def _read_json(path: str, what: str) -> Any:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read the {what}: {exc.strerror or exc}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError(f"{path}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-                        ) from None
-
-
 def run(args: argparse.Namespace) -> int:
     """Apply the actions; print the results; write ``-o`` if asked."""
     state = load_scenario(args.scenario)
-    actions = _read_json(args.actions, "action file")
+    actions = read_json(args.actions, "an action file")
     if not isinstance(actions, list):
         raise UserError(f"{args.actions}: an action file is a JSON array of actions")
     registry = None
     if args.triggers:
-        specs = _read_json(args.triggers, "trigger file")
+        specs = read_json(args.triggers, "a trigger file")
         if not isinstance(specs, list) or not all(isinstance(s, dict) for s in specs):
             raise UserError(f"{args.triggers}: a trigger file is a JSON array of objects")
+        check_triggers(state, specs, args.triggers)
         try:
             registry = rulesets.of(state).trigger_registry(specs)
         except UserError as exc:

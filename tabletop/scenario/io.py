@@ -79,10 +79,12 @@ __all__ = [
     "MAX_TOML_LINE",
     "MAX_TOML_LINES",
     "base_text",
+    "check_triggers",
     "dumps_scenario",
     "load_scenario",
     "loads_scenario",
     "partial_state",
+    "read_json",
     "save_scenario",
     "shipped",
     "to_document",
@@ -132,39 +134,87 @@ _TOML_POSITION = re.compile(r"^(?P<msg>.*?)\s*\(at line (?P<line>\d+), column (?
 
 def shipped(name: str) -> Path:
     """Path of a scenario shipped with the package, e.g. ``shipped("demo.toml")``."""
-    ref = resources.files("tabletop") / "scenarios" / name
-    path = Path(str(ref))
+    path = Path(str(resources.files("tabletop") / "scenarios" / name))
     if not path.is_file():
-        available = sorted(p.name for p in path.parent.iterdir() if p.suffix in (".toml", ".json"))
-        raise UserError(f"{name}: no such shipped scenario; available: {', '.join(available)}")
+        raise UserError(f"{quote(name)}: no such shipped scenario; available: "
+                        f"{', '.join(_shipped_names())}")
     return path
 
 
 def load_scenario(path: str | os.PathLike[str], *, check: bool = True) -> GameState:
     """Load a scenario file: TOML by ``.toml``, JSON by ``.json``, otherwise by its content.
 
+    A bare file name that is not in the current folder but is the name of a shipped scenario
+    (``"demo.toml"``) loads the shipped one.
+
     Raises
     ------
     UserError
         With one line per problem, each starting with the file name.
     """
-    p = Path(path)
+    p = _existing_or_shipped(Path(path))
     source = str(path)
+    fmt: Format | None = {".toml": "toml", ".json": "json"}.get(p.suffix.lower())  # type: ignore[assignment]
+    return _loads(_read_bytes(p, source), fmt=fmt, source=source, check=check)
+
+
+def _existing_or_shipped(path: Path) -> Path:
+    if path.exists() or path.is_symlink() or path.name != str(path):
+        return path
+    ref = Path(str(resources.files("tabletop") / "scenarios" / path.name))
+    return ref if ref.is_file() else path
+
+
+def _read_bytes(p: Path, source: str, what: str = "a scenario file") -> bytes:
+    """The bytes of a file of at most :data:`MAX_BYTES`, or a one-line :class:`UserError`."""
     try:
-        size = p.stat().st_size
+        info = p.stat()
     except OSError as exc:
-        raise UserError(f"{source}: cannot read the file: {exc.strerror or exc}") from None
+        hint = ""
+        if isinstance(exc, FileNotFoundError) and p.name == str(p):
+            hint = f" (shipped scenarios, loaded by name: {', '.join(_shipped_names())})"
+        raise UserError(f"{source}: cannot read the file: {exc.strerror or exc}{hint}") from None
     if p.is_dir():
-        raise UserError(f"{source}: is a folder, not a scenario file")
-    if size > MAX_BYTES:
-        raise UserError(f"{source}: the file is too large ({size:,} bytes; the limit is "
+        raise UserError(f"{source}: is a folder, not {what}")
+    if info.st_size > MAX_BYTES:
+        raise UserError(f"{source}: the file is too large ({info.st_size:,} bytes; the limit is "
                         f"{MAX_BYTES // (1024 * 1024)} MB)")
     try:
-        data = p.read_bytes()
+        with open(p, "rb") as fh:
+            data = fh.read(MAX_BYTES + 1)  # a FIFO or a device has no size to check first
     except OSError as exc:
         raise UserError(f"{source}: cannot read the file: {exc.strerror or exc}") from None
-    fmt: Format | None = {".toml": "toml", ".json": "json"}.get(p.suffix.lower())  # type: ignore[assignment]
-    return _loads(data, fmt=fmt, source=source, check=check)
+    if len(data) > MAX_BYTES:
+        raise UserError(f"{source}: the file is too large (more than "
+                        f"{MAX_BYTES // (1024 * 1024)} MB)")
+    return data
+
+
+def _shipped_names() -> list[str]:
+    folder = Path(str(resources.files("tabletop") / "scenarios"))
+    return sorted(p.name for p in folder.iterdir() if p.suffix in (".toml", ".json"))
+
+
+def _decode(data: bytes, source: str) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{source}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
+                        f"{exc.start}); save the file as UTF-8") from None
+
+
+def read_json(path: str | os.PathLike[str], what: str) -> Any:
+    """Read a JSON file other than a scenario (an action file, a trigger file) with the same
+    bounds as scenario files: size, UTF-8, duplicate keys, nesting, number of values.
+
+    ``what`` names the file in messages (``"an action file"``).
+    """
+    source = str(path)
+    text = _decode(_read_bytes(Path(path), source, what), source)
+    _refuse_bulky(text, "json", source, what)
+    raw = _parse(text, "json", source, what)
+    _refuse_deep(raw, source, what)
+    return raw
 
 
 def loads_scenario(text: str | bytes, *, fmt: Format | None = None, source: str = "<string>",
@@ -174,23 +224,18 @@ def loads_scenario(text: str | bytes, *, fmt: Format | None = None, source: str 
 
 
 def _loads(text: str | bytes, *, fmt: Format | None, source: str, check: bool) -> GameState:
-    if isinstance(text, bytes):
-        if len(text) > MAX_BYTES:
-            raise UserError(f"{source}: the text is too large ({len(text):,} bytes; the limit is "
-                            f"{MAX_BYTES // (1024 * 1024)} MB)")
-        try:
-            text = text.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise UserError(f"{source}: not UTF-8 text (byte 0x{text[exc.start]:02x} at offset "
-                            f"{exc.start}); save the file as UTF-8") from None
-    elif len(text) > MAX_BYTES:
-        raise UserError(f"{source}: the text is too large ({len(text):,} characters; the limit is "
+    if len(text) > MAX_BYTES:
+        raise UserError(f"{source}: the text is too large ({len(text):,} "
+                        f"{'bytes' if isinstance(text, bytes) else 'characters'}; the limit is "
                         f"{MAX_BYTES // (1024 * 1024)} MB)")
+    if isinstance(text, bytes):
+        text = _decode(text, source)
     if fmt is None:
         fmt = "json" if text.lstrip().startswith("{") else "toml"
     _refuse_bulky(text, fmt, source)
     raw = _parse(text, fmt, source)
-    _refuse_absurd(raw, source)
+    _refuse_deep(raw, source)
+    _refuse_many_models(raw, source)
     ruleset = raw.get("ruleset") if isinstance(raw, dict) else None
     try:
         model = SCENARIO_ADAPTER.validate_python(raw)
@@ -205,6 +250,23 @@ def _loads(text: str | bytes, *, fmt: Format | None, source: str, check: bool) -
         if problems:
             raise UserError(_lines(source, problems, ruleset, raw))
     return state
+
+
+def check_triggers(state: GameState, specs: Any, source: str) -> None:
+    """Check triggers given apart from a scenario (``tabletop apply --triggers``) as if they
+    were the scenario's ``triggers``: their keys and values, points of the turn, players and
+    units. Raises :class:`UserError` with every problem, paths as ``[i].key``."""
+    doc = to_document(state)
+    doc["triggers"] = specs
+    problems: list[Problem]
+    try:
+        problems = check_state(build_state(SCENARIO_ADAPTER.validate_python(doc)))
+    except ValidationError as exc:
+        problems = render_errors(exc.errors())
+    ours = [(path.removeprefix("triggers"), msg) for path, msg in problems
+            if path == "triggers" or path.startswith("triggers[")]
+    if ours:
+        raise UserError(_lines(source, ours, state.ruleset, None))
 
 
 def _lines(source: str, problems: list[Problem], ruleset: Any, raw: Any) -> list[str]:
@@ -280,7 +342,7 @@ def _named_path(path: str, names: dict[tuple[int, int | None], str]) -> str:
     return path
 
 
-def _parse(text: str, fmt: Format, source: str) -> Any:
+def _parse(text: str, fmt: Format, source: str, what: str = "a scenario file") -> Any:
     try:
         if fmt == "json":
             return json.loads(text, object_pairs_hook=_no_duplicate_keys)
@@ -298,7 +360,7 @@ def _parse(text: str, fmt: Format, source: str) -> Any:
         raise UserError(f"{source}: invalid JSON: the key {describe(exc.key)} appears twice in "
                         "one object") from None
     except RecursionError:
-        raise UserError(f"{source}: nested deeper than {MAX_DEPTH} levels; a scenario file needs "
+        raise UserError(f"{source}: nested deeper than {MAX_DEPTH} levels; {what} needs "
                         "far fewer") from None
 
 
@@ -317,11 +379,11 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _refuse_bulky(text: str, fmt: Format, source: str) -> None:
+def _refuse_bulky(text: str, fmt: Format, source: str, what: str = "a scenario file") -> None:
     """Refuse text that would take long to parse, before parsing it (linear, C-speed scans)."""
     commas = text.count(",")
     if commas > MAX_ITEMS:
-        raise UserError(f"{source}: too many values ({commas:,} commas; a scenario file needs "
+        raise UserError(f"{source}: too many values ({commas:,} commas; {what} needs "
                         f"fewer than {MAX_ITEMS:,})")
     if fmt != "toml":
         return
@@ -347,18 +409,22 @@ def _refuse_bulky(text: str, fmt: Format, source: str) -> None:
         start = end + 1
 
 
-def _refuse_absurd(raw: Any, source: str) -> None:
-    """Refuse deep nesting and too many models before validation (iterative, linear time)."""
+def _refuse_deep(raw: Any, source: str, what: str = "a scenario file") -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH` (iterative, linear time)."""
     stack: list[tuple[Any, int]] = [(raw, 1)]
     while stack:
         value, depth = stack.pop()
         if depth > MAX_DEPTH:
-            raise UserError(f"{source}: nested deeper than {MAX_DEPTH} levels; a scenario file "
-                            "needs far fewer")
+            raise UserError(f"{source}: nested deeper than {MAX_DEPTH} levels; {what} needs far "
+                            "fewer")
         if isinstance(value, dict):
             stack.extend((v, depth + 1) for v in value.values() if isinstance(v, dict | list))
         elif isinstance(value, list):
             stack.extend((v, depth + 1) for v in value if isinstance(v, dict | list))
+
+
+def _refuse_many_models(raw: Any, source: str) -> None:
+    """Refuse more than :data:`MAX_MODELS` models before validation."""
     if not isinstance(raw, dict) or not isinstance(raw.get("units"), list):
         return
     total = 0
@@ -834,7 +900,9 @@ def save_scenario(state: GameState, path: str | os.PathLike[str],
     """Write ``state`` to ``path`` atomically; the format follows the suffix (``.json``: JSON).
 
     The text is read back before anything is written: if it would not load to an identical state
-    (data that format 1 cannot hold), :class:`ValueError` is raised and no file is touched.
+    (data that format 1 cannot hold), :class:`~tabletop.errors.UserError` (a ``ValueError``) is
+    raised and no file is touched; so it is when ``path`` cannot be written
+    (:func:`~tabletop.files.atomic_write`).
     """
     p = Path(path)
     if fmt is None:
@@ -843,7 +911,8 @@ def save_scenario(state: GameState, path: str | os.PathLike[str],
     try:
         back = loads_scenario(text, fmt=fmt, source=str(p), check=False)
     except UserError as exc:
-        raise ValueError(f"{p}: this state cannot be saved as scenario format 1:\n{exc}") from None
+        raise UserError([f"{p}: this state cannot be saved as scenario format 1; nothing written:",
+                         *exc.lines]) from None
     if back != _canonical(state):
-        raise ValueError(f"{p}: this state does not survive saving in format 1; nothing written")
+        raise UserError(f"{p}: this state does not survive saving in format 1; nothing written")
     atomic_write(p, text)
