@@ -385,27 +385,43 @@ def wheel_limits(block: BlockGeom, obstacles: BaseGeometry, *, max_angle: float 
     ``obstacles`` and, if given, whose end satisfies ``cap``. The area grows with the angle.
     The cap is probed every degree before bisection, so a cap that fails and recovers within
     one degree may be missed; the swept-area bound is exact to the bisection tolerance.
+
+    The first whole degree whose sweep overlaps is found by bisection over whole degrees (the
+    swept area only grows with the angle), the cap is probed at every whole degree before it,
+    and the last degree is bisected: the same answer as stepping degree by degree, with about
+    ten sweeps instead of one per degree.
     """
+    steps = [min(max_angle, float(k)) for k in range(1, math.ceil(max_angle) + 1)]
     out = []
     for sgn in (1.0, -1.0):
-        def ok(a: float, sgn: float = sgn) -> bool:
-            if a == 0:
-                return True
-            if overlaps(wheel_sweep(block, sgn * a), obstacles):
-                return False
-            return cap is None or cap(block.wheeled(sgn * a))
+        def clear(a: float, sgn: float = sgn) -> bool:
+            return a == 0 or not overlaps(wheel_sweep(block, sgn * a), obstacles)
 
-        hi = 0.0
-        step = 1.0
-        a = 0.0
-        while a < max_angle:
-            nxt = min(max_angle, a + step)
-            if not ok(nxt):
-                hi = _bisect(ok, a, nxt)
-                break
-            a = nxt
-            hi = a
-        out.append(sgn * hi)
+        def capped(a: float, sgn: float = sgn) -> bool:
+            return cap is None or a == 0 or cap(block.wheeled(sgn * a))
+
+        def ok(a: float) -> bool:
+            return clear(a) and capped(a)
+
+        if not steps:
+            out.append(0.0)
+            continue
+        first = len(steps)  # index of the first whole degree whose sweep overlaps
+        if not clear(steps[-1]):
+            lo, hi = 0, len(steps) - 1
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if clear(steps[mid]):
+                    lo = mid + 1
+                else:
+                    hi = mid
+            first = lo
+        k = next((i for i in range(first) if not capped(steps[i])), first)
+        if k == len(steps):
+            out.append(sgn * steps[-1])
+            continue
+        prev = steps[k - 1] if k > 0 else 0.0
+        out.append(sgn * _bisect(ok, prev, steps[k]))
     return (out[1], out[0])
 
 
