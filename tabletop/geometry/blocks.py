@@ -255,26 +255,34 @@ def straight_sweep(a: BlockGeom, b: BlockGeom) -> Polygon:
 
 
 def _arc_points(centre: Sequence[float], start: Sequence[float], angle: float, *,
-                outer: bool) -> list[tuple[float, float]]:
-    """Points of the arc traced by ``start`` turning ``angle`` degrees about ``centre``.
+                outer: bool) -> np.ndarray:
+    """Points (an ``(n, 2)`` array, ``start`` first) of the arc traced by ``start`` turning
+    ``angle`` degrees about ``centre``.
 
     ``outer``: vertices on tangent lines (polygon contains the disc side); otherwise vertices on
-    the circle (chords, polygon contains the outside of the circle).
+    the circle (chords, polygon contains the outside of the circle). Computed as arrays (a wheel's
+    sweep is asked for on every pointer motion and many times per wheel range).
     """
     n = max(1, math.ceil(abs(angle) / WHEEL_STEP_DEG))
     step = angle / n
-    pts = [tuple(start)]
+    cx, cy = float(centre[0]), float(centre[1])
+    dx, dy = float(start[0]) - cx, float(start[1]) - cy
     if outer:
+        ks = (np.arange(n, dtype=float) + 0.5) * step
         scale = 1.0 / math.cos(math.radians(step) / 2.0)
-        for k in range(n):
-            q = rotate_point(start, centre, (k + 0.5) * step)
-            pts.append((centre[0] + (q[0] - centre[0]) * scale,
-                        centre[1] + (q[1] - centre[1]) * scale))
     else:
-        for k in range(1, n):
-            pts.append(rotate_point(start, centre, k * step))
-    pts.append(rotate_point(start, centre, angle))
-    return [(float(x), float(y)) for x, y in pts]
+        ks = np.arange(1, n, dtype=float) * step
+        scale = 1.0
+    a = np.radians(np.append(ks, angle))
+    c, s = np.cos(a), np.sin(a)
+    out = np.empty((len(a) + 1, 2))
+    out[0] = (float(start[0]), float(start[1]))
+    out[1:, 0] = dx * c - dy * s
+    out[1:, 1] = dx * s + dy * c
+    out[1:-1] *= scale
+    out[1:, 0] += cx
+    out[1:, 1] += cy
+    return out
 
 
 def wheel_sweep(block: BlockGeom, angle: float) -> BaseGeometry:
@@ -295,10 +303,12 @@ def wheel_sweep(block: BlockGeom, angle: float) -> BaseGeometry:
     b0 = c["rl"] if angle > 0 else c["rr"]
     a1 = rotate_point(a0, p, angle)
     b1 = rotate_point(b0, p, angle)
-    sector = Polygon([tuple(p), *_arc_points(p, a0, angle, outer=True)])
+    sector = shapely.polygons(np.vstack([np.asarray(p, dtype=float)[None],
+                                         _arc_points(p, a0, angle, outer=True)]))
     inner = _arc_points(p, a0, angle, outer=False)
-    band = Polygon([a0, b0, *_arc_points(p, b0, angle, outer=True)[1:-1], b1, a1,
-                    *reversed(inner[1:-1])])
+    band = shapely.polygons(np.vstack([np.array([a0, b0], dtype=float),
+                                       _arc_points(p, b0, angle, outer=True)[1:-1],
+                                       np.array([b1, a1], dtype=float), inner[-2:0:-1]]))
     parts = [block.polygon, end.polygon, sector.buffer(0), band.buffer(0)]
     return shapely.union_all(parts)
 
