@@ -44,12 +44,14 @@ __all__ = ["Eligibility", "MoveType", "Preview", "Ruleset"]
 
 @dataclass(frozen=True)
 class MoveType:
-    """A move type a unit may be selected for: its name in actions, its title, and the key the
-    window selects it with."""
+    """A move type a unit may be selected for: its name in actions, its title, the key the
+    window selects it with, and the modes a ``select`` may name (the window offers each one the
+    rules would accept now)."""
 
     name: str
     title: str
     key: str
+    modes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,8 @@ class Ruleset(ABC):
     terrain_kinds: ClassVar[tuple[str, ...]]
     effects: ClassVar[Mapping[str, tuple[DataEffect, tuple[str, ...]]]] = GENERIC_EFFECTS
     tools: Mapping[str, Any] = {}
+    command_points: ClassVar[bool] = False
+    """Whether its players have Command points (the window shows them only then)."""
     program_triggers: ClassVar[tuple[Trigger, ...]] = ()
     """Rules the program itself attaches to points of the turn."""
 

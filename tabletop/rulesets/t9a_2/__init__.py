@@ -64,6 +64,7 @@ ACTIONS: ActionSchema = {
     "reform": {"files": Field("int", True), "facing": Field("num")},
     "undo": {},
     "reset": {},
+    "cancel": {},
     "commit": {"dice": Field("dice")},
 }
 """The fields of each action (spec/actions.md)."""

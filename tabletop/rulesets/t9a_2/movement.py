@@ -697,6 +697,14 @@ def _act(state: GameState, action: Mapping[str, Any], dice: Dice) -> Result:
     sel = state.battle.selection
     if sel is None:
         return state, False, ["no unit is selected"], []
+    if do == "cancel":
+        # the window's Esc: a unit that has not manoeuvred yet is free to be selected again
+        # (rulings, dice stand: a March Test taken stands for the phase)
+        if sel.staged:
+            return state, False, [f"unit {sel.unit} has staged manoeuvres: put them back "
+                                  "(reset) before cancelling its selection"], []
+        st = replace(state, battle=replace(state.battle, selection=None))
+        return st, True, [], [{"kind": "cancel", "unit": sel.unit}]
     if do == "undo" and not sel.staged:
         return state, False, ["nothing to undo"], []
     return _replay(state, sel, sel.staged[:-1] if do == "undo" else ()), True, [], []

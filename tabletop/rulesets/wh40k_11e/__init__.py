@@ -91,6 +91,7 @@ ACTIONS: ActionSchema = {
               "facing": Field("num")},
     "undo": {},
     "reset": {},
+    "cancel": {},
     "commit": {"dice": Field("dice"), "embark": Field("unit")},
 }
 """The fields of each action (spec/actions.md)."""
@@ -108,12 +109,13 @@ class Wh40k11e(Ruleset):
         MoveType("remain-stationary", "Remain stationary", "s"),
         MoveType("normal", "Normal move", "n"),
         MoveType("advance", "Advance", "a"),
-        MoveType("fall-back", "Fall back", "f"),
-        MoveType("disembark", "Disembark", "d"),
-        MoveType("ingress", "Ingress (from reserves)", "i"),
+        MoveType("fall-back", "Fall back", "f", movement.MODES["fall-back"]),
+        MoveType("disembark", "Disembark", "d", movement.MODES["disembark"]),
+        MoveType("ingress", "Ingress (from reserves)", "i", movement.MODES["ingress"]),
     )
     terrain_kinds = ("area", "light", "dense", "impassable")
     effects = EFFECTS
+    command_points = True
 
     def __init__(self) -> None:
         self.tools = {MODEL_DRAG: ModelDrag()}
@@ -133,6 +135,8 @@ class Wh40k11e(Ruleset):
             return movement.undo(state)
         if do == "reset":
             return movement.reset(state)
+        if do == "cancel":
+            return movement.cancel(state)
         return movement.commit(state, dice=a.get("dice"), embark=a.get("embark"))
 
     def eligible_moves(self, state: GameState, unit_id: str) -> list[tuple[str, bool, str]]:

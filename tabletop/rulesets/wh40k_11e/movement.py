@@ -45,6 +45,7 @@ __all__ = [
     "MOVE_TYPES",
     "allocate_mortal_wounds",
     "board",
+    "cancel",
     "commit",
     "commit_check",
     "eligible_moves",
@@ -549,6 +550,24 @@ def undo(state: GameState) -> ActionResult:
         last = sel.staged[-1]
         return ActionResult(_staged_state(state, sel, sel.staged[:-1]), True, (),
                             ({"kind": "undo", "model": last.get("model")},))
+    except Refusal as r:
+        return ActionResult(state, False, tuple(r.reasons))
+
+
+def cancel(state: GameState) -> ActionResult:
+    """Take back the selection of a unit none of whose models has moved or been set up yet: the
+    unit is free to be selected again, for any move type (the window's Esc).
+
+    Rulings ("Dice stand"): as after a refused commit, casualties stay removed, the dice are not
+    rewound and the unit's rolls stand for a new selection (an advance selected again keeps its
+    roll).
+    """
+    try:
+        sel = _selection(state)
+        if sel.staged:
+            raise Refusal(f"{sel.unit} has staged moves: put them back (reset) before cancelling "
+                          "its selection")
+        return ActionResult(_restore(state), True, (), ({"kind": "cancel", "unit": sel.unit},))
     except Refusal as r:
         return ActionResult(state, False, tuple(r.reasons))
 
