@@ -7,7 +7,7 @@ import math
 import pytest
 from view_support import DiscZone, small_state
 
-from tabletop.view.controller import Controller
+from tabletop.view.controller import Controller, ruler_label
 from tabletop.view.viewport import Viewport
 
 VP = Viewport(scale=10.0, ox=0.0, oy=0.0)  # 10 px per inch, origin at (0, 0)
@@ -99,18 +99,74 @@ def test_a_click_without_moving_stages_nothing() -> None:
     assert c.pointer_up(px(5, 10)) == []
 
 
-def test_keys_map_to_actions() -> None:
+def test_keys_map_to_intents() -> None:
     c, _ = make(selected=False)
     c.pointer_down(px(5, 10))  # focus the squad
-    assert c.key("n")[0].data["actions"] == [{"do": "select", "unit": "squad", "move": "normal"}]
-    assert c.key("a")[0].data["actions"][0]["move"] == "advance"
-    assert c.key("f", shift=True)[0].data["actions"][0]["mode"] == "desperate-escape"
-    assert c.key("return")[0].data["actions"] == [{"do": "commit"}]
-    assert c.key("z", ctrl=True)[0].data["actions"] == [{"do": "undo"}]
+    assert c.key("n")[0].data == {"unit": "squad", "move": "normal"}
+    assert c.key("a")[0].data["move"] == "advance"
+    assert c.key("f", shift=True)[0].data["mode"] == "desperate-escape"
+    kinds = {k: c.key(k, **mods)[0].kind for k, mods in (
+        ("return", {}), ("space", {}), ("t", {}), ("home", {}), ("z", {"ctrl": True}),
+        ("y", {"ctrl": True}), ("s", {"ctrl": True}), ("q", {"ctrl": True}))}
+    assert kinds == {"return": "commit", "space": "next", "t": "threat", "home": "fit",
+                     "z": "undo", "y": "redo", "s": "save", "q": "quit"}
+    assert c.key("z", ctrl=True, shift=True)[0].kind == "redo"
+    assert c.key("s", ctrl=True, shift=True)[0].kind == "save-as"
     assert c.key("r")[0].data["actions"] == [{"do": "reset"}]
-    assert c.key("space")[0].data["actions"] == [{"do": "next"}]
-    assert c.key("s", ctrl=True)[0].kind == "save"
     assert c.key("g")[0].data == {"what": "grid"}
+    assert c.key("2")[0].data == {"what": "engagement"}
+    assert c.key("q") == [] and c.key("e") == []  # free for turning a model
+
+
+def test_escape_unwinds_drag_then_picked_models_then_the_selection() -> None:
+    c, _ = make()
+    c.pointer_down(px(5, 10), ctrl=True)
+    c.pointer_down(px(6.5, 10), ctrl=True)
+    assert c.picked == {"s1", "s2"} and c.drag is None
+    c.pointer_down(px(5, 10))
+    assert c.drag is not None
+    assert c.key("escape") == [] and c.drag is None
+    assert c.key("escape") == [] and not c.picked
+    assert [i.kind for i in c.key("escape")] == ["cancel"]
+
+
+def test_ruler_reads_three_decimals_near_the_thresholds() -> None:
+    assert ruler_label(2.0004) == '2.000"'
+    assert ruler_label(1.96) == '1.960"' and ruler_label(9.04) == '9.040"'
+    assert ruler_label(4.5) == '4.50"' and ruler_label(2.06) == '2.06"'
+    assert ruler_label(12.0, bases=True) == '12.000" base to base'
+
+
+def test_box_selection_picks_the_moving_units_models_inside_it() -> None:
+    c, _ = make()
+    c.pointer_down(px(4, 9))  # empty ground
+    c.pointer_move(px(5.5, 11))
+    assert c.box is not None
+    c.pointer_up(px(5.5, 11))
+    assert c.picked == {"s1"}
+    c.pointer_down(px(4, 9))
+    c.pointer_up(px(4, 9))  # a click on empty ground clears it
+    assert c.picked == set()
+
+
+def test_picked_models_move_together_each_along_its_own_legal_path() -> None:
+    """A follower whose straight copy of the anchor's move would leave its zone stops at its
+    zone's edge instead (the whole-unit Shift-drag keeps one vector, as before)."""
+    radius = {"s1": 3.0, "s2": 6.0}
+    c = Controller(small_state(), VP, zone_fn=lambda s, m: DiscZone(s.model(m)[1].at, radius[m]),
+                   cap_fn=lambda s, m: 6.0)
+    c.pointer_down(px(5, 10), ctrl=True)
+    c.pointer_down(px(6.5, 10), ctrl=True)
+    c.pointer_down(px(6.5, 10))  # s2 is the anchor
+    c.pointer_move(px(11.5, 10))  # 5" right: inside s2's zone, outside s1's (3")
+    d = c.drag
+    assert d is not None and d.follower_paths
+    assert d.ghosts["s2"] == pytest.approx((11.5, 10.0))
+    assert d.ghosts["s1"] == pytest.approx((8.0, 10.0), abs=0.02)
+    assert d.legal["s1"]
+    (intent,) = c.pointer_up(px(11.5, 10))
+    moved = {a["model"]: a["path"] for a in intent.data["actions"]}
+    assert moved["s1"][-1] == pytest.approx([8.0, 10.0], abs=1e-6)
 
 
 def test_pan_and_zoom_change_only_the_viewport() -> None:

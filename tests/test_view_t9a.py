@@ -211,9 +211,9 @@ def front_middle(app: App, unit: str, u: float = 0.3) -> tuple[float, float]:
 def test_space_resolves_rally_and_flee_with_dice_and_the_panel_greys_fleeing(app_factory) -> None:  # type: ignore[no-untyped-def]
     app = app_factory(lines())
     to_move_units(app)
-    rally = [e for e in app.last_events if e.get("what") == "rally"]
-    assert rally and rally[0]["unit"] == "archers" and len(rally[0]["dice"]) == 2
-    assert "Dis 4" in rally[0]["result"]  # decimated: half of Dis 7, rounded up
+    rally = [r for r in app.tray if r.purpose == "Rally test"]
+    assert rally and rally[0].unit == "archers" and len(rally[0].dice) == 2
+    assert "Dis 4" in rally[0].result  # decimated: half of Dis 7, rounded up
     # the archers fled or rallied (shaken): either way they may not move now
     click(app, block(app, "archers").at)
     assert app.ctrl.focus == "archers"
@@ -325,8 +325,9 @@ def test_an_end_within_one_inch_is_shown_and_refused(app_factory, tmp_path) -> N
     key(app, pygame.K_RETURN)
     assert app.message.startswith("refused")
     assert app.refusal is not None and any('1"' in r for r in app.refusal.reasons)
-    assert block(app, "spearmen").at == (24.0, 30.0)  # back where it started
-    assert app.state.battle.selection is None
+    # nothing is lost: the block stays where it was staged, still selected, to be fixed
+    assert block(app, "spearmen").at == pytest.approx((24.0, 27.5))
+    assert app.state.battle.selection is not None
     labels = [m.label for m in app.block_marks if m.label]
     assert labels == ['0.56" ≤ 1"']
     assert app.block_marks[0].outlines  # the block outlined where it was refused

@@ -20,13 +20,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "play",
         help="open the window on a scenario (default: the shipped demo)",
         description="Open a window on a scenario: pick a unit and a move type, drag its models "
-        "inside their exact legal zones, commit the move. Ctrl+S saves; every action is also "
-        "appended to an action log beside the save. Without FILE: the demo shipped with the "
-        "package.",
+        "inside their exact legal zones, commit the move. Ctrl+S saves beside FILE as "
+        "NAME.save.toml (a file already named *.save.* is saved in place; the shipped demo in "
+        "the current folder), Ctrl+Shift+S saves as another file; each session also writes its "
+        "own action log beside the save (NAME.save.session-N.*), which tabletop apply replays. "
+        "Without FILE: the demo shipped with the package.",
     )
     p.add_argument("file", metavar="FILE", nargs="?", help="scenario file (.toml or .json)")
     p.add_argument("--save", metavar="PATH",
-                   help="where Ctrl+S saves (default: <name>.save.toml in the current folder)")
+                   help="where Ctrl+S saves (default: NAME.save.toml beside FILE)")
     p.add_argument("--size", metavar="WxH", default="1280x820", help="window size in pixels")
     p.set_defaults(func=run)
 
@@ -39,12 +41,25 @@ def _has_display() -> bool:
     return True
 
 
+def default_save_path(opened: Path, *, shipped: bool = False, cwd: Path | None = None) -> Path:
+    """Where Ctrl+S saves a game opened from ``opened``: ``NAME.save.SUFFIX`` beside it, or the
+    file itself when it is already a save (never ``NAME.save.save``); a scenario shipped inside
+    the package is saved in the current folder instead."""
+    folder = (cwd or Path.cwd()) if shipped else opened.parent
+    suffix = opened.suffix if opened.suffix.lower() in (".toml", ".json") else ".toml"
+    stem = opened.stem if opened.suffix.lower() in (".toml", ".json") else opened.name
+    if stem.endswith(".save"):
+        return folder / f"{stem}{suffix}"
+    return folder / f"{stem}.save{suffix}"
+
+
 def run(args: argparse.Namespace) -> int:
     """Load the scenario and run the window until it is closed."""
     from tabletop.errors import UserError
     from tabletop.scenario.io import load_scenario, save_scenario, shipped
 
     path = Path(args.file) if args.file else shipped("demo.toml")
+    is_shipped = path.resolve().parent == shipped("demo.toml").resolve().parent
     state = load_scenario(path)
     try:
         w, h = (int(v) for v in str(args.size).lower().split("x"))
@@ -52,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--size: {args.size!r} is not WxH, e.g. 1280x820") from None
     if not (400 <= w <= 10000 and 300 <= h <= 10000):
         raise UserError(f"--size: {w}x{h} is out of range (400x300 to 10000x10000)")
-    save = Path(args.save) if args.save else Path.cwd() / f"{path.stem}.save.toml"
+    save = Path(args.save) if args.save else default_save_path(path, shipped=is_shipped)
     if not _has_display():
         print(NO_DISPLAY, file=sys.stderr)
         return 2

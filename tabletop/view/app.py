@@ -1,22 +1,24 @@
 """The window: a pygame-ce loop of events -> controller -> rules -> render.
 
 Layout: the board on the left (fitted to the window, zoom and pan), a side panel on the right
-(turn, CP, the focused unit, its move types, dice, coherency, refusals, reserves), a status line
-at the bottom. Every change to the game goes through the rules core as an action of
-``spec/actions.md``; each one is appended to an action log beside the save, so a game can be
-replayed with ``tabletop apply``.
+(:mod:`tabletop.view.panel`), a status line at the bottom. Every change to the game goes through
+the rules core as an action of ``spec/actions.md``; the window keeps each accepted action with the
+states around it (:mod:`tabletop.view.history`: undo and redo over the phase, dice that stand)
+and writes the session's action log beside the save, so a game can be replayed with
+``tabletop apply``.
 
-Per frame only cached surfaces are blitted (board, models, zone) and the ghost, path and panel are
-drawn; zones are computed when a model is picked up (see ``reference/geometry.md``).
+Drawing is done only when something changed, and then only where it changed: the board under the
+moving things (models, shading, marks) is one cached surface, rebuilt when the state or the view
+changes; each frame restores it under the last frame's overlays (ghosts, path, ruler, handles,
+cards), draws the new ones, and sends just those rectangles to the display. Zones are computed
+when a model is picked up and drawn anti-aliased once per pick-up.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,39 +28,39 @@ from shapely.geometry import LineString
 from tabletop.errors import UserError
 from tabletop.files import atomic_write
 from tabletop.rules.violation import Violation
-from tabletop.state import Block, GameState, Unit
-from tabletop.view import render
-from tabletop.view.blockdrag import BlockTool, handle_points, max_displacement, near_obstacles
-from tabletop.view.bridge import Eligibility, Outcome, Rules
+from tabletop.state import Block, GameState
+from tabletop.view import render, turn
+from tabletop.view.blockdrag import BlockTool, handle_points, near_obstacles
+from tabletop.view.bridge import MoveRow, Outcome, Rules, StepPreview
 from tabletop.view.controller import Controller, Intent, ghost_models
+from tabletop.view.dialogs import Choice, Dialog, draw_dialog
+from tabletop.view.dicetray import TrayRoll, tray_rolls
+from tabletop.view.history import History, SessionLog
+from tabletop.view.labels import place_labels
+from tabletop.view.panel import PANEL_W, Row, draw_panel, group_refusals, panel_key
+from tabletop.view.roster import markers
+from tabletop.view.threat import Threat, threat
 from tabletop.view.viewport import Viewport
 
-__all__ = ["PANEL_W", "App", "NoDisplay", "atomic_write_text", "play"]
+__all__ = ["PANEL_W", "App", "NoDisplay", "atomic_write_text", "manoeuvre_text", "play"]
 
-PANEL_W = 330
 STATUS_H = 26
-PANEL_BG = (30, 32, 36)
-PANEL_LINE = (58, 62, 68)
-GREY = (120, 124, 130)
-OK_GREEN = (120, 210, 120)
 BAD_RED = (255, 110, 110)
+OK_GREEN = (120, 210, 120)
 ACCENT = (255, 226, 110)
+THREAT_MOVE: render.RGBA = (255, 90, 60, 70)
+THREAT_ADVANCE: render.RGBA = (255, 150, 60, 40)
+
+WAIT_MS = 500
+"""How long the idle loop sleeps waiting for an event (nothing is drawn while it waits)."""
+
+_SCROLL_STEP = 40
 
 
 def atomic_write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename (never half-written)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, text)
-
-
-@dataclass
-class _Row:
-    """A clickable row of the side panel."""
-
-    rect: pygame.Rect
-    kind: str
-    value: str
-    enabled: bool = True
 
 
 class App:
@@ -69,8 +71,8 @@ class App:
     state:
         The game to play.
     save_path:
-        Where Ctrl+S writes the scenario; the action log is ``<save>.actions.json`` beside it and
-        the state the log starts from ``<save>.start.toml``.
+        Where Ctrl+S writes the scenario (Save As, Ctrl+Shift+S, picks another); the session's
+        action log goes beside it (:class:`~tabletop.view.history.SessionLog`).
     size:
         Window size in pixels.
     saver:
@@ -83,49 +85,78 @@ class App:
         pygame.display.init()
         pygame.font.init()
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
-        pygame.display.set_caption(f"tabletop — {state.name}")
         pygame.key.set_repeat(0)
         self.rules = rules or Rules()
         self.saver = saver
         self.save_path = Path(save_path)
-        self.log_path = self.save_path.with_name(self.save_path.stem + ".actions.json")
-        self.start_path = self.save_path.with_name(self.save_path.stem + ".start"
-                                                   + (self.save_path.suffix or ".toml"))
-        self.log: list[dict[str, Any]] = []
-        self.start_state = state
+        self.history = History(state)
+        self.session = SessionLog(self.save_path, saver)
         self.grid = False
         self.engagement = False
         self.help = False
         self.running = True
-        self.message = "Click a model to pick its unit; N/A/F/S/I/D choose the move; H for help."
+        self.message = ("Click a model or a unit in the roster; N/A/F/S/I/D choose the move; "
+                        "H for help.")
         self.refusal: Outcome | None = None
-        self.refused_state: GameState | None = None
-        """The state a refused commit was tried on: its failed models are outlined there."""
         self.block_marks: list[render.Mark] = []
-        """What a refused t9a-2 commit drew: the block where it was, lines to what it was too
-        close to."""
-        self.last_events: list[dict[str, Any]] = []
-        self.command_log: list[dict[str, Any]] = []
-        self.rows: list[_Row] = []
+        """What a refused t9a-2 commit drew: the block, lines to what it was too close to."""
+        self.tray: list[TrayRoll] = []
+        """Every roll of the session, oldest first (the panel's dice tray)."""
+        self.tab = "roster"
+        self.scroll: dict[str, int] = {}
+        self.scroll_max: dict[str, int] = {}
+        self.list_area = pygame.Rect(0, 0, 0, 0)
+        self.next_choice: dict[str, str] = {}
+        """Options chosen for the next ``next`` (a field naming a unit: Insane Bravery)."""
+        self._step: tuple[int, StepPreview] | None = None
+        self.dialog: Dialog | None = None
+        self._dialog_buttons: list[tuple[pygame.Rect, str]] = []
+        self.threat_unit: str | None = None
+        self._threat: tuple[Any, Threat | None] | None = None
+        self.rows: list[Row] = []
         self._cache: dict[str, tuple[Any, Any]] = {}
-        self._elig: tuple[Any, list[Eligibility]] | None = None
+        self._elig: tuple[Any, list[MoveRow]] | None = None
         self._coh: tuple[Any, list[Violation]] | None = None
         self.frame_times: list[float] = []
-        self.game = state
+        self.frames = 0
+        """Frames drawn so far (nothing is drawn while nothing changes)."""
+        self.dirty = True
+        self._full = True
+        self._shown_base: pygame.Surface | None = None
+        self._overlay_rects: list[pygame.Rect] = []
+        self._status: tuple[Any, ...] | None = None
         self.ctrl = Controller(self.rules.display(state), self._fit(),
                                zone_fn=self._zone_on_pickup, cap_fn=self.rules.cap,
                                blocks=self.rules)
         self.zone_seconds: list[float] = []
+        self._caption()
 
     # -- geometry of the window -----------------------------------------------------------
     @property
     def state(self) -> GameState:
         """The game state (as saved; :attr:`Controller.state` is the board as drawn)."""
-        return self.game
+        return self.history.state
 
-    def _set_state(self, state: GameState) -> None:
-        self.game = state
+    @property
+    def log_path(self) -> Path | None:
+        """The session's action log (``None`` before the first action)."""
+        return self.session.actions_path
+
+    @property
+    def start_path(self) -> Path | None:
+        """The state the session's action log starts from (``None`` before the first action)."""
+        return self.session.start_path
+
+    def _show(self, state: GameState) -> None:
+        """Make ``state`` (the history's) the one drawn and played."""
         self.ctrl.state = self.rules.display(state)
+        self.ctrl.picked &= {m.id for _, m in self.ctrl.state.placed_models()}
+        self.dirty = True
+        self._caption()
+
+    def _caption(self) -> None:
+        star = "• " if self.history.unsaved else ""
+        pygame.display.set_caption(f"{star}tabletop — {self.state.name} — {self.save_path.name}")
 
     def board_rect(self) -> pygame.Rect:
         """The part of the window the board is drawn in."""
@@ -134,13 +165,13 @@ class App:
 
     def _fit(self) -> Viewport:
         r = self.board_rect()
-        bf = self.start_state.battlefield
+        bf = self.history.start.battlefield
         return Viewport.fit(bf.width, bf.depth, (r.x, r.y, r.w, r.h), margin=16)
 
     def _zone_on_pickup(self, state: GameState, model_id: str) -> Any:
         t0 = time.perf_counter()
         try:
-            z = self.rules.zone(self.game, model_id)
+            z = self.rules.zone(self.state, model_id)
         except UserError as exc:  # no zone for this model now: say why; the drop is still judged
             self.message = f"no legal zone for {model_id}: {exc}"
             z = None
@@ -149,51 +180,282 @@ class App:
 
     # -- actions --------------------------------------------------------------------------
     def apply(self, action: dict[str, Any]) -> Outcome:
-        """Apply one action through the rules core, log it, and show what happened."""
+        """Apply one action through the rules core; keep it (history and log) if accepted.
+
+        A refused action changes nothing: the models stay where they were staged, the refusal
+        is drawn on the board and listed in the panel.
+        """
         before = self.state
         try:
             out = self.rules.apply(before, action)
         except UserError as exc:  # a malformed action (the controller built it badly): say so
             self.message = f"{action.get('do')}: {exc}"
+            self.dirty = True
             return Outcome(before, False, (str(exc),))
-        self._log(action)
-        self._set_state(out.state)
-        if out.events:
-            rolls = _with_results(out.events) or [
-                e for e in out.events if e.get("kind") == "battle-shock"]
-            self.last_events = rolls or self.last_events
-            bs = [e for e in out.events if e.get("kind") in ("battle-shock", "cp")]
-            if bs:
-                self.command_log = (self.command_log + bs)[-12:]
+        self.tray += tray_rolls(before, out.events)
         do = action.get("do")
-        block = BlockTool.selected(before)
         if out.ok:
+            self.history.push(action, out.state, out.events)
+            self._logged()
             self.refusal = None
             self.block_marks = []
-            self.message = _describe(action, out)
+            if do == "next":
+                self.next_choice = {}
+            self.message = turn.named(out.state, describe(action, out))
         else:
-            self.message = f"refused: {'; '.join(out.reasons) or do}"
-            if block is not None:
-                self.refusal = out
-                self.refused_state = before
-                self.block_marks = (self._block_refusal_marks(before, block)
-                                    if do == "commit" else [])
-            elif do == "commit":
-                self.refusal = out
-                self.refused_state = before
-                sel = out.state.battle.selection
-                if sel is not None and any(
-                    self.state.model(mid)[1].at != at for mid, at, _ in sel.start
-                    if _has_model(self.state, mid)
-                ):
-                    # the rules keep the unit selected: put its models back where they started
-                    back = self.rules.apply(out.state, {"do": "reset"})
-                    if back.ok:
-                        self._log({"do": "reset"})
-                        self._set_state(back.state)
-            elif out.violations:
-                self.refusal = out
+            self.refusal = out
+            block = BlockTool.selected(before)
+            self.block_marks = (self._block_refusal_marks(before, block)
+                                if block is not None and do == "commit" else [])
+            self.message = "refused: " + turn.named(before, "; ".join(out.reasons) or str(do))
+            if len(out.reasons) > 1 or out.violations:
+                self.tab = "refusals"
+                self.scroll["refusals"] = 0
+        self._show(self.state)
         return out
+
+    def _logged(self) -> None:
+        """Write the session's log (after every change: it always replays to the state shown)."""
+        try:
+            self.session.write(self.history.start, self.history.actions)
+        except (OSError, ValueError) as exc:
+            self.message = f"could not write the action log beside {self.save_path}: {exc}"
+
+    def undo(self) -> None:
+        """Take back the last action of the phase (committed units included), never past dice
+        rolled: a selection whose roll stands is cancelled through the rules instead."""
+        self.ctrl.drag = None
+        entry = self.history.undo()
+        if entry is not None:
+            self.refusal = None
+            self._logged()
+            self.message = "undone: " + turn.named(entry.before, describe_action(entry.action))
+            self._show(self.state)
+            return
+        top = self.history.blocked_by_roll()
+        sel = self.state.battle.selection
+        if top is not None and top.action.get("do") == "select" and sel is not None \
+                and not sel.staged:
+            if self.cancel_selection():
+                self.history.barrier = len(self.history.entries)
+                self.message += " (undone; its roll stands for a new selection)"
+            return
+        if top is not None:
+            who = turn.unit_label(top.before, str(top.action.get("unit") or
+                                                  getattr(top.before.battle.selection, "unit",
+                                                          "")))
+            self.message = (f"the dice rolled for {who or 'the last step'} stand: nothing before "
+                            "them can be undone")
+        else:
+            self.message = "nothing to undo in this phase"
+        self._show(self.state)
+
+    def redo(self) -> None:
+        """Apply again the last action taken back."""
+        self.ctrl.drag = None
+        entry = self.history.redo()
+        if entry is None:
+            self.message = "nothing to redo"
+        else:
+            self.refusal = None
+            self._logged()
+            self.message = "redone: " + turn.named(entry.after, describe_action(entry.action))
+        self._show(self.state)
+
+    def cancel_selection(self) -> bool:
+        """Esc: take back the selection of a unit none of whose models has moved (the rules'
+        ``cancel``: the unit is free again, its dice stand for a new selection)."""
+        sel = self.state.battle.selection
+        if sel is None:
+            return False
+        if sel.staged:
+            self.message = (f"{turn.unit_label(self.state, sel.unit)} has staged moves: R puts "
+                            "them back, Ctrl+Z takes back the last one")
+            self.dirty = True
+            return False
+        out = self.apply({"do": "cancel"})
+        if out.ok:
+            self.message = (f"{turn.unit_label(self.state, sel.unit)}: selection cancelled; "
+                            "choose another move type")
+        return out.ok
+
+    def put_back(self, model_id: str) -> bool:
+        """Backspace over a model of the moving unit: take back its staged moves alone (the
+        unit is reset and the other models' moves staged again, as one step of the history)."""
+        sel = self.state.battle.selection
+        if sel is None or not any(a.get("model") == model_id for a in sel.staged):
+            self.message = f"{model_id} has no staged move to take back"
+            self.dirty = True
+            return False
+        actions: list[dict[str, Any]] = [{"do": "reset"}]
+        actions += [dict(a) for a in sel.staged if a.get("model") != model_id]
+        state = self.state
+        events: list[dict[str, Any]] = []
+        for a in actions:
+            out = self.rules.apply(state, a)
+            if not out.ok:
+                self.message = "could not put it back alone: " + "; ".join(out.reasons)
+                self.dirty = True
+                return False
+            state = out.state
+            events += out.events
+        self.history.push(actions, state, tuple(events))
+        self._logged()
+        self.refusal = None
+        self.message = f"{model_id} is back where it started; the other models stay"
+        self._show(self.state)
+        return True
+
+    def select(self, unit: str, move: str, mode: str | None = None) -> Outcome | None:
+        """Select ``unit`` for ``move``; a unit already selected with nothing staged changes
+        its move type (its dice stand: an advance selected again keeps its roll)."""
+        sel = self.state.battle.selection
+        if sel is not None and sel.unit == unit and not sel.staged and (
+                sel.move != move or (mode is not None and sel.mode != mode)):
+            self.cancel_selection()
+        action: dict[str, Any] = {"do": "select", "unit": unit, "move": move}
+        if mode is not None:
+            action["mode"] = mode
+        return self.apply(action)
+
+    def next_step(self, *, confirmed: bool = False) -> None:
+        """Space: go to the next step, asking first when units have not moved."""
+        st = self.state
+        if st.battle.selection is not None:
+            self.apply({"do": "next"})  # the rules say why not
+            return
+        pending = turn.pending_units(st)
+        if pending and not confirmed:
+            names = [turn.unit_label(st, u) for u in pending]
+            shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4
+                                             else "")
+            self.dialog = Dialog(
+                f"{turn.next_label(st)}?",
+                [f"{len(pending)} unit{'s have' if len(pending) > 1 else ' has'} not moved: "
+                 f"{shown}.", "They will remain stationary."],
+                [Choice("y", "End the step [Enter]", "yes"),
+                 Choice("n", "Keep moving [Esc]", "no")], purpose="next")
+            self.dirty = True
+            return
+        action: dict[str, Any] = {"do": "next", **self.next_choice}
+        self.apply(action)
+
+    def save(self, path: Path | None = None) -> Path | None:
+        """Write the game as a scenario file (atomically) at ``path`` or :attr:`save_path`."""
+        if self.saver is None:
+            raise RuntimeError("no scenario writer")
+        target = Path(path) if path is not None else self.save_path
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self.saver(self.state, target)
+        except (OSError, ValueError) as exc:  # a full disk, a folder gone, ...
+            self.message = f"could not save {target}: {exc}"
+            self.dirty = True
+            return None
+        self.save_path = target
+        self.history.mark_saved()
+        log = f" (log: {self.log_path.name})" if self.log_path is not None else ""
+        self.message = f"saved {target}{log}"
+        self._caption()
+        self.dirty = True
+        return target
+
+    def ask_save_as(self) -> None:
+        """Ctrl+Shift+S: ask for a file name, then save there (and there on from then)."""
+        self.dialog = Dialog("Save as", ["A scenario file name (.toml or .json):"],
+                             [Choice("", "Save [Enter]", "save"),
+                              Choice("", "Cancel [Esc]", "cancel")],
+                             text=str(self.save_path), purpose="save-as")
+        self.dirty = True
+
+    def _save_as_answer(self, text: str, *, overwrite: bool = False) -> None:
+        path = Path(os.path.expanduser(text.strip()))
+        problem = ""
+        if not text.strip():
+            problem = "write a file name"
+        elif path.suffix.lower() not in (".toml", ".json"):
+            problem = f"{path.name}: the name must end in .toml or .json"
+        elif not path.parent.is_dir():
+            problem = f"no folder {path.parent}"
+        elif path.is_dir():
+            problem = f"{path} is a folder"
+        if problem:
+            self.dialog = Dialog("Save as", ["A scenario file name (.toml or .json):"],
+                                 [Choice("", "Save [Enter]", "save"),
+                                  Choice("", "Cancel [Esc]", "cancel")],
+                                 text=text, error=problem, purpose="save-as")
+            return
+        if path.exists() and not overwrite and path.resolve() != self.save_path.resolve():
+            self.dialog = Dialog("Replace the file?", [f"{path} exists."],
+                                 [Choice("y", "Replace [Enter]", "replace"),
+                                  Choice("n", "Cancel [Esc]", "cancel")],
+                                 purpose="overwrite", data={"path": str(path)})
+            return
+        self.dialog = None
+        self.save(path)
+
+    def quit(self) -> None:
+        """Ctrl+Q or closing the window: ask first when the game has unsaved changes."""
+        if not self.history.unsaved:
+            self.running = False
+            return
+        self.dialog = Dialog("Quit with unsaved changes?",
+                             [f"The game has changed since it was last saved to "
+                              f"{self.save_path.name}."],
+                             [Choice("s", "Save and quit [Enter]", "save"),
+                              Choice("d", "Quit without saving [D]", "discard"),
+                              Choice("n", "Keep playing [Esc]", "cancel")], purpose="quit")
+        self.dirty = True
+
+    def _answer(self, value: str) -> None:
+        """The open dialog was answered with ``value``."""
+        d = self.dialog
+        assert d is not None
+        self.dialog = None
+        self._full = True
+        self.dirty = True
+        if d.purpose == "next" and value == "yes":
+            self.next_step(confirmed=True)
+        elif d.purpose == "quit":
+            if value == "save":
+                if self.save() is not None:
+                    self.running = False
+            elif value == "discard":
+                self.running = False
+        elif d.purpose == "save-as" and value == "save":
+            self._save_as_answer(d.text or "")
+        elif d.purpose == "overwrite" and value == "replace":
+            self._save_as_answer(str(d.data["path"]), overwrite=True)
+
+    def toggle_threat(self) -> None:
+        """T: show (or hide) the threat range of the focused unit."""
+        unit = self.ctrl.focus
+        if self.threat_unit is not None and (unit is None or unit == self.threat_unit):
+            self.threat_unit = None
+            self.message = "threat range hidden"
+        elif unit is None:
+            self.message = "click a unit first, then T shows where it could reach and engage"
+        else:
+            t0 = time.perf_counter()
+            th = self._threat_of(unit)
+            if th is None:
+                self.message = f"{turn.unit_label(self.state, unit)}: no threat range " \
+                               "(threat ranges are for wh40k-11e units on the battlefield)"
+            else:
+                self.threat_unit = unit
+                how = "fall back" if th.move_type == "fall-back" else "normal move"
+                self.message = (f"threat of {turn.unit_label(self.state, unit)}: where its "
+                                f"models could end a {how} (dark) or an advance of 6\" (light), "
+                                f"grown by 2\" engagement ({time.perf_counter() - t0:.2f} s)")
+                if th.reasons:
+                    self.message += "; " + "; ".join(th.reasons)
+        self.dirty = True
+
+    def _threat_of(self, unit: str) -> Threat | None:
+        key = (unit, self.ctrl.state.units)
+        if self._threat is None or self._threat[0] != key:
+            self._threat = (key, threat(self.ctrl.state, unit))
+        return self._threat[1]
 
     def _block_refusal_marks(self, state: GameState, block: Block) -> list[render.Mark]:
         """The block outlined where its move was refused, with a line to everything within 1"."""
@@ -204,126 +466,192 @@ class App:
                                      geometry=LineString([n.a, n.b])))
         return marks
 
-    def _log(self, action: dict[str, Any]) -> None:
-        """Append ``action`` to the action log (rewritten atomically: always a valid file)."""
-        try:
-            if not self.log:
-                self.log_path.parent.mkdir(parents=True, exist_ok=True)
-                if self.saver is not None:
-                    self.saver(self.start_state, self.start_path)
-            self.log.append(dict(action))
-            atomic_write_text(self.log_path, json.dumps(self.log, indent=1) + "\n")
-        except OSError as exc:
-            self.message = f"could not write the action log {self.log_path}: {exc}"
-
-    def save(self) -> Path:
-        """Write the game as a scenario file (atomically) at :attr:`save_path`."""
-        if self.saver is None:
-            raise RuntimeError("no scenario writer")
-        self.save_path.parent.mkdir(parents=True, exist_ok=True)
-        self.saver(self.state, self.save_path)
-        self.message = f"saved {self.save_path} (log: {self.log_path.name})"
-        return self.save_path
-
     def screenshot(self, path: str | os.PathLike[str] | None = None) -> Path:
         """Save the window's current picture as a PNG."""
         target = Path(path) if path is not None else self.save_path.with_name(
             f"{self.save_path.stem}-screenshot-{time.strftime('%Y%m%d-%H%M%S')}.png")
+        if self.dirty:
+            self.draw()
         render.save_png(self.screen, target)
         self.message = f"screenshot {target}"
+        self.dirty = True
         return target
 
     def do_intents(self, intents: list[Intent]) -> None:
         """Carry out what the controller asked for."""
         for it in intents:
-            if it.kind == "actions":
+            k = it.kind
+            if k == "actions":
                 for act in it.data["actions"]:
                     out = self.apply(act)
                     if not out.ok and it.data.get("stop_on_refusal"):
                         break
-            elif it.kind == "focus":
-                self.refusal = None if self.refusal and self.ctrl.focus else self.refusal
+            elif k == "select":
+                self.select(it.data["unit"], it.data["move"], it.data.get("mode"))
+            elif k == "commit":
+                self.apply({"do": "commit"})
+            elif k == "next":
+                self.next_step()
+            elif k == "cancel":
+                self.cancel_selection()
+            elif k == "put-back":
+                self.put_back(it.data["model"])
+            elif k == "undo":
+                self.undo()
+            elif k == "redo":
+                self.redo()
+            elif k == "focus":
                 self.message = _unit_line(self.state, it.data["unit"])
-            elif it.kind == "save":
-                try:
-                    self.save()
-                except (OSError, ValueError) as exc:  # a full disk, a folder gone, ...
-                    self.message = f"could not save: {exc}"
-            elif it.kind == "screenshot":
+            elif k == "save":
+                self.save()
+            elif k == "save-as":
+                self.ask_save_as()
+            elif k == "screenshot":
                 self.screenshot()
-            elif it.kind == "quit":
-                self.running = False
-            elif it.kind == "toggle":
+            elif k == "quit":
+                self.quit()
+            elif k == "fit":
+                self.ctrl.viewport = self._fit()
+            elif k == "threat":
+                self.toggle_threat()
+            elif k == "toggle":
                 what = it.data["what"]
                 setattr(self, what, not getattr(self, what))
+                self._full = True
+        self.dirty = True
 
     # -- events ---------------------------------------------------------------------------
     def handle(self, e: pygame.event.Event) -> None:
-        """Handle one pygame event."""
+        """Handle one pygame event (marking the window for a redraw when it changes it)."""
         c = self.ctrl
         if e.type == pygame.QUIT:
-            self.running = False
+            self.quit()
         elif e.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
             c.viewport = self._fit()
+            self._full = self.dirty = True
+        elif e.type in (pygame.WINDOWEXPOSED, pygame.WINDOWSHOWN, pygame.WINDOWRESTORED,
+                        pygame.WINDOWFOCUSGAINED, pygame.VIDEOEXPOSE):
+            self._full = self.dirty = True
+        elif self.dialog is not None:
+            self._dialog_event(e)
         elif e.type == pygame.MOUSEBUTTONDOWN:
+            self.dirty = True
             if e.button in (4, 5):
                 return
+            mods = getattr(e, "mod", None)
+            if mods is None:
+                mods = pygame.key.get_mods()
             if self.board_rect().collidepoint(e.pos) or c.drag is not None:
-                down_mods = getattr(e, "mod", None)
-                if down_mods is None:
-                    down_mods = pygame.key.get_mods()
-                shift = bool(down_mods & pygame.KMOD_SHIFT)
-                self.do_intents(c.pointer_down(e.pos, e.button, shift=shift))
+                self.do_intents(c.pointer_down(e.pos, e.button,
+                                               shift=bool(mods & pygame.KMOD_SHIFT),
+                                               ctrl=bool(mods & pygame.KMOD_CTRL)))
             elif e.button == 1:
                 self._panel_click(e.pos)
         elif e.type == pygame.MOUSEMOTION:
-            self.do_intents(c.pointer_move(e.pos))
+            before = (c.hover, c.hover_block, c.blocks.hover if c.blocks else None)
+            self.do_intents_quiet(c.pointer_move(e.pos))
+            after = (c.hover, c.hover_block, c.blocks.hover if c.blocks else None)
+            busy = (c.drag is not None or c.pan_from is not None or c.box is not None
+                    or (c.ruler is not None and c._ruler_down)
+                    or (c.blocks is not None and c.blocks.drag is not None))
+            if busy or before != after or c.hover is not None or c.hover_block is not None:
+                self.dirty = True
         elif e.type == pygame.MOUSEBUTTONUP:
             if e.button in (4, 5):
                 return
             self.do_intents(c.pointer_up(e.pos, e.button))
         elif e.type == pygame.MOUSEWHEEL:
-            pos = self.ctrl.pointer  # where the last pointer event was
+            pos = c.pointer  # where the last pointer event was
             if self.board_rect().collidepoint(pos):
                 c.wheel(pos, e.y)
+            elif self.list_area.collidepoint(pos):
+                top = self.scroll_max.get(self.tab, 0)
+                self.scroll[self.tab] = min(max(self.scroll.get(self.tab, 0)
+                                                - e.y * _SCROLL_STEP, 0), top)
+            self.dirty = True
         elif e.type == pygame.KEYDOWN:
             mods = int(getattr(e, "mod", 0))
             name = pygame.key.name(e.key)
             self.do_intents(c.key(name, ctrl=bool(mods & pygame.KMOD_CTRL),
                                   shift=bool(mods & pygame.KMOD_SHIFT)))
 
+    def do_intents_quiet(self, intents: list[Intent]) -> None:
+        """Like :meth:`do_intents`, without marking a redraw when there is nothing to do."""
+        if intents:
+            self.do_intents(intents)
+
+    def _dialog_event(self, e: pygame.event.Event) -> None:
+        d = self.dialog
+        assert d is not None
+        value = None
+        if e.type == pygame.KEYDOWN:
+            mods = int(getattr(e, "mod", 0))
+            value = d.key(pygame.key.name(e.key), unicode=getattr(e, "unicode", ""),
+                          ctrl=bool(mods & pygame.KMOD_CTRL))
+            self.dirty = True
+        elif e.type == pygame.MOUSEBUTTONDOWN and e.button == 1:
+            for rect, v in self._dialog_buttons:
+                if rect.collidepoint(e.pos):
+                    value = v
+        if value is not None:
+            self._answer(value)
+
     def _panel_click(self, pos: tuple[int, int]) -> None:
         for row in self.rows:
             if not row.rect.collidepoint(pos):
                 continue
-            if row.kind == "move" and self.ctrl.focus is not None:
+            if row.kind in ("move", "mode"):
+                unit = self.ctrl.focus or self.ctrl.selection_unit
+                if unit is None:
+                    return
                 if not row.enabled:
                     self.message = f"not now: {row.value}"
                     return
-                self.apply({"do": "select", "unit": self.ctrl.focus, "move": row.value})
+                self.select(unit, row.value, (row.data or {}).get("mode"))
             elif row.kind == "next":
-                self.apply({"do": "next"})
+                self.next_step()
             elif row.kind == "place":
                 self.ctrl.begin_placement(row.value, pos)
+            elif row.kind == "unit":
+                self.ctrl.focus = row.value
+                self.message = _unit_line(self.state, row.value)
+            elif row.kind == "tab":
+                self.tab = row.value
+            elif row.kind == "next-choice" and row.enabled:
+                name = str((row.data or {})["field"])
+                if self.next_choice.get(name) == row.value:
+                    del self.next_choice[name]
+                else:
+                    self.next_choice[name] = row.value
             return
 
-    def step(self) -> bool:
-        """Handle pending events and draw one frame; ``False`` once the window should close."""
-        for e in pygame.event.get():
+    def step(self, *, wait: bool = False) -> bool:
+        """Handle pending events and draw a frame if anything changed; ``False`` once the
+        window should close. With ``wait``, sleep until an event comes (at most
+        :data:`WAIT_MS`) when there is none."""
+        events = pygame.event.get()
+        if not events and wait and not self.dirty:
+            e = pygame.event.wait(WAIT_MS)
+            events = [e] if e.type != pygame.NOEVENT else []
+            events += pygame.event.get()
+        for e in events:
             self.handle(e)
-        t0 = time.perf_counter()
-        self.draw()
-        pygame.display.flip()
-        self.frame_times.append(time.perf_counter() - t0)
-        if len(self.frame_times) > 600:
-            del self.frame_times[:300]
+        if self.dirty and self.running:
+            t0 = time.perf_counter()
+            rects = self.draw()
+            if rects is None:
+                pygame.display.flip()
+            elif rects:
+                pygame.display.update(rects)
+            self.frame_times.append(time.perf_counter() - t0)
+            if len(self.frame_times) > 600:
+                del self.frame_times[:300]
         return self.running
 
     def run(self) -> int:
-        """The loop, until the window is closed."""
-        clock = pygame.time.Clock()
-        while self.step():
-            clock.tick(60)
+        """The loop, until the window is closed: idle while nothing happens."""
+        while self.step(wait=True):
+            pass
         pygame.display.quit()
         return 0
 
@@ -336,13 +664,43 @@ class App:
         self._cache[name] = (key, value)
         return value
 
-    def draw(self) -> None:
-        """Draw one frame on the window."""
+    def draw(self) -> list[pygame.Rect] | None:
+        """Draw what changed; the rectangles of the screen to update (``None``: all of it)."""
+        self.dirty = False
+        self.frames += 1
+        screen = self.screen
+        board = self.board_rect()
+        base = self._base()
+        full = (self._full or base is not self._shown_base or self.dialog is not None
+                or self.help)
+        screen.set_clip(board)
+        if full:
+            screen.blit(base, (0, 0))
+        else:
+            for r in self._overlay_rects:
+                screen.blit(base, r, r)
+        cur = [r.clip(board) for r in self._overlays()]
+        screen.set_clip(None)
+        dirty = self._blit_panel(full) + self._draw_status(full)
+        if self.help:
+            self._draw_help()
+        if self.dialog is not None:
+            self._dialog_buttons = draw_dialog(screen, self.dialog, screen.get_rect())
+        shown_before = self._overlay_rects
+        self._overlay_rects = [r for r in cur if r.w > 0 and r.h > 0]
+        self._shown_base = base
+        if full:
+            self._full = False
+            return None
+        return _merge([*shown_before, *self._overlay_rects, *dirty])
+
+    def _base(self) -> pygame.Surface:
+        """The board without what moves with the pointer: cached until the state or the view
+        changes (a pick-up, a drop, a zoom)."""
         screen = self.screen
         c = self.ctrl
         vp = c.viewport
         size = screen.get_size()
-        board = self.board_rect()
         st = c.state
         drag = c.drag
         hidden = frozenset(mid for mid, s in drag.starts.items() if s is not None
@@ -350,47 +708,100 @@ class App:
         marks = self._marks()
         outlined = frozenset(m for mark in marks if not mark.outlines for m in mark.models)
         focus = c.focus or c.selection_unit
+        bt = c.blocks
+        bdrag = bt.drag if bt is not None else None
+        threat_th = self._threat_of(self.threat_unit) if self.threat_unit else None
+        key = (vp, size, self.grid, id(st), hidden, focus, outlined, frozenset(c.picked),
+               self.engagement, id(threat_th), id(drag), id(bdrag),
+               id(self.refusal), len(self.block_marks))
+        hit = self._cache.get("base")
+        if hit is not None and hit[0] == key:
+            return hit[1]  # type: ignore[no-any-return]
 
         def make_static() -> pygame.Surface:
             s = pygame.Surface(size)
             render.draw_static(s, st, vp, grid=self.grid)
-            return s
+            return s.convert() if pygame.display.get_surface() is not None else s
 
-        static = self._cached("static", (vp, size, self.grid, id(st.terrain)),
-                              lambda: make_static().convert())
-
-        def make_models() -> pygame.Surface:
-            s = static.copy()
-            render.draw_models(s, st, vp, hidden=hidden, selected_unit=focus, outlined=outlined)
-            return s
-
-        layer = self._cached("models", (id(static), id(st), hidden, focus, outlined), make_models)
-        screen.set_clip(board)
-        screen.blit(layer, (0, 0))
+        static = self._cached("static", (vp, size, self.grid, id(st.terrain)), make_static)
+        base = static.copy()
+        board = self.board_rect()
+        badges = {u.id: [(m.code, m.tone) for m in markers(st, u)] for u in st.units}
+        render.draw_models(base, st, vp, hidden=hidden, selected_unit=focus, outlined=outlined,
+                           badges=badges, picked=frozenset(c.picked), label_bounds=board)
         if self.engagement:
             enemy = self._enemy_of(focus)
             if enemy is not None:
                 col = render._shade(render.player_colour(st, enemy), 1.4)
-                eng, epos = self._cached("engagement", (vp, size, id(st), enemy), lambda: (
-                    _cropped(render.zone_surface(render.engagement_geometry(st, enemy), vp, size,
-                                                 fill=(*col, 36), edge=col))))
-                screen.blit(eng, epos)
+                self._blit_sprite(base, render.zone_sprite(
+                    render.engagement_geometry(st, enemy), vp, board, fill=(*col, 36), edge=col))
+        if threat_th is not None:
+            self._blit_sprite(base, render.zone_sprite(threat_th.engage_advance, vp, board,
+                                                       fill=THREAT_ADVANCE, edge=None))
+            self._blit_sprite(base, render.zone_sprite(threat_th.engage_move, vp, board,
+                                                       fill=THREAT_MOVE, edge=(255, 120, 90)))
         if drag is not None:
             zone = drag.zones.get(drag.anchor)
             geom = getattr(zone, "geometry", None)
-            if geom is not None:
-                fill = render.SETUP_FILL if drag.placing else render.ZONE_FILL
-                zs, zpos = self._cached("zone", (id(zone), vp, size),
-                                        lambda: _cropped(render.zone_surface(geom, vp, size,
-                                                                             fill=fill)))
-                screen.blit(zs, zpos)
+            fill = render.SETUP_FILL if drag.placing else render.ZONE_FILL
+            self._blit_sprite(base, render.zone_sprite(geom, vp, board, fill=fill))
             for mid, start in drag.starts.items():
                 if start is not None:
                     pts = render.base_outline_px(vp, drag.bases[mid], start, drag.facings[mid])
-                    pygame.draw.aalines(screen, (230, 230, 230), True, pts)
-        ov = render.Overlays(marks=marks)
+                    pygame.draw.aalines(base, (230, 230, 230), True, pts)
+        if bdrag is not None and bdrag.handle not in ("rotate", "files"):
+            self._blit_sprite(base, render.zone_sprite(bdrag.range_area, vp, board,
+                                                       fill=render.ZONE_FILL, edge=None))
+            for g in bdrag.limit_ghosts:
+                render.draw_block_limit(base, vp, g)
+        self._draw_marks(base, st, vp, marks, board)
+        self._cache["base"] = (key, base)
+        return base
+
+    @staticmethod
+    def _blit_sprite(surface: pygame.Surface,
+                     sprite: tuple[pygame.Surface, tuple[int, int]] | None) -> None:
+        if sprite is not None:
+            surface.blit(*sprite)
+
+    def _draw_marks(self, surface: pygame.Surface, st: GameState, vp: Viewport,
+                    marks: list[render.Mark], board: pygame.Rect) -> None:
+        """The refusal's (and live coherency's) geometry, and one label per offending pair,
+        placed so that no two overlap (a leader line to a label moved off its spot)."""
+        labelled = []
+        seen: set[tuple[str, frozenset[str]]] = set()
+        for m in marks:
+            render.draw_mark(surface, st, vp, m, label=False)
+            if not m.label:
+                continue
+            pair = (m.label, frozenset(m.pair))
+            if m.pair and pair in seen:
+                continue
+            seen.add(pair)
+            at = render.mark_anchor(st, m)
+            if at is not None:
+                labelled.append((m.label, vp.to_px(*at)))
+        places = place_labels([(a, render.label_size(s)) for s, a in labelled],
+                              (board.x, board.y, board.w, board.h))
+        for (s, _), p in zip(labelled, places, strict=True):
+            x, y, w, h = p.box
+            if p.leader:
+                centre = (x + w / 2, y + h / 2)
+                pygame.draw.line(surface, (0, 0, 0), p.anchor, centre, 3)
+                pygame.draw.line(surface, render.MARK_LABEL_COLOUR, p.anchor, centre, 1)
+            render.draw_label(surface, s, (x + w / 2, y + h - 1))
+
+    def _overlays(self) -> list[pygame.Rect]:
+        """What moves with the pointer, drawn on the screen; the rects touched."""
+        screen = self.screen
+        c = self.ctrl
+        vp = c.viewport
+        st = c.state
+        drag = c.drag
+        rects: list[pygame.Rect] = []
+        ov = render.Overlays()
         if drag is not None:
-            pidx = self._player_index(c.state.model(drag.anchor)[0].player)
+            pidx = self._player_index(st.model(drag.anchor)[0].player)
             ov.ghosts = [render.Ghost(base, at, facing, pidx, legal)
                          for _, base, at, facing, legal in ghost_models(drag)]
             if len(drag.path) >= 2:
@@ -398,97 +809,84 @@ class App:
                 ov.path = render.PathOverlay(drag.path, used + drag.length, drag.cap)
         if c.ruler is not None:
             ov.ruler = (c.ruler.a, c.ruler.b, c.ruler.label)
-        self._draw_block_tool(vp, size)
-        render.draw_overlays(screen, st, vp, ov, zone=False)
+        rects += render.draw_overlays(screen, st, vp, ov, zone=False)
+        if c.box is not None:
+            (ax, ay), (bx, by) = (vp.to_px(*c.box[0]), vp.to_px(*c.box[1]))
+            r = pygame.Rect(min(ax, bx), min(ay, by), abs(bx - ax) + 1, abs(by - ay) + 1)
+            rects.append(pygame.draw.rect(screen, render.PICKED, r, 1))
+        rects += self._draw_block_tool(vp)
         if c.hover and drag is None:
-            self._draw_hover(c.hover)
+            rects.append(self._draw_hover(c.hover))
         elif c.hover_block and drag is None and (c.blocks is None or c.blocks.drag is None):
-            self._draw_block_hover(c.hover_block)
-        screen.set_clip(None)
-        self._blit_panel()
-        self._draw_status()
-        if self.help:
-            self._draw_help()
+            rects.append(self._draw_block_hover(c.hover_block))
+        return rects
+
+    def refusal_groups(self) -> list[tuple[str, list[str]]]:
+        """The last refusal's reasons grouped by rule (the panel's Refusals tab)."""
+        if self.refusal is None:
+            return []
+        return group_refusals(self.refusal.reasons, self.refusal.violations)
 
     def _marks(self) -> list[render.Mark]:
         marks: list[render.Mark] = []
         if self.refusal is not None:
-            where = self.refused_state
             for v in self.refusal.violations:
-                label = ""
-                if v.distance is not None:
-                    lim = v.limit
-                    label = f'{v.distance:.2f}"' + (f' (limit {lim:g}")' if lim is not None else "")
-                models = v.models[:1]
-                outlines = []
-                if where is not None:
-                    for mid in models:
-                        if _has_model(where, mid) and where.model(mid)[1].at is not None:
-                            outlines.append(where.model(mid)[1].footprint)
-                marks.append(render.Mark(label=label, geometry=v.geometry, models=models,
-                                         outlines=tuple(outlines)))
-        if self.refusal is not None:
+                marks.append(_violation_mark(v))
             marks += self.block_marks
         unit = self.ctrl.selection_unit
         if unit is not None and self.state.battle.selection is not None:
-            for v in self._coherency(unit):
-                label = f'{v.distance:.2f}"' if v.distance is not None else ""
-                marks.append(render.Mark(label=label, geometry=v.geometry, models=v.models[:1]))
+            marks += [_violation_mark(v) for v in self.coherency(unit)]
         return marks
 
-    def _draw_block_tool(self, vp: Any, size: tuple[int, int]) -> None:
-        """The selected block's handles, or the manoeuvre being dragged: the legal range
-        shaded, the block at its ends dashed, the ghost, the path, the 1" rule, the figures."""
+    def _draw_block_tool(self, vp: Any) -> list[pygame.Rect]:
+        """The selected block's handles, or the manoeuvre being dragged: the ghost, the path,
+        the 1" rule, the figures (the legal range and its ends are on the base layer)."""
         bt = self.ctrl.blocks
         if bt is None:
-            return
+            return []
         st = self.ctrl.state
         block = bt.selected(st)
         if block is None:
-            return
+            return []
         screen = self.screen
         col = render.player_colour(st, block.player)
         d = bt.drag
         edit = bt.reform_edit(st)
+        rects: list[pygame.Rect] = []
         if d is not None and d.handle not in ("rotate", "files"):
-            area_geom = d.range_area
-            if area_geom is not None:
-                area, apos = self._cached("block-range", (area_geom, vp, size), lambda: _cropped(
-                    render.zone_surface(area_geom, vp, size, fill=render.ZONE_FILL,
-                                        edge=None)))
-                screen.blit(area, apos)
-            for g in d.limit_ghosts:
-                render.draw_block_limit(screen, vp, g)
             if d.arc:
-                render.draw_polyline(screen, vp, d.arc)
+                rects.append(render.draw_polyline(screen, vp, d.arc))
             if d.action is not None and d.action["do"] == "wheel":
                 pv = vp.to_px(*d.geom.wheel_pivot(float(d.action["angle"])))
-                pygame.draw.circle(screen, (0, 0, 0), pv, 6)
+                rects.append(pygame.draw.circle(screen, (0, 0, 0), pv, 6))
                 pygame.draw.circle(screen, (255, 255, 255), pv, 4)
             if d.ghost is not None and d.action is not None:
-                render.draw_block_ghost(screen, vp, d.ghost, col,
-                                        edge=_verdict_colour(d.ok, d.end_reasons))
-                render.draw_near(screen, vp, d.near)
+                rects.append(render.draw_block_ghost(screen, vp, d.ghost, col,
+                                                     edge=_verdict_colour(d.ok, d.end_reasons)))
+                rects.append(render.draw_near(screen, vp, d.near))
             over = d.cap is not None and d.displacement > d.cap + 1e-6
-            self._block_label(vp, d.ghost or d.geom, d.label, d.clamped, bad=not d.ok or over)
-            return
+            rects.append(self._block_label(vp, d.ghost or d.geom, d.label, d.clamped,
+                                           bad=not d.ok or over))
+            return rects
         geom = self.rules.block_geom(block)
         if edit is not None and edit.ghost is not None:
-            render.draw_block_ghost(screen, vp, edit.ghost, col,
-                                    edge=_verdict_colour(edit.ok, edit.end_reasons))
-            render.draw_near(screen, vp, edit.near)
-            self._block_label(vp, edit.ghost, edit.label, False, bad=not edit.ok)
+            rects.append(render.draw_block_ghost(screen, vp, edit.ghost, col,
+                                                 edge=_verdict_colour(edit.ok,
+                                                                      edit.end_reasons)))
+            rects.append(render.draw_near(screen, vp, edit.near))
+            rects.append(self._block_label(vp, edit.ghost, edit.label, False, bad=not edit.ok))
             geom = edit.ghost
-        render.draw_block_handles(screen, vp, geom, handle_points(geom, vp.scale),
-                                  move=bt.can_move(st) and edit is None,
-                                  reform=bt.can_reform(st), hover=bt.hover)
+        rects.append(render.draw_block_handles(screen, vp, geom, handle_points(geom, vp.scale),
+                                               move=bt.can_move(st) and edit is None,
+                                               reform=bt.can_reform(st), hover=bt.hover))
+        return rects
 
     def _block_label(self, vp: Any, geom: Any, label: str, clamped: bool, *,
-                     bad: bool) -> None:
+                     bad: bool) -> pygame.Rect:
         """The live figures of a manoeuvre above its ghost (why it is not legal goes in the
         status line)."""
         if not label:
-            return
+            return pygame.Rect(0, 0, 0, 0)
         minx, miny, maxx, _ = geom.polygon.bounds
         x, y = vp.to_px((minx + maxx) / 2, miny)
         board = self.board_rect()
@@ -496,9 +894,9 @@ class App:
         w = render.font(15, bold=True).size(text)[0]
         x = min(max(x, board.left + w / 2 + 6), board.right - w / 2 - 6)
         y = max(y - 18, 30.0)
-        render.text(self.screen, text, (x, y), size=15, bold=True,
-                    colour=(255, 120, 120) if bad else render.TEXT, anchor="midbottom",
-                    box=(0, 0, 0, 200))
+        return render.text(self.screen, text, (x, y), size=15, bold=True,
+                           colour=(255, 120, 120) if bad else render.TEXT, anchor="midbottom",
+                           box=(0, 0, 0, 200)).inflate(10, 4)
 
     def _block_live(self) -> tuple[str, bool] | None:
         """The status line while a block manoeuvre or reform is being built: its verdict."""
@@ -513,29 +911,30 @@ class App:
             ok, reasons, ends = edit.ok, edit.reasons, edit.end_reasons
         else:
             return None
+        st = self.state
         if not ok:
-            return "not allowed: " + "; ".join(reasons), True
+            return "not allowed: " + turn.named(st, "; ".join(reasons)), True
         if ends:
-            return "may not end here: " + "; ".join(ends), True
+            return "may not end here: " + turn.named(st, "; ".join(ends)), True
         return 'legal, and the block would end more than 1" clear', False
 
-    def _draw_block_hover(self, unit_id: str) -> None:
+    def _draw_block_hover(self, unit_id: str) -> pygame.Rect:
         try:
             unit = self.ctrl.state.unit(unit_id)
         except KeyError:
-            return
+            return pygame.Rect(0, 0, 0, 0)
         if not isinstance(unit, Block):
-            return
-        lines = [f"{unit.name or unit.id}  ({unit.player})",
+            return pygame.Rect(0, 0, 0, 0)
+        lines = [f"{unit.name or unit.id}  ({turn.player_name(self.state, unit.player)})",
                  f"{unit.models} models, {unit.files} files x {unit.ranks} ranks, base "
                  f"{unit.base.spec}",
                  f"Adv {unit.Adv:g}\"  Mar {unit.Mar:g}\"  Dis {unit.Dis}"]
-        bits = (["fleeing"] if unit.fleeing else []) + list(unit.flags)
+        bits = [m.text for m in markers(self.state, unit)]
         if bits:
             lines.append("state: " + ", ".join(bits))
-        self._card(lines)
+        return self._card(lines)
 
-    def _card(self, lines: list[str]) -> None:
+    def _card(self, lines: list[str]) -> pygame.Rect:
         x, y = self.ctrl.pointer
         x, y = int(x) + 16, int(y) + 16
         f = render.font(12)
@@ -546,17 +945,26 @@ class App:
         y = min(y, br.bottom - h - 4)
         box = pygame.Surface((w, h), pygame.SRCALPHA)
         box.fill((14, 14, 18, 225))
-        self.screen.blit(box, (x, y))
+        r = self.screen.blit(box, (x, y))
         for i, s in enumerate(lines):
             render.text(self.screen, s, (x + 6, y + 4 + 16 * i), size=12)
+        return r
 
-    def _coherency(self, unit_id: str) -> list[Violation]:
+    def step_preview(self) -> StepPreview:
+        """What Space would do now (cached per state)."""
+        if self._step is None or self._step[0] != id(self.state):
+            self._step = (id(self.state), self.rules.step_preview(self.state))
+        return self._step[1]
+
+    def coherency(self, unit_id: str) -> list[Violation]:
+        """Coherency problems of ``unit_id`` as drawn (cached per state)."""
         key = (id(self.state), unit_id)
         if self._coh is None or self._coh[0] != key:
             self._coh = (key, self.rules.coherency(self.ctrl.state, unit_id))
         return self._coh[1]
 
-    def _eligibility(self, unit_id: str) -> list[Eligibility]:
+    def eligibility(self, unit_id: str) -> list[MoveRow]:
+        """The unit's move types with their reasons (cached per state)."""
         key = (id(self.state), unit_id)
         if self._elig is None or self._elig[0] != key:
             self._elig = (key, self.rules.eligibility(self.state, unit_id))
@@ -576,302 +984,86 @@ class App:
                 return None
         return self.state.opponent(self.state.battle.active_player).id
 
-    def _draw_hover(self, model_id: str) -> None:
+    def _draw_hover(self, model_id: str) -> pygame.Rect:
         try:
             unit, m = self.ctrl.state.model(model_id)
         except KeyError:
-            return
-        lines = [f"{unit.name or unit.id}  ({unit.player})", f"model {m.id}, base {m.base.spec}",
+            return pygame.Rect(0, 0, 0, 0)
+        lines = [f"{unit.name or unit.id}  ({turn.player_name(self.state, unit.player)})",
+                 f"model {m.id}, base {m.base.spec}",
                  f"M {unit.move_of(m):g}\"  W {unit.wounds_of(m)}/{unit.W}  Ld {unit.Ld}+  "
                  f"OC {unit.OC}", ", ".join(unit.keywords)]
-        state_bits = []
-        if unit.battle_shocked:
-            state_bits.append("battle-shocked")
-        state_bits += list(unit.flags)
-        if state_bits:
-            lines.append("state: " + ", ".join(state_bits))
-        self._card(lines)
+        bits = [x.text for x in markers(self.state, unit)]
+        if bits:
+            lines.append("state: " + ", ".join(bits))
+        return self._card(lines)
 
-    def _draw_status(self) -> None:
+    def _draw_status(self, full: bool) -> list[pygame.Rect]:
         w, h = self.screen.get_size()
         r = pygame.Rect(0, h - STATUS_H, w - PANEL_W, STATUS_H)
-        pygame.draw.rect(self.screen, (22, 22, 26), r)
         colour = BAD_RED if self.message.startswith("refused") else render.TEXT
         msg = self.message
         live = self._block_live()
         if live is not None:
             msg, bad = live
             colour = BAD_RED if bad else OK_GREEN
-        f = render.font(13)
-        while msg and f.size(msg)[0] > r.w - 150:
-            msg = msg[:-4] + "…"
-        render.text(self.screen, msg, (8, r.y + 5), size=13, colour=colour)
         tools = []
         if self.ctrl.ruler_on:
             tools.append("RULER (M)")
+        if self.ctrl.picked:
+            tools.append(f"{len(self.ctrl.picked)} picked")
         if self.grid:
             tools.append("grid")
         if self.engagement:
             tools.append("engagement")
+        if self.threat_unit:
+            tools.append("threat")
+        key = (msg, colour, tuple(tools), r.size)
+        if not full and key == self._status:
+            return []
+        self._status = key
+        pygame.draw.rect(self.screen, (22, 22, 26), r)
+        tools_w = render.font(13).size("  ".join(tools))[0] + 16 if tools else 0
+        render.text(self.screen, render.fit_text(msg, r.w - 16 - tools_w, size=13), (8, r.y + 5),
+                    size=13, colour=colour)
         if tools:
             render.text(self.screen, "  ".join(tools), (r.right - 8, r.y + 5), size=13,
                         colour=ACCENT, anchor="topright")
+        return [r]
 
-    def _blit_panel(self) -> None:
+    def _blit_panel(self, full: bool) -> list[pygame.Rect]:
         """Draw the side panel, redrawn only when what it shows changes."""
         w, h = self.screen.get_size()
-        st = self.state
-        key = (w, h, id(st), self.ctrl.focus, id(self.refusal), len(self.last_events),
-               id(self.last_events[-1]) if self.last_events else 0, len(self.command_log))
+        key = panel_key(self)
         hit = self._cache.get("panel")
         if hit is not None and hit[0] == key:
+            if not full:
+                return []
             surf, rows = hit[1]
-            self.screen.blit(surf, (w - PANEL_W, 0))
-            self.rows = list(rows)
-            return
-        self._draw_panel()
-        surf = self.screen.subsurface((w - PANEL_W, 0, PANEL_W, h)).copy()
-        self._cache["panel"] = (key, (surf, list(self.rows)))
-
-    def _draw_panel(self) -> None:
-        w, h = self.screen.get_size()
-        x0 = w - PANEL_W
-        pygame.draw.rect(self.screen, PANEL_BG, (x0, 0, PANEL_W, h))
-        pygame.draw.line(self.screen, PANEL_LINE, (x0, 0), (x0, h))
-        st = self.state
-        b = st.battle
-        self.rows = []
-        y = 10
-        y = self._ptext(st.name, x0, y, size=15, bold=True)
-        step = f", {b.step}" if b.step else ""
-        y = self._wrapped(f"Round {b.round} · {b.phase}{step} · {b.active_player} to play", x0,
-                          y, colour=(200, 200, 200), size=13)
-        for i, p in enumerate(st.players):
-            col = render._shade(render.PLAYER_COLOURS[i % 2], 1.5)
-            render.text(self.screen, f"{p.name or p.id}: {p.cp} CP", (x0 + 12 + i * 150, y),
-                        size=14, bold=True, colour=col)
-        y += 24
-        if b.phase == "command" or self.command_log:
-            y = self._command_panel(x0, y)
-        y = self._next_button(x0, y)
-        self._rule(x0, y)
-        y += 8
-        focus = self.ctrl.focus or self.ctrl.selection_unit
-        if focus is not None:
-            y = self._unit_panel(x0, y, focus)
         else:
-            y = self._ptext("Click a model to see its unit.", x0, y, colour=GREY)
-        if self.last_events:
-            self._rule(x0, y)
-            y = self._dice_panel(x0, y + 8)
-        if self.refusal is not None and self.refusal.reasons:
-            self._rule(x0, y)
-            y = self._ptext("Refused:", x0, y + 6, colour=BAD_RED, bold=True)
-            for reason in self.refusal.reasons[:8]:
-                y = self._wrapped(f"• {reason}", x0, y, colour=BAD_RED)
-        render.text(self.screen, "H help · M ruler · G grid · E engagement · Ctrl+S save",
-                    (x0 + 12, h - 22), size=11, colour=GREY)
-
-    def _rule(self, x0: int, y: int) -> None:
-        pygame.draw.line(self.screen, PANEL_LINE, (x0 + 8, y), (x0 + PANEL_W - 8, y))
-
-    def _ptext(self, s: str, x0: int, y: int, *, size: int = 13, colour: Any = render.TEXT,
-               bold: bool = False, indent: int = 12) -> int:
-        r = render.text(self.screen, s, (x0 + indent, y), size=size, colour=colour, bold=bold)
-        return r.bottom + 4
-
-    def _wrapped(self, s: str, x0: int, y: int, *, colour: Any = render.TEXT,
-                 size: int = 12) -> int:
-        f = render.font(size)
-        words = s.split()
-        line = ""
-        for word in words:
-            trial = f"{line} {word}".strip()
-            if f.size(trial)[0] > PANEL_W - 30 and line:
-                y = self._ptext(line, x0, y, size=size, colour=colour)
-                line = "  " + word
-            else:
-                line = trial
-        if line:
-            y = self._ptext(line, x0, y, size=size, colour=colour)
-        return y
-
-    def _next_button(self, x0: int, y: int) -> int:
-        r = pygame.Rect(x0 + 12, y, PANEL_W - 24, 26)
-        pygame.draw.rect(self.screen, (54, 60, 70), r, border_radius=5)
-        render.text(self.screen, "Next step  [Space]", r.center, size=13, bold=True,
-                    anchor="center")
-        self.rows.append(_Row(r, "next", "next"))
-        return r.bottom + 8
-
-    def _command_panel(self, x0: int, y: int) -> int:
-        y = self._ptext("Command phase", x0, y, bold=True, colour=ACCENT)
-        for e in self.command_log[-6:]:
-            if e.get("kind") == "cp":
-                y = self._ptext(f"{e.get('player')}: +{e.get('gained')} CP -> {e.get('cp')}",
-                                x0, y, size=12)
-            elif e.get("kind") == "battle-shock":
-                dice = [int(d) for d in e.get("dice", [])]
-                passed = bool(e.get("passed"))
-                render.text(self.screen, f"{e.get('unit')} (Ld {e.get('Ld')}+)", (x0 + 12, y + 4),
-                            size=12)
-                xd = x0 + 170
-                for d in dice:
-                    draw_die(self.screen, (xd, y), 22, d)
-                    xd += 26
-                render.text(self.screen, "passed" if passed else "SHOCKED", (xd + 4, y + 4),
-                            size=12, bold=True, colour=OK_GREEN if passed else BAD_RED)
-                y += 28
-        return y + 4
-
-    def _unit_panel(self, x0: int, y: int, unit_id: str) -> int:
-        st = self.state
-        try:
-            unit = st.unit(unit_id)
-        except KeyError:
-            return y
-        col = render._shade(render.player_colour(st, unit.player), 1.5)
-        y = self._ptext(unit.name or unit.id, x0, y, size=15, bold=True, colour=col)
-        if isinstance(unit, Block):
-            return self._block_panel(x0, y, unit)
-        y = self._ptext(f"M {unit.M:g}\"  W {unit.W}  Ld {unit.Ld}+  OC {unit.OC} · "
-                        f"{len(unit.models)} models", x0, y, size=12)
-        y = self._wrapped(", ".join(unit.keywords) or "no keywords", x0, y, colour=GREY)
-        if unit.battle_shocked:
-            y = self._ptext("BATTLE-SHOCKED", x0, y, size=12, bold=True, colour=BAD_RED)
-        flags = list(unit.flags)
-        if unit.location != "battlefield":
-            flags.append(unit.location + (f" in {unit.transport}" if unit.transport else ""))
-        if flags:
-            y = self._wrapped("state: " + ", ".join(flags), x0, y, size=12, colour=ACCENT)
-        sel = st.battle.selection
-        y += 4
-        if sel is not None and sel.unit == unit.id:
-            mode = f" ({sel.mode})" if sel.mode else ""
-            y = self._ptext(f"Moving: {sel.move}{mode}", x0, y, bold=True, colour=ACCENT)
-            if sel.roll is not None:
-                render.text(self.screen, "roll", (x0 + 12, y + 4), size=12)
-                draw_die(self.screen, (x0 + 50, y), 22, sel.roll)
-                y += 28
-            moved = sum(1 for a in sel.staged if a.get("do") in ("move", "place"))
-            y = self._wrapped(f"{moved} staged · drag models, Enter commits, Ctrl+Z undo, "
-                              "R reset", x0, y, size=11, colour=GREY)
-            coh = self._coherency(unit.id)
-            if coh:
-                y = self._ptext("Coherency would fail:", x0, y, size=12, bold=True,
-                                colour=BAD_RED)
-                for v in coh[:5]:
-                    y = self._wrapped(f"• {v.message}", x0, y, colour=BAD_RED, size=11)
-            else:
-                y = self._ptext("Coherency: ok", x0, y, size=12, colour=OK_GREEN)
-            y = self._reserves(x0, y, unit, sel.move)
-            return y
-        return self._move_rows(x0, y, unit.id)
-
-    def _move_rows(self, x0: int, y: int, unit_id: str) -> int:
-        """The unit's move types with their keys, greyed with the reason when not eligible."""
-        y = self._ptext("Move types:", x0, y, bold=True)
-        for el in self._eligibility(unit_id):
-            r = pygame.Rect(x0 + 8, y, PANEL_W - 16, 20)
-            colour = render.TEXT if el.ok else GREY
-            render.text(self.screen, f"[{el.key.upper()}] {el.title}", (x0 + 14, y + 2), size=13,
-                        colour=colour, bold=el.ok)
-            self.rows.append(_Row(r, "move", el.move, el.ok))
-            y += 21
-            if not el.ok and el.reason:
-                y = self._wrapped(el.reason, x0 + 14, y, colour=GREY, size=11)
-        return y
-
-    def _block_panel(self, x0: int, y: int, unit: Block) -> int:
-        """A t9a-2 block: profile and state; its moves, or the move being built."""
-        y = self._ptext(f"{unit.models} models · {unit.files} files x {unit.ranks} ranks · "
-                        f"{unit.base.spec}", x0, y, size=12)
-        y = self._ptext(f"Adv {unit.Adv:g}\"  Mar {unit.Mar:g}\"  Dis {unit.Dis}", x0, y,
-                        size=12)
-        bits = (["FLEEING"] if unit.fleeing else []) + list(unit.flags)
-        if bits:
-            y = self._wrapped("state: " + ", ".join(bits), x0, y, size=12, colour=ACCENT)
-        sel = self.state.battle.selection
-        y += 4
-        if sel is None or sel.unit != unit.id:
-            return self._move_rows(x0, y, unit.id)
-        mode = " — March Test failed: Advance Rate" if sel.mode == "march-test-failed" else ""
-        y = self._wrapped(f"Moving: {sel.move}{mode}", x0, y, colour=ACCENT, size=13)
-        for a in sel.staged:
-            y = self._ptext("• " + _manoeuvre_text(a), x0, y, size=12)
-        start = self.rules.block_start(self.state)
-        if start is not None and sel.staged:
-            last = str(sel.staged[-1].get("do"))
-            kind = "forward" if last == "wheel" else last
-            disp = max_displacement(start, self.rules.block_geom(unit))
-            cap = self.rules.block_cap(self.state, kind)
-            colour = BAD_RED if disp > cap + 1e-6 else render.TEXT
-            y = self._ptext(f'models moved {disp:.2f}" / {cap:g}"', x0, y, size=12,
-                            colour=colour)
-            ends = self.rules.block_end_reasons(self.state)
-            if ends:
-                y = self._ptext("Cannot end here:", x0, y, size=12, bold=True, colour=BAD_RED)
-                for r in ends[:4]:
-                    y = self._wrapped(f"• {r}", x0, y, size=11, colour=BAD_RED)
-            else:
-                y = self._ptext('Ends more than 1" clear: ok', x0, y, size=12, colour=OK_GREEN)
-        hints = []
-        if sel.move != "reform":
-            hints.append("Drag the front edge (or the body) to move, a front corner to wheel.")
-        if self.ctrl.blocks is not None and self.ctrl.blocks.can_reform(self.state):
-            hints.append("Reform: [ ] files, , . turn 15°, ← → turn 90°, or drag the handles; "
-                         "Enter reforms.")
-        hints.append("Enter commits · Ctrl+Z undo · R reset · Esc cancels")
-        for h in hints:
-            y = self._wrapped(h, x0, y, size=11, colour=GREY)
-        return y
-
-    def _reserves(self, x0: int, y: int, unit: Unit, move: str) -> int:
-        shown = self.ctrl.state.unit(unit.id)  # placements staged so far are on the board
-        waiting = [m for m in getattr(shown, "models", ()) if m.at is None]
-        if move not in ("ingress", "disembark") or not waiting:
-            return y
-        where = "reserves" if move == "ingress" else f"transport {unit.transport or ''}"
-        y = self._wrapped(f"Drag from {where} onto the shaded area:", x0, y + 4, size=12)
-        for m in waiting[:14]:
-            r = pygame.Rect(x0 + 12, y, PANEL_W - 24, 20)
-            pygame.draw.rect(self.screen, (48, 52, 60), r, border_radius=4)
-            render.text(self.screen, f"{m.id}  ({m.base.spec})", (r.x + 8, r.y + 2), size=12)
-            self.rows.append(_Row(r, "place", m.id))
-            y += 23
-        return y
-
-    def _dice_panel(self, x0: int, y: int) -> int:
-        y = self._ptext("Dice", x0, y, bold=True)
-        for e in self.last_events[-4:]:
-            dice = [int(d) for d in e.get("dice", [])]
-            what = e.get("what") or e.get("kind")
-            render.text(self.screen, f"{what} {e.get('unit') or ''}", (x0 + 12, y + 4), size=12)
-            xd = x0 + 170
-            for d in dice[:5]:
-                draw_die(self.screen, (xd, y), 22, d)
-                xd += 26
-            y += 28
-            result = e.get("result")
-            if result:
-                passed = e.get("passed")
-                colour = OK_GREEN if passed else BAD_RED if passed is False else render.TEXT
-                y = self._ptext(str(result), x0, y - 2, size=11, bold=True, colour=colour,
-                                indent=24)
-        return y
+            surf = pygame.Surface((PANEL_W, h))
+            rows = draw_panel(self, surf)
+            self._cache["panel"] = (key, (surf, rows))
+        self.rows = list(rows)
+        return [self.screen.blit(surf, (w - PANEL_W, 0))]
 
     def _draw_help(self) -> None:
         lines = [
-            "Click a model: show its unit.  N normal · A advance · F fall back (Shift+F desperate",
-            "escape) · S remain stationary · I ingress · D disembark.",
+            "Click a model (or a unit in the roster): show its unit. N normal · A advance",
+            "F fall back (Shift+F desperate escape) · S stationary · I ingress · D disembark.",
             "Drag a model of the moving unit: the shaded area is where it may end; the ghost",
-            "snaps to it. Shift-drag moves the whole unit. Esc cancels a drag.",
-            "Enter commits the unit's move · Ctrl+Z undo · R reset · Space next step.",
+            "snaps to it. Shift-drag: the whole unit. Ctrl+click or a box on empty ground picks",
+            "several models: they move together, each along its own legal path.",
+            "Enter commits the unit's move (a refusal leaves the models where they are, to fix).",
+            "Esc cancels a drag, then a selection none of whose models moved. R resets the unit.",
+            "Ctrl+Z / Ctrl+Y undo and redo over the phase (committed units too; dice stand).",
+            "Space: the next step (it asks when units have not moved).",
             "t9a-2 blocks: A advance · Q march · F reform. Drag the front edge (or body) to move",
             "straight, a front corner to wheel about the other; reform with [ ] (files), , . and",
             "arrows (facing) or the handles, Enter reforms. The shaded area is the legal range.",
-            "M ruler (drag between points or bases) · G grid · E engagement ranges.",
-            "Wheel zooms about the cursor · right/middle drag pans · P screenshot · Ctrl+S save.",
+            "M ruler · G grid · 2 engagement ranges · T threat range of the clicked unit.",
+            "Wheel zooms · right/middle drag pans · Home fits the board · P screenshot.",
+            "Ctrl+S save (beside the file opened) · Ctrl+Shift+S save as · Ctrl+Q quit.",
         ]
         br = self.board_rect()
         w = max(render.font(13).size(s)[0] for s in lines) + 24
@@ -882,26 +1074,6 @@ class App:
         self.screen.blit(box, (x, y))
         for i, s in enumerate(lines):
             render.text(self.screen, s, (x + 12, y + 10 + 20 * i), size=13)
-
-
-_PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
-         4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-         6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
-
-
-def draw_die(surface: pygame.Surface, topleft: tuple[int, int], size: int, value: int) -> None:
-    """Draw a six-sided die showing ``value`` (pips), or the number for other values."""
-    r = pygame.Rect(topleft[0], topleft[1], size, size)
-    pygame.draw.rect(surface, (240, 236, 224), r, border_radius=max(size // 5, 2))
-    pygame.draw.rect(surface, (90, 84, 70), r, 1, border_radius=max(size // 5, 2))
-    if value in _PIPS:
-        step = size * 0.27
-        for dx, dy in _PIPS[value]:
-            pygame.draw.circle(surface, (30, 30, 30),
-                               (r.centerx + dx * step, r.centery + dy * step), max(size // 10, 1))
-    else:
-        render.text(surface, str(value), r.center, size=max(size - 8, 8), colour=(30, 30, 30),
-                    anchor="center", bold=True)
 
 
 class NoDisplay(RuntimeError):
@@ -934,21 +1106,31 @@ def play(state: GameState, *, save_path: Path, size: tuple[int, int] = (1280, 82
     return app.run()
 
 
-def _cropped(surface: pygame.Surface) -> tuple[pygame.Surface, tuple[int, int]]:
-    """The non-transparent part of ``surface`` and where it goes (a smaller, faster blit)."""
-    rect = surface.get_bounding_rect()
-    part = surface.subsurface(rect).copy()
-    if pygame.display.get_surface() is not None:
-        part = part.convert_alpha()
-    return part, (rect.x, rect.y)
+def _merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:
+    """Fewer rectangles for the display: overlapping ones merged (each costs a copy)."""
+    out: list[pygame.Rect] = []
+    for r in rects:
+        if r.w <= 0 or r.h <= 0:
+            continue
+        r = r.copy()
+        merged = True
+        while merged:
+            merged = False
+            for o in out:
+                if o.colliderect(r.inflate(8, 8)):
+                    out.remove(o)
+                    r.union_ip(o)
+                    merged = True
+                    break
+        out.append(r)
+    return out
 
 
-def _has_model(state: GameState, mid: str) -> bool:
-    try:
-        state.model(mid)
-    except KeyError:
-        return False
-    return True
+def _violation_mark(v: Violation) -> render.Mark:
+    label = ""
+    if v.distance is not None:
+        label = f'{v.distance:.2f}"' + (f' (limit {v.limit:g}")' if v.limit is not None else "")
+    return render.Mark(label=label, geometry=v.geometry, models=v.models[:1], pair=v.models[:2])
 
 
 def _verdict_colour(ok: bool, end_reasons: list[str]) -> tuple[int, int, int]:
@@ -958,7 +1140,7 @@ def _verdict_colour(ok: bool, end_reasons: list[str]) -> tuple[int, int, int]:
     return render.END_WARN if end_reasons else (255, 255, 255)
 
 
-def _manoeuvre_text(a: dict[str, Any]) -> str:
+def manoeuvre_text(a: dict[str, Any]) -> str:
     """A staged t9a-2 manoeuvre in words."""
     do = a.get("do")
     if do == "wheel":
@@ -971,66 +1153,44 @@ def _manoeuvre_text(a: dict[str, Any]) -> str:
     return f'{do} {float(a.get("distance", 0.0)):.2f}"'
 
 
-_RESULT_KINDS = ("rally", "march-test", "flee", "dangerous-terrain")
-
-
-def _with_results(events: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
-    """The dice rolled, each with the result it led to (``passed``, ``result`` in words)."""
-    out = []
-    for i, e in enumerate(events):
-        if e.get("kind") != "roll":
-            continue
-        e = dict(e)
-        what, unit = e.get("what"), e.get("unit")
-        for r in events[i + 1:]:
-            if r.get("kind") not in _RESULT_KINDS or r.get("unit") != unit:
-                continue
-            if r.get("kind") != what and not (what == "flee" and r.get("kind") == "flee"):
-                continue
-            if "passed" in r:
-                e["passed"] = bool(r["passed"])
-                need = r.get("Dis")
-                total = sum(int(v) for v in r.get("dice", []))
-                e["result"] = (f"{total} vs Dis {need}: " if need is not None else "") + (
-                    "passed" if r["passed"] else "failed")
-            elif r.get("kind") == "flee":
-                ext = float(r.get("extended", 0.0))
-                e["result"] = (f'fled {float(r.get("distance", 0.0)):.1f}"'
-                               + (f' (extended {ext:.1f}")' if ext > 1e-9 else "")
-                               + (f" away from {r['away_from']}" if r.get("away_from") else ""))
-            elif r.get("kind") == "dangerous-terrain":
-                e["result"] = f"{r.get('hits', 0)} hit(s) in {r.get('feature')}"
-            break
-        for r in events[i + 1:]:
-            if r.get("kind") == "destroyed" and r.get("unit") == unit and what == "flee":
-                e["result"] = f"{e.get('result', 'fled')}; destroyed: {r.get('reason')}"
-                e["passed"] = False
-        out.append(e)
-    return out
-
-
 def _unit_line(state: GameState, unit_id: str) -> str:
     u = state.unit(unit_id)
     sel = state.battle.selection
+    who = turn.player_name(state, u.player)
     if isinstance(u, Block):
         if sel is not None and sel.unit == unit_id:
             return (f"{u.name or u.id}: {sel.move}; drag the front edge to move, a front corner "
                     "to wheel; Enter commits.")
-        return f"{u.name or u.id} ({u.player}): A advance, Q march, F reform (or click one)."
+        return f"{u.name or u.id} ({who}): A advance, Q march, F reform (or click one)."
     if sel is not None and sel.unit == unit_id:
         return f"{u.name or u.id}: moving ({sel.move}); drag its models, Enter commits."
-    return f"{u.name or u.id} ({u.player}): choose a move type (N/A/F/S/I/D) or click it."
+    return f"{u.name or u.id} ({who}): choose a move type (N/A/F/S/I/D) or click it; T threat."
 
 
-def _describe(action: dict[str, Any], out: Outcome) -> str:
+def describe_action(action: dict[str, Any]) -> str:
+    """An action in words, for undo and redo messages."""
+    do = action.get("do")
+    if do == "select":
+        return f"{action.get('unit')} selected for {action.get('move')}"
+    if do == "move":
+        return f"move of {action.get('model')}"
+    if do == "place":
+        return f"placing {action.get('model')}"
+    if do in ("forward", "backward", "sideways", "wheel", "reform"):
+        return manoeuvre_text(action)
+    return str(do)
+
+
+def describe(action: dict[str, Any], out: Outcome) -> str:
+    """What an accepted action did, for the status line."""
     do = action.get("do")
     if do == "select":
         rolls = [e for e in out.events if e.get("kind") == "roll"]
         extra = f" (rolled {rolls[0].get('dice')})" if rolls else ""
         if BlockTool.selected(out.state) is not None:
-            tests = [e for e in _with_results(out.events) if e.get("result")]
+            tests = [r for r in tray_rolls(out.state, out.events) if r.result]
             if tests:
-                extra = f" (March Test {tests[0]['dice']}: {tests[0]['result']})"
+                extra = f" (March Test {[v for v, _ in tests[0].dice]}: {tests[0].result})"
             what = ("drag the handles or use [ ] , . to reform" if action.get("move") == "reform"
                     else "drag the front edge to move, a front corner to wheel")
             return f"{action.get('unit')}: {action.get('move')}{extra}; {what}."
@@ -1040,14 +1200,16 @@ def _describe(action: dict[str, Any], out: Outcome) -> str:
     if do == "place":
         return f"placed {action.get('model')}."
     if do in ("forward", "backward", "sideways", "wheel", "reform"):
-        return f"staged {_manoeuvre_text(action)}; drag again or Enter commits."
+        return f"staged {manoeuvre_text(action)}; drag again or Enter commits."
     if do == "commit":
         return "move committed."
     if do == "next":
         b = out.state.battle
-        told = "; ".join(f"{e.get('what')} {e.get('unit')}: {e['result']}"
-                         for e in _with_results(out.events) if e.get("result"))
+        told = "; ".join(f"{r.purpose} {r.unit}: {r.result}"
+                         for r in tray_rolls(out.state, out.events) if r.result)
+        gone = [str(e.get("model")) for e in out.events
+                if e.get("kind") == "destroyed" and e.get("reason") == "coherency"]
+        removed = (f" Removed for coherency: {', '.join(gone)}." if gone else "")
         return (f"now: round {b.round}, {b.phase}{', ' + b.step if b.step else ''}."
-                + (f" {told}" if told else ""))
+                + (f" {told}" if told else "") + removed)
     return f"{do}: done."
-

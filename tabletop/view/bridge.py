@@ -11,7 +11,7 @@ not use gets an empty answer.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from shapely.geometry.base import BaseGeometry
@@ -29,9 +29,43 @@ from tabletop.rules.tools import (
 from tabletop.rules.violation import Violation
 from tabletop.state import Block, GameState
 
-__all__ = ["Eligibility", "Outcome", "Rules"]
+__all__ = ["Eligibility", "MoveRow", "NextChoice", "Outcome", "Rules"]
 
 _NO_RANGES = BlockRanges(0.0, 0.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    """A move type as the panel lists it: the rules' eligibility, and the modes a player may
+    choose between (each with whether the rules would accept it now, and why not)."""
+
+    move: str
+    title: str
+    key: str
+    ok: bool
+    reason: str = ""
+    modes: tuple[tuple[str, bool, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class NextChoice:
+    """An option of the next ``next`` action (a field of its schema naming a unit, e.g. Insane
+    Bravery for a unit that will take a battle-shock test): the field, the unit, and whether the
+    rules would accept it now."""
+
+    field: str
+    unit: str
+    ok: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class StepPreview:
+    """What ``next`` would do now: the units it rolls for, and the options it may take."""
+
+    rolls: tuple[tuple[str, str], ...] = ()
+    """``(unit, what)`` of every roll it would make."""
+    choices: tuple[NextChoice, ...] = field(default_factory=tuple)
 
 
 @dataclass(frozen=True)
@@ -70,9 +104,44 @@ class Rules:
         """The board as drawn: models staged for a set-up shown where they were placed."""
         return rulesets.of(state).display(state)
 
-    def eligibility(self, state: GameState, unit_id: str) -> list[Eligibility]:
-        """Every move type of ``unit_id``, with the reason when it may not make it now."""
-        return rulesets.of(state).eligibility(state, unit_id)
+    def eligibility(self, state: GameState, unit_id: str) -> list[MoveRow]:
+        """Every move type of ``unit_id``, with the reason when it may not make it now, and for
+        an eligible one with modes, each mode the rules would accept (tried as ``select``, pure;
+        dice rolled by a try are thrown away with its state)."""
+        ruleset = rulesets.of(state)
+        modes = {t.name: t.modes for t in ruleset.move_types}
+        out = []
+        for e in ruleset.eligibility(state, unit_id):
+            tried: list[tuple[str, bool, str]] = []
+            for mode in modes.get(e.move, ()) if e.ok else ():
+                res = ruleset.preview(state, {"do": "select", "unit": unit_id, "move": e.move,
+                                              "mode": mode})
+                tried.append((mode, res.ok, "; ".join(res.reasons)))
+            offered = tuple(tried) if sum(ok for _, ok, _ in tried) > 1 else ()
+            out.append(MoveRow(e.move, e.title, e.key, e.ok, e.reason, offered))
+        return out
+
+    def step_preview(self, state: GameState) -> StepPreview:
+        """What ``next`` would do now (tried on the immutable state): the units it would roll
+        for, and for each field of the ``next`` action that names a unit (Insane Bravery), the
+        units it may name and why not the others."""
+        ruleset = rulesets.of(state)
+        fields = [name for name, f in ruleset.actions.get("next", {}).items()
+                  if f.kind == "unit"]
+        if not fields or state.battle.selection is not None:
+            return StepPreview()
+        plain = ruleset.apply(state, {"do": "next"})
+        if not plain.ok:
+            return StepPreview()
+        rolls = tuple(dict.fromkeys((str(e["unit"]), str(e.get("what", "roll")))
+                                    for e in plain.events
+                                    if e.get("kind") == "roll" and e.get("unit")))
+        choices = []
+        for name in fields:
+            for unit in dict.fromkeys(u for u, _ in rolls):
+                res = ruleset.apply(state, {"do": "next", name: unit})
+                choices.append(NextChoice(name, unit, res.ok, "; ".join(res.reasons)))
+        return StepPreview(rolls, tuple(choices))
 
     # -- the model-drag tool --------------------------------------------------------------
     def zone(self, state: GameState, model_id: str) -> Any:
@@ -148,3 +217,4 @@ class Rules:
         """Whether the selected block may stage a reform now."""
         tool = self._blocks(state)
         return tool.can_reform(state) if tool is not None else False
+

@@ -28,11 +28,13 @@ from tabletop.view.viewport import Viewport
 
 __all__ = [
     "MOVE_KEYS",
+    "RULER_THRESHOLDS",
     "Controller",
     "Drag",
     "Intent",
     "Ruler",
     "ZoneLike",
+    "ruler_label",
     "zone_path",
 ]
 
@@ -50,6 +52,23 @@ MOVE_KEYS: dict[str, str] = {
 
 ZOOM_STEP = 1.15
 """Zoom factor per mouse-wheel notch."""
+
+RULER_THRESHOLDS = (1.0, 2.0, 3.0, 6.0, 8.0, 9.0, 12.0)
+"""Distances the rules care about (coherency, engagement, set-up ranges...): near them the ruler
+shows three decimals, so 2.0004" does not read as 2.00"."""
+
+RULER_NEAR = 0.05
+"""How close to a threshold (inches) the ruler switches to three decimals."""
+
+BOX_MIN_PX = 4.0
+"""A box selection smaller than this (pixels) is a click: it clears the selection."""
+
+
+def ruler_label(distance: float, *, bases: bool = False) -> str:
+    """The ruler's reading: two decimals, three within :data:`RULER_NEAR` of a threshold."""
+    near = any(abs(distance - t) <= RULER_NEAR for t in RULER_THRESHOLDS)
+    s = f'{distance:.3f}"' if near else f'{distance:.2f}"'
+    return s + (" base to base" if bases else "")
 
 
 class ZoneLike(Protocol):
@@ -90,8 +109,15 @@ class Intent:
 
     - ``"actions"``: apply ``data["actions"]`` (action objects of ``spec/actions.md``) in order
       (stopping at the first refusal when ``data["stop_on_refusal"]`` is true);
+    - ``"select"``: select ``data["unit"]`` for ``data["move"]`` (and ``data["mode"]``), first
+      cancelling the unit's own selection when none of its models has moved yet;
+    - ``"commit"``, ``"next"`` (the app asks first when units have not moved), ``"cancel"``
+      (take back a selection whose models have not moved), ``"put-back"`` (the staged moves
+      of ``data["model"]`` alone);
+    - ``"undo"``, ``"redo"``: over the phase's actions (the app's history);
     - ``"focus"``: the unit ``data["unit"]`` is shown in the panel (no rules involved);
-    - ``"save"``, ``"screenshot"``, ``"quit"``;
+    - ``"save"``, ``"save-as"``, ``"screenshot"``, ``"quit"``, ``"fit"`` (zoom to fit);
+    - ``"threat"``: show or hide the threat range of the focused unit;
     - ``"toggle"``: flip the view option ``data["what"]`` (``grid``, ``engagement``, ``help``).
     """
 
@@ -123,6 +149,8 @@ class Drag:
     snapped: bool = False
     placing: bool = False
     """True for a set-up (ingress, disembark): the models come from a list, not the board."""
+    follower_paths: bool = False
+    """Followers go along their own legal paths (a multi-selection), not all by one vector."""
 
 
 @dataclass
@@ -180,6 +208,10 @@ class Controller:
         self.pointer: Pt = (0.0, 0.0)
         self.zone_calls = 0
         self.blocks: BlockTool | None = BlockTool(blocks) if blocks is not None else None
+        self.picked: set[str] = set()
+        """Models of the moving unit picked with Ctrl+click or a box: dragged together."""
+        self.box: tuple[Pt, Pt] | None = None
+        """A box selection being drawn: its two corners, inches."""
 
     # -- queries --------------------------------------------------------------------------
     @property
@@ -217,8 +249,10 @@ class Controller:
         return self.state.model(model_id)[0]
 
     # -- pointer --------------------------------------------------------------------------
-    def pointer_down(self, px: Pt, button: int = 1, *, shift: bool = False) -> list[Intent]:
-        """A button pressed at pixel ``px`` (1 left, 2 middle, 3 right)."""
+    def pointer_down(self, px: Pt, button: int = 1, *, shift: bool = False,
+                     ctrl: bool = False) -> list[Intent]:
+        """A button pressed at pixel ``px`` (1 left, 2 middle, 3 right). Ctrl+click picks or
+        drops a model of the moving unit; a press on empty ground starts a box selection."""
         self.pointer = px
         if button in (2, 3):
             self.pan_from = px
@@ -242,6 +276,8 @@ class Controller:
             if bid is not None and bid != self.focus:
                 self.focus = bid
                 return [Intent("focus", {"unit": bid})]
+            if bid is None and self._moving_models():
+                self.box = ((x, y), (x, y))
             return []
         unit = self.unit_of(mid)
         if unit.id != self.selection_unit:
@@ -250,8 +286,36 @@ class Controller:
                 return [Intent("focus", {"unit": unit.id})]
             return []
         self.focus = unit.id
+        if ctrl:
+            self.picked ^= {mid}
+            return []
         self._start_drag(mid, (x, y), whole_unit=shift)
         return []
+
+    def _moving_models(self) -> list[Model]:
+        """The placed models of the unit being moved (wh40k-11e), if any."""
+        sel = self.state.battle.selection
+        if sel is None:
+            return []
+        try:
+            unit = self.state.unit(sel.unit)
+        except KeyError:
+            return []
+        if not isinstance(unit, Unit):
+            return []
+        return [m for m in unit.models if m.at is not None]
+
+    def _pick_box(self) -> None:
+        """The models of the moving unit whose centres lie in the box become the picked ones."""
+        assert self.box is not None
+        (ax, ay), (bx, by) = self.box
+        x0, x1 = sorted((ax, bx))
+        y0, y1 = sorted((ay, by))
+        if max(x1 - x0, y1 - y0) * self.viewport.scale < BOX_MIN_PX:
+            self.picked = set()
+            return
+        self.picked = {m.id for m in self._moving_models()
+                       if m.at is not None and x0 <= m.at[0] <= x1 and y0 <= m.at[1] <= y1}
 
     def begin_placement(self, model_id: str, px: Pt) -> None:
         """Start dragging ``model_id`` (in reserves or a transport) from a list at pixel ``px``."""
@@ -276,8 +340,12 @@ class Controller:
         unit, m = self.state.model(mid)
         assert m.at is not None
         models: list[Model] = [m]
+        together = mid in self.picked and len(self.picked) > 1
         if whole_unit:
             models += [o for o in unit.models if o.id != mid and o.at is not None]
+        elif together:
+            models += [o for o in unit.models if o.id != mid and o.id in self.picked
+                       and o.at is not None]
         zones = {o.id: self._zone(o.id) for o in models}
         for z in zones.values():
             g = getattr(z, "geometry", None)
@@ -296,6 +364,7 @@ class Controller:
             zones=zones,
             cap=cap,
             placing=placing,
+            follower_paths=together and not whole_unit,
         )
         self._update_drag(at)
 
@@ -308,27 +377,10 @@ class Controller:
         """
         d = self.drag
         assert d is not None
-        target = (at[0] - d.offset[0], at[1] - d.offset[1])
+        raw = (at[0] - d.offset[0], at[1] - d.offset[1])
         zone = d.zones.get(d.anchor)
-        geom = getattr(zone, "geometry", None)
-        snapped = False
-        if zone is not None:
-            if exact or geom is None:
-                inside = bool(zone.contains(*target))
-            else:
-                inside = bool(shapely.intersects_xy(geom, *target))
-            if not inside:
-                if exact or geom is None:
-                    near = zone.nearest(*target)
-                elif geom.is_empty:
-                    near = d.starts[d.anchor]
-                else:
-                    q = nearest_points(geom, ShapelyPoint(target))[0]
-                    near = (q.x, q.y)
-                if near is not None:
-                    target = (float(near[0]), float(near[1]))
-                    snapped = True
-        d.snapped = snapped
+        target = raw if zone is None else _snap(zone, raw, d.starts[d.anchor], exact=exact)
+        d.snapped = target != raw
         d.ghosts = {d.anchor: target}
         d.legal = {d.anchor: True}
         start = d.starts[d.anchor]
@@ -343,15 +395,16 @@ class Controller:
             s = d.starts[mid]
             assert s is not None
             g = (s[0] + vec[0], s[1] + vec[1])
-            d.ghosts[mid] = g
             z = d.zones.get(mid)
-            zg = getattr(z, "geometry", None)
-            if z is None:
+            if d.follower_paths and z is not None:
+                # each picked model goes as far as its own zone lets it, along its own path
+                g = _snap(z, g, s, exact=exact)
                 d.legal[mid] = True
-            elif exact or zg is None:
-                d.legal[mid] = bool(z.contains(*g))
+            elif z is None:
+                d.legal[mid] = True
             else:
-                d.legal[mid] = bool(shapely.intersects_xy(zg, *g))
+                d.legal[mid] = _inside(z, g, exact=exact)
+            d.ghosts[mid] = g
 
     def pointer_move(self, px: Pt) -> list[Intent]:
         """The pointer moved to pixel ``px``."""
@@ -370,6 +423,8 @@ class Controller:
             self.ruler.b = (x, y)
             self.ruler.b_model = self.model_at(x, y)
             self._measure()
+        elif self.box is not None:
+            self.box = (self.box[0], (x, y))
         else:
             self.hover = self.model_at(x, y)
             self.hover_block = self.block_at(x, y) if self.hover is None else None
@@ -387,6 +442,11 @@ class Controller:
             return []
         if self._ruler_down:
             self._ruler_down = False
+            return []
+        if self.box is not None:
+            self.box = (self.box[0], self.viewport.to_inches(*px))
+            self._pick_box()
+            self.box = None
             return []
         bt = self.blocks
         if bt is not None and bt.drag is not None:
@@ -410,6 +470,9 @@ class Controller:
                 continue
             if mid == d.anchor and len(d.path) >= 2:
                 pts = [list(p) for p in d.path[1:]]
+            elif d.follower_paths and d.zones.get(mid) is not None:
+                path, _ = zone_path(d.zones[mid], s, g)
+                pts = [list(p) for p in path[1:]]
             else:
                 pts = [[g[0], g[1]]]
             actions.append({"do": "move", "model": mid, "path": pts})
@@ -421,27 +484,18 @@ class Controller:
 
     # -- keys -----------------------------------------------------------------------------
     def key(self, name: str, *, ctrl: bool = False, shift: bool = False) -> list[Intent]:
-        """A key pressed: ``name`` as pygame's ``key.name`` gives it (``"n"``, ``"return"``)."""
+        """A key pressed: ``name`` as pygame's ``key.name`` gives it (``"n"``, ``"return"``).
+
+        Keys free for later tools: Q and E (turning a model, on wh40k-11e boards).
+        """
         name = name.lower()
         if ctrl:
-            if name == "z":
-                return [Intent("actions", {"actions": [{"do": "undo"}]})]
-            if name == "s":
-                return [Intent("save")]
-            if name == "q":
-                return [Intent("quit")]
-            return []
+            return self._ctrl_key(name, shift=shift)
         bt = self.blocks
         if name == "escape":
-            if bt is not None and bt.cancel():
-                return []
-            if self.drag is not None:
-                self.drag = None
-            elif self.ruler is not None or self.ruler_on:
-                self.ruler, self.ruler_on, self._ruler_down = None, False, False
-            else:
-                self.focus = None
-            return []
+            return self._escape()
+        if name in ("home",):
+            return [Intent("fit")]
         if self.drag is not None or (bt is not None and bt.drag is not None):
             return []
         if bt is not None:
@@ -451,35 +505,63 @@ class Controller:
                         ] if acts else []
         block = self._focus_block()
         if block is not None and name in BLOCK_MOVE_KEYS:
-            return [Intent("actions", {"actions": [{"do": "select", "unit": block,
-                                                    "move": BLOCK_MOVE_KEYS[name]}]})]
+            return [Intent("select", {"unit": block, "move": BLOCK_MOVE_KEYS[name]})]
         if name in MOVE_KEYS and block is None:
             unit = self.focus or self.selection_unit
             if unit is None:
                 return []
-            action: dict[str, Any] = {"do": "select", "unit": unit, "move": MOVE_KEYS[name]}
+            data: dict[str, Any] = {"unit": unit, "move": MOVE_KEYS[name]}
             if name == "f" and shift:
-                action["mode"] = "desperate-escape"
-            return [Intent("actions", {"actions": [action]})]
-        if name in ("return", "enter", "keypad enter"):
-            return [Intent("actions", {"actions": [{"do": "commit"}]})]
+                data["mode"] = "desperate-escape"
+            return [Intent("select", data)]
+        simple = {"return": "commit", "enter": "commit", "keypad enter": "commit",
+                  "space": "next", "t": "threat", "p": "screenshot", "f12": "screenshot"}
+        if name in simple:
+            return [Intent(simple[name])]
         if name == "r":
+            self.picked = set()
             return [Intent("actions", {"actions": [{"do": "reset"}]})]
-        if name in ("space", "x"):
-            return [Intent("actions", {"actions": [{"do": "next"}]})]
+        if name in ("backspace", "delete") and self.hover is not None:
+            return [Intent("put-back", {"model": self.hover})]
         if name == "m":
             self.ruler_on = not self.ruler_on
             if not self.ruler_on:
                 self.ruler = None
             return []
-        if name == "g":
-            return [Intent("toggle", {"what": "grid"})]
-        if name == "e":
-            return [Intent("toggle", {"what": "engagement"})]
-        if name in ("h", "f1"):
-            return [Intent("toggle", {"what": "help"})]
-        if name in ("p", "f12"):
-            return [Intent("screenshot")]
+        toggles = {"g": "grid", "2": "engagement", "h": "help", "f1": "help"}
+        if name in toggles:
+            return [Intent("toggle", {"what": toggles[name]})]
+        return []
+
+    def _ctrl_key(self, name: str, *, shift: bool) -> list[Intent]:
+        if name == "z":
+            return [Intent("redo" if shift else "undo")]
+        if name == "y":
+            return [Intent("redo")]
+        if name == "s":
+            return [Intent("save-as" if shift else "save")]
+        if name == "q":
+            return [Intent("quit")]
+        return []
+
+    def _escape(self) -> list[Intent]:
+        """Esc drops the innermost thing going on: a drag, the ruler, picked models, then a
+        selection whose models have not moved, then the focus."""
+        bt = self.blocks
+        if bt is not None and bt.cancel():
+            return []
+        if self.drag is not None:
+            self.drag = None
+        elif self.box is not None:
+            self.box = None
+        elif self.ruler is not None or self.ruler_on:
+            self.ruler, self.ruler_on, self._ruler_down = None, False, False
+        elif self.picked:
+            self.picked = set()
+        elif self.state.battle.selection is not None:
+            return [Intent("cancel")]
+        else:
+            self.focus = None
         return []
 
     def _focus_block(self) -> str | None:
@@ -504,10 +586,10 @@ class Controller:
             r.distance = footprint_distance(ma.base, ma.at, ma.facing, mb.base, mb.at, mb.facing)
             pa, pb = _closest_points(ma, mb)
             r.a, r.b = pa, pb
-            r.label = f'{r.distance:.2f}" base to base'
+            r.label = ruler_label(r.distance, bases=True)
         else:
             r.distance = math.dist(r.a, r.b)
-            r.label = f'{r.distance:.2f}"'
+            r.label = ruler_label(r.distance)
 
     def _placed(self, mid: str | None) -> Model | None:
         if mid is None:
@@ -517,6 +599,30 @@ class Controller:
         except KeyError:
             return None
         return m if m.at is not None else None
+
+
+def _inside(zone: Any, p: Pt, *, exact: bool) -> bool:
+    """Whether ``p`` is in ``zone``: its polygon while dragging, its exact test on release."""
+    geom = getattr(zone, "geometry", None)
+    if exact or geom is None:
+        return bool(zone.contains(*p))
+    return bool(shapely.intersects_xy(geom, *p))
+
+
+def _snap(zone: Any, p: Pt, fallback: Pt | None, *, exact: bool) -> Pt:
+    """``p``, or the point of ``zone`` nearest it when it lies outside (``fallback``, if any,
+    for an empty zone polygon)."""
+    if _inside(zone, p, exact=exact):
+        return p
+    geom = getattr(zone, "geometry", None)
+    if exact or geom is None:
+        near = zone.nearest(*p)
+    elif geom.is_empty:
+        near = fallback
+    else:
+        q = nearest_points(geom, ShapelyPoint(p))[0]
+        near = (q.x, q.y)
+    return (float(near[0]), float(near[1])) if near is not None else p
 
 
 def _closest_points(a: Model, b: Model) -> tuple[Pt, Pt]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import io
 import math
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -92,6 +92,8 @@ ZONE_FILL: RGBA = (255, 245, 120, 84)
 ZONE_EDGE = (255, 240, 90)
 PATH = (255, 255, 255)
 VIOLATION = (255, 64, 200)
+PICKED = (120, 230, 255)
+"""Ring of a model picked (Ctrl+click or a box) to be dragged with others."""
 SETUP_FILL: RGBA = (120, 255, 200, 70)
 
 TERRAIN_STYLE: dict[str, tuple[RGBA, Colour, int]] = {
@@ -170,6 +172,8 @@ class Mark:
     at: Pt | None = None
     outlines: tuple[BaseGeometry, ...] = ()
     """Footprints to outline where they failed (instead of the models' current places)."""
+    pair: tuple[str, ...] = ()
+    """The models (or model and terrain) the label is about: one label per pair is drawn."""
 
 
 @dataclass(frozen=True)
@@ -236,32 +240,40 @@ def _polygons(geom: BaseGeometry | None) -> list[Polygon]:
     return []
 
 
-def _fill_polygon_alpha(surface: pygame.Surface, pts: list[Pt], rgba: RGBA) -> None:
-    """Fill a polygon with a translucent colour (blended onto ``surface``)."""
+def union_rects(rects: Iterable[pygame.Rect | None]) -> pygame.Rect:
+    """The rectangle around every non-empty rectangle of ``rects`` (an empty one at (0, 0)
+    without any): what a drawing call touched, for partial screen updates."""
+    real = [r for r in rects if r is not None and r.w > 0 and r.h > 0]
+    if not real:
+        return pygame.Rect(0, 0, 0, 0)
+    return real[0].unionall(real[1:])
+
+
+def _fill_polygon_alpha(surface: pygame.Surface, pts: list[Pt], rgba: RGBA) -> pygame.Rect:
+    """Fill a polygon with a translucent colour (blended onto ``surface``); the rect touched."""
     if len(pts) < 3:
-        return
+        return pygame.Rect(0, 0, 0, 0)
     xs = [p[0] for p in pts]
     ys = [p[1] for p in pts]
     x0, y0 = math.floor(min(xs)), math.floor(min(ys))
     w, h = math.ceil(max(xs)) - x0 + 1, math.ceil(max(ys)) - y0 + 1
     clip = surface.get_clip()
     if w <= 0 or h <= 0 or not clip.colliderect((x0, y0, w, h)):
-        return
+        return pygame.Rect(0, 0, 0, 0)
     if rgba[3] >= 255:
-        pygame.draw.polygon(surface, rgba[:3], pts)
-        return
+        return pygame.draw.polygon(surface, rgba[:3], pts)
     tmp = pygame.Surface((w, h), pygame.SRCALPHA)
     pygame.draw.polygon(tmp, rgba, [(x - x0, y - y0) for x, y in pts])
-    surface.blit(tmp, (x0, y0))
+    return surface.blit(tmp, (x0, y0))
 
 
-def _outline(surface: pygame.Surface, pts: list[Pt], colour: Colour, width: int = 1) -> None:
+def _outline(surface: pygame.Surface, pts: list[Pt], colour: Colour,
+             width: int = 1) -> pygame.Rect:
     if len(pts) < 2:
-        return
+        return pygame.Rect(0, 0, 0, 0)
     if width <= 1:
-        pygame.draw.aalines(surface, colour, True, pts)
-    else:
-        pygame.draw.lines(surface, colour, True, pts, width)
+        return pygame.draw.aalines(surface, colour, True, pts)
+    return pygame.draw.lines(surface, colour, True, pts, width)
 
 
 @cache
@@ -377,11 +389,22 @@ def _hatch(surface: pygame.Surface, shape: Polygon, vp: Viewport, colour: Colour
         k += step
 
 
+BADGE_COLOURS: dict[str, Colour] = {"done": (70, 78, 92), "bad": (176, 40, 52),
+                                    "info": (150, 120, 20)}
+"""Background of a unit's badge beside its label, by tone (see ``tabletop.view.roster``)."""
+
+
 def draw_models(surface: pygame.Surface, state: GameState, vp: Viewport, *,
                 hidden: frozenset[str] = frozenset(), selected_unit: str | None = None,
-                labels: bool = True, outlined: frozenset[str] = frozenset()) -> None:
-    """Draw every base in its shape and facing, coloured by player, and the unit labels."""
-    label_jobs: list[tuple[str, Pt, Colour]] = []
+                labels: bool = True, outlined: frozenset[str] = frozenset(),
+                badges: Mapping[str, Sequence[tuple[str, str]]] | None = None,
+                picked: frozenset[str] = frozenset(),
+                label_bounds: pygame.Rect | None = None) -> None:
+    """Draw every base in its shape and facing, coloured by player, and the unit labels, each
+    followed by the unit's ``badges`` (``(code, tone)``: what it did this phase, battle-shock,
+    wounds lost). ``picked`` models get a bright ring. Labels are kept inside ``label_bounds``
+    (the board on screen) when given."""
+    label_jobs: list[tuple[str, Pt, Colour, str]] = []
     for unit in state.units:
         col = player_colour(state, unit.player)
         sel = unit.id == selected_unit
@@ -400,21 +423,40 @@ def draw_models(surface: pygame.Surface, state: GameState, vp: Viewport, *,
             tip = (mid[0] + fx * 0.8, mid[1] + fy * 0.8)
             pygame.draw.line(surface, TEXT, vp.to_px(*mid), vp.to_px(*tip), 2)
             _, miny, _, _ = geom.polygon.bounds
-            label_jobs.append((unit.name or unit.id, (geom.polygon.centroid.x, miny), col))
+            label_jobs.append((unit.name or unit.id, (geom.polygon.centroid.x, miny), col,
+                               unit.id))
             continue
         placed = [m for m in unit.models if m.at is not None and m.id not in hidden]
         for m in placed:
             _draw_model(surface, vp, m, col, selected=sel, outlined=m.id in outlined)
+            if m.id in picked:
+                assert m.at is not None
+                _outline(surface, base_outline_px(vp, m.base, m.at, m.facing), PICKED, 3)
         if placed and labels:
             xs = [m.at[0] for m in placed if m.at is not None]
             ys = [m.at[1] - m.base.radius for m in placed if m.at is not None]
-            label_jobs.append((unit.name or unit.id, (sum(xs) / len(xs), min(ys)), col))
+            label_jobs.append((unit.name or unit.id, (sum(xs) / len(xs), min(ys)), col, unit.id))
     if labels:
         size = 12 if vp.scale < 20 else 14
-        for s, (x, y), col in label_jobs:
+        for s, (x, y), col, uid in label_jobs:
             px, py = vp.to_px(x, y)
-            text(surface, s, (px, py - 3), size=size, anchor="midbottom",
-                 box=(*_shade(col, 0.35), 200))
+            marks = list((badges or {}).get(uid, ()))
+            widths = [font(10, bold=True).size(code)[0] + 6 for code, _ in marks]
+            extra = sum(w + 2 for w in widths)
+            cx = px - extra / 2
+            if label_bounds is not None:
+                half = font(size).size(s)[0] / 2 + 4
+                cx = min(max(cx, label_bounds.left + half),
+                         label_bounds.right - half - extra - 4)
+            r = text(surface, s, (cx, py - 3), size=size, anchor="midbottom",
+                     box=(*_shade(col, 0.35), 200))
+            bx = r.right + 6
+            for (code, tone), w in zip(marks, widths, strict=True):
+                box = pygame.Rect(round(bx), r.y, w, r.h)
+                pygame.draw.rect(surface, BADGE_COLOURS.get(tone, BADGE_COLOURS["done"]), box,
+                                 border_radius=3)
+                text(surface, code, box.center, size=10, bold=True, anchor="center")
+                bx += w + 2
 
 
 def _draw_model(surface: pygame.Surface, vp: Viewport, m: Model, col: Colour, *,
@@ -443,15 +485,15 @@ def _front_extent(base: Footprint) -> float:
 
 
 def _facing_tick(surface: pygame.Surface, vp: Viewport, base: Footprint, at: Pt, facing: float,
-                 colour: Colour) -> None:
+                 colour: Colour) -> pygame.Rect:
     rad = math.radians(facing)
     fx, fy = math.sin(rad), -math.cos(rad)
     r = _front_extent(base)
     if vp.length(r) < 3:
-        return
+        return pygame.Rect(0, 0, 0, 0)
     a = vp.to_px(at[0] + fx * r * 0.35, at[1] + fy * r * 0.35)
     b = vp.to_px(at[0] + fx * r * 0.92, at[1] + fy * r * 0.92)
-    pygame.draw.line(surface, colour, a, b, 2 if vp.length(r) > 8 else 1)
+    return pygame.draw.line(surface, colour, a, b, 2 if vp.length(r) > 8 else 1)
 
 
 def draw_board(surface: pygame.Surface, state: GameState, vp: Viewport, *,
@@ -487,6 +529,47 @@ def zone_surface(geom: BaseGeometry, vp: Viewport, size: tuple[int, int], *,
     return surf
 
 
+ZONE_AA = 2
+"""Anti-aliasing factor of the window's shaded areas: drawn at this many times the resolution
+over their own bounding box, then smooth-scaled down."""
+
+
+def zone_sprite(geom: BaseGeometry | None, vp: Viewport, clip: pygame.Rect, *,
+                fill: RGBA = ZONE_FILL, edge: Colour | None = ZONE_EDGE,
+                aa: int = ZONE_AA) -> tuple[pygame.Surface, tuple[int, int]] | None:
+    """``geom`` shaded with anti-aliased edges, as a small surface and where to blit it.
+
+    Only the part of the geometry's bounding box inside ``clip`` (the board on screen) is
+    drawn, at ``aa`` times the resolution, then scaled down smoothly; the transparent pixels
+    carry the fill's colour, so edges blend without a dark fringe. ``None`` when nothing of it
+    shows. The pictures of ``tabletop show`` and the zone goldens keep :func:`zone_surface`.
+    """
+    if geom is None or geom.is_empty:
+        return None
+    minx, miny, maxx, maxy = geom.bounds
+    x0, y0 = vp.to_px(minx, miny)
+    x1, y1 = vp.to_px(maxx, maxy)
+    box = pygame.Rect(math.floor(x0) - 2, math.floor(y0) - 2, math.ceil(x1 - x0) + 5,
+                      math.ceil(y1 - y0) + 5).clip(clip)
+    if box.w <= 0 or box.h <= 0:
+        return None
+    big = pygame.Surface((box.w * aa, box.h * aa), pygame.SRCALPHA)
+    clear = (*fill[:3], 0)
+    big.fill(clear)
+    hi = Viewport(scale=vp.scale * aa, ox=(vp.ox - box.x) * aa, oy=(vp.oy - box.y) * aa)
+    _paint_geometry(big, geom, hi, fill, clear)
+    if edge is not None:
+        for poly in _polygons(geom):
+            for ring in (poly.exterior, *poly.interiors):
+                pts = _px(hi, ring.coords[:-1])
+                if len(pts) >= 2:
+                    pygame.draw.lines(big, edge, True, pts, aa)
+    small = pygame.transform.smoothscale(big, box.size)
+    if pygame.display.get_surface() is not None:
+        small = small.convert_alpha()
+    return small, box.topleft
+
+
 def _paint_geometry(surf: pygame.Surface, geom: BaseGeometry, vp: Viewport,
                     fill: Sequence[int], hole: Sequence[int]) -> None:
     """Fill polygons, punching holes with ``hole`` (drawing replaces pixels, it does not blend).
@@ -505,32 +588,47 @@ def _paint_geometry(surf: pygame.Surface, geom: BaseGeometry, vp: Viewport,
 
 
 def draw_overlays(surface: pygame.Surface, state: GameState, vp: Viewport, ov: Overlays, *,
-                  zone: bool = True) -> None:
-    """Draw the overlays (zone, engagement ranges, ghosts, path, marks, ruler)."""
+                  zone: bool = True) -> list[pygame.Rect]:
+    """Draw the overlays (zone, engagement ranges, ghosts, path, marks, ruler); the rects
+    touched, one per overlay."""
+    rects: list[pygame.Rect] = []
     if zone and ov.zone is not None:
         draw_zone(surface, ov.zone, vp, fill=ov.zone_colour)
+        rects.append(surface.get_rect())
     if ov.engagement_player is not None:
         draw_engagement(surface, state, vp, ov.engagement_player)
+        rects.append(surface.get_rect())
     for g in ov.ghosts:
-        col = PLAYER_COLOURS[g.player_index % len(PLAYER_COLOURS)]
-        pts = base_outline_px(vp, g.base, g.at, g.facing)
-        _fill_polygon_alpha(surface, pts, (*_shade(col, 1.3), 200))
-        _outline(surface, pts, (255, 255, 255) if g.legal else VIOLATION, 2)
-        _facing_tick(surface, vp, g.base, g.at, g.facing, (255, 255, 255))
+        rects.append(draw_ghost(surface, vp, g))
     if ov.path is not None and len(ov.path.points) >= 2:
-        draw_path(surface, vp, ov.path)
+        rects.append(draw_path(surface, vp, ov.path))
     for mark in ov.marks:
-        draw_mark(surface, state, vp, mark)
+        rects.append(draw_mark(surface, state, vp, mark))
     if ov.ruler is not None:
         a, b, label = ov.ruler
-        pa, pb = vp.to_px(*a), vp.to_px(*b)
-        pygame.draw.line(surface, (20, 20, 20), pa, pb, 4)
-        pygame.draw.line(surface, (255, 230, 80), pa, pb, 2)
-        for p in (pa, pb):
-            pygame.draw.circle(surface, (255, 230, 80), p, 4)
-        mid = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
-        text(surface, label, (mid[0], mid[1] - 8), size=14, bold=True, anchor="midbottom",
-             box=(0, 0, 0, 190))
+        rects.append(draw_ruler(surface, vp, a, b, label))
+    return rects
+
+
+def draw_ghost(surface: pygame.Surface, vp: Viewport, g: Ghost) -> pygame.Rect:
+    """A model drawn where it would go (white outline when legal, magenta when not)."""
+    col = PLAYER_COLOURS[g.player_index % len(PLAYER_COLOURS)]
+    pts = base_outline_px(vp, g.base, g.at, g.facing)
+    return union_rects((_fill_polygon_alpha(surface, pts, (*_shade(col, 1.3), 200)),
+                        _outline(surface, pts, (255, 255, 255) if g.legal else VIOLATION, 2),
+                        _facing_tick(surface, vp, g.base, g.at, g.facing, (255, 255, 255))))
+
+
+def draw_ruler(surface: pygame.Surface, vp: Viewport, a: Pt, b: Pt, label: str) -> pygame.Rect:
+    """The measuring tape from ``a`` to ``b`` (inches) with its label."""
+    pa, pb = vp.to_px(*a), vp.to_px(*b)
+    rects = [pygame.draw.line(surface, (20, 20, 20), pa, pb, 4),
+             pygame.draw.line(surface, (255, 230, 80), pa, pb, 2)]
+    rects += [pygame.draw.circle(surface, (255, 230, 80), p, 4) for p in (pa, pb)]
+    mid = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
+    rects.append(text(surface, label, (mid[0], mid[1] - 8), size=14, bold=True,
+                      anchor="midbottom", box=(0, 0, 0, 190)).inflate(10, 4))
+    return union_rects(rects)
 
 
 def draw_engagement(surface: pygame.Surface, state: GameState, vp: Viewport,
@@ -551,43 +649,48 @@ def engagement_geometry(state: GameState, player: str, *,
     return shapely.union_all(rings) if rings else Polygon()
 
 
-def draw_path(surface: pygame.Surface, vp: Viewport, path: PathOverlay) -> None:
-    """Draw a path with a length label (``4.7" / 9"``) at its end."""
+def draw_path(surface: pygame.Surface, vp: Viewport, path: PathOverlay) -> pygame.Rect:
+    """Draw a path with a length label (``4.7" / 9"``) at its end; the rect touched."""
     pts = _px(vp, path.points)
-    pygame.draw.lines(surface, (0, 0, 0), False, pts, 5)
-    pygame.draw.lines(surface, PATH, False, pts, 2)
-    for p in pts[1:-1]:
-        pygame.draw.circle(surface, PATH, p, 3)
+    rects = [pygame.draw.lines(surface, (0, 0, 0), False, pts, 5),
+             pygame.draw.lines(surface, PATH, False, pts, 2)]
+    rects += [pygame.draw.circle(surface, PATH, p, 3) for p in pts[1:-1]]
     label = f'{path.length:.1f}"' + (f' / {_inches(path.cap)}' if path.cap is not None else "")
     over = path.cap is not None and path.length > path.cap + 1e-6
-    text(surface, label, (pts[-1][0] + 14, pts[-1][1] - 14), size=15, bold=True,
-         colour=(255, 120, 120) if over else TEXT, anchor="bottomleft", box=(0, 0, 0, 200))
+    rects.append(text(surface, label, (pts[-1][0] + 14, pts[-1][1] - 14), size=15, bold=True,
+                      colour=(255, 120, 120) if over else TEXT, anchor="bottomleft",
+                      box=(0, 0, 0, 200)).inflate(10, 4))
+    return union_rects(rects)
 
 
 def _inches(v: float) -> str:
     return f'{v:g}"' if abs(v - round(v, 1)) < 1e-9 else f'{v:.1f}"'
 
 
-def draw_mark(surface: pygame.Surface, state: GameState, vp: Viewport, mark: Mark) -> None:
-    """Draw a failed condition: its geometry, its models outlined, its label."""
+def draw_mark(surface: pygame.Surface, state: GameState, vp: Viewport, mark: Mark, *,
+              label: bool = True) -> pygame.Rect:
+    """Draw a failed condition: its geometry, its models outlined and (with ``label``) its
+    label; the rect touched. The window places labels itself (:func:`mark_anchor`), so that
+    they do not pile up."""
     geom = mark.geometry
+    rects: list[pygame.Rect] = []
     if geom is not None and not geom.is_empty:
         if geom.geom_type in ("LineString", "MultiLineString"):
             for g in getattr(geom, "geoms", [geom]):
                 pts = _px(vp, g.coords)
                 if len(pts) >= 2:
-                    pygame.draw.lines(surface, (0, 0, 0), False, pts, 5)
+                    rects.append(pygame.draw.lines(surface, (0, 0, 0), False, pts, 5))
                     pygame.draw.lines(surface, VIOLATION, False, pts, 3)
         elif geom.geom_type == "Point":
-            pygame.draw.circle(surface, VIOLATION, vp.to_px(geom.x, geom.y), 5)
+            rects.append(pygame.draw.circle(surface, VIOLATION, vp.to_px(geom.x, geom.y), 5))
         else:
             for poly in _polygons(geom):
                 pts = _px(vp, poly.exterior.coords[:-1])
-                _fill_polygon_alpha(surface, pts, (*VIOLATION, 60))
-                _outline(surface, pts, VIOLATION, 2)
+                rects.append(_fill_polygon_alpha(surface, pts, (*VIOLATION, 60)))
+                rects.append(_outline(surface, pts, VIOLATION, 2))
     for poly in mark.outlines:
         for part in _polygons(poly):
-            _outline(surface, _px(vp, part.exterior.coords[:-1]), VIOLATION, 3)
+            rects.append(_outline(surface, _px(vp, part.exterior.coords[:-1]), VIOLATION, 3))
     for mid in () if mark.outlines else mark.models:
         try:
             _, m = state.model(mid)
@@ -595,22 +698,47 @@ def draw_mark(surface: pygame.Surface, state: GameState, vp: Viewport, mark: Mar
             continue
         if m.at is not None:
             pts = _px(vp, _model_polygon(m).exterior.coords[:-1])
-            _outline(surface, pts, VIOLATION, 3)
-    if mark.label:
-        at = mark.at
-        if at is None and geom is not None and not geom.is_empty:
-            c = geom.centroid
-            at = (c.x, c.y)
-        if at is None and mark.models:
-            try:
-                _, m = state.model(mark.models[0])
-                at = m.at
-            except KeyError:
-                at = None
+            rects.append(_outline(surface, pts, VIOLATION, 3))
+    if label and mark.label:
+        at = mark_anchor(state, mark)
         if at is not None:
             px, py = vp.to_px(*at)
-            text(surface, mark.label, (px, py - 10), size=13, bold=True, colour=(255, 200, 240),
-                 anchor="midbottom", box=(40, 0, 30, 210))
+            rects.append(draw_label(surface, mark.label, (px, py - 10)))
+    return union_rects(rects)
+
+
+MARK_LABEL_COLOUR = (255, 200, 240)
+MARK_LABEL_BOX: RGBA = (40, 0, 30, 210)
+
+
+def draw_label(surface: pygame.Surface, s: str, pos: Pt, *,
+               anchor: str = "midbottom") -> pygame.Rect:
+    """A refusal's label (a distance, a rule) in its boxed style; the rect touched."""
+    return text(surface, s, pos, size=13, bold=True, colour=MARK_LABEL_COLOUR, anchor=anchor,
+                box=MARK_LABEL_BOX).inflate(8, 2)
+
+
+def label_size(s: str) -> tuple[int, int]:
+    """The size in pixels of :func:`draw_label`'s box for ``s``."""
+    w, h = font(13, bold=True).size(s)
+    return w + 8, h + 2
+
+
+def mark_anchor(state: GameState, mark: Mark) -> Pt | None:
+    """Where a mark's label belongs (inches): its point, the middle of its geometry, or its
+    first model."""
+    if mark.at is not None:
+        return mark.at
+    geom = mark.geometry
+    if geom is not None and not geom.is_empty:
+        c = geom.centroid
+        return (c.x, c.y)
+    if mark.models:
+        try:
+            return state.model(mark.models[0])[1].at
+        except KeyError:
+            return None
+    return None
 
 
 def render_board(state: GameState, *, size: tuple[int, int] | None = None,
@@ -728,8 +856,9 @@ def block_outline_px(vp: Viewport, geom: BlockGeom) -> list[Pt]:
 
 
 def draw_block_ghost(surface: pygame.Surface, vp: Viewport, geom: BlockGeom, colour: Colour, *,
-                     edge: Colour = (255, 255, 255), alpha: int = 150) -> None:
-    """A block drawn where it would go: every base translucent, its boundary in ``edge``."""
+                     edge: Colour = (255, 255, 255), alpha: int = 150) -> pygame.Rect:
+    """A block drawn where it would go: every base translucent, its boundary in ``edge``; the
+    rect touched."""
     outline = block_outline_px(vp, geom)
     xs = [p[0] for p in outline]
     ys = [p[1] for p in outline]
@@ -744,73 +873,90 @@ def draw_block_ghost(surface: pygame.Surface, vp: Viewport, geom: BlockGeom, col
             pygame.draw.polygon(tmp, fill, pts)
             pygame.draw.polygon(tmp, line, pts, 1)
         surface.blit(tmp, (x0, y0))
-    pygame.draw.lines(surface, (0, 0, 0), True, outline, 4)
+    r = pygame.draw.lines(surface, (0, 0, 0), True, outline, 4)
     pygame.draw.lines(surface, edge, True, outline, 2)
     fx, fy = geom.forward
     mid = geom.to_world(0.0, geom.depth / 2)
     tip = (mid[0] + fx * 0.8, mid[1] + fy * 0.8)
-    pygame.draw.line(surface, edge, vp.to_px(*mid), vp.to_px(*tip), 2)
+    return r.union(pygame.draw.line(surface, edge, vp.to_px(*mid), vp.to_px(*tip), 2))
 
 
 def draw_block_limit(surface: pygame.Surface, vp: Viewport, geom: BlockGeom,
-                     colour: Colour = ZONE_EDGE) -> None:
-    """A dashed outline of the block at the end of its legal range."""
-    _dashed_polygon(surface, block_outline_px(vp, geom), colour, 1, dash=5.0)
+                     colour: Colour = ZONE_EDGE) -> pygame.Rect:
+    """A dashed outline of the block at the end of its legal range; the rect it covers."""
+    pts = block_outline_px(vp, geom)
+    _dashed_polygon(surface, pts, colour, 1, dash=5.0)
+    return _bounds_px(pts, 2)
+
+
+def _bounds_px(pts: Sequence[Pt], margin: int) -> pygame.Rect:
+    """The pixel rectangle around ``pts``, grown by ``margin``."""
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    x0, y0 = math.floor(min(xs)) - margin, math.floor(min(ys)) - margin
+    return pygame.Rect(x0, y0, math.ceil(max(xs)) - x0 + margin + 1,
+                       math.ceil(max(ys)) - y0 + margin + 1)
 
 
 def draw_block_handles(surface: pygame.Surface, vp: Viewport, geom: BlockGeom,
                        points: dict[str, Pt], *, move: bool = True, reform: bool = False,
-                       hover: str | None = None) -> None:
+                       hover: str | None = None) -> pygame.Rect:
     """The handles of a selected block: front edge and front corners (move, wheel); the rotate
-    and files handles (reform). ``hover`` is drawn brighter."""
+    and files handles (reform). ``hover`` is drawn brighter. The rect touched."""
     def col(name: str) -> Colour:
         return (255, 255, 255) if hover == name else HANDLE
 
+    rects: list[pygame.Rect] = []
     if move:
         c = geom.corners
         a, b = vp.to_px(*c["fl"]), vp.to_px(*c["fr"])
-        pygame.draw.line(surface, (0, 0, 0), a, b, 6)
+        rects.append(pygame.draw.line(surface, (0, 0, 0), a, b, 6))
         pygame.draw.line(surface, col("move"), a, b, 3)
         for name in ("fl", "fr"):
             p = vp.to_px(*points[name])
-            pygame.draw.circle(surface, (0, 0, 0), p, 8)
+            rects.append(pygame.draw.circle(surface, (0, 0, 0), p, 8))
             pygame.draw.circle(surface, col(name), p, 6)
             pygame.draw.circle(surface, (0, 0, 0), p, 2)
     if reform:
         front = vp.to_px(*points["front"])
         rot = vp.to_px(*points["rotate"])
-        pygame.draw.line(surface, col("rotate"), front, rot, 2)
-        pygame.draw.circle(surface, (0, 0, 0), rot, 9)
+        rects.append(pygame.draw.line(surface, col("rotate"), front, rot, 2))
+        rects.append(pygame.draw.circle(surface, (0, 0, 0), rot, 9))
         pygame.draw.circle(surface, col("rotate"), rot, 7, 3)
         fp = vp.to_px(*points["files"])
         r = pygame.Rect(0, 0, 13, 13)
         r.center = (round(fp[0]), round(fp[1]))
-        pygame.draw.rect(surface, (0, 0, 0), r.inflate(4, 4))
+        rects.append(pygame.draw.rect(surface, (0, 0, 0), r.inflate(4, 4)))
         pygame.draw.rect(surface, col("files"), r)
         text(surface, "↔", r.center, size=11, colour=TEXT_DARK, anchor="center", bold=True)
+    return union_rects(rects)
 
 
 def draw_near(surface: pygame.Surface, vp: Viewport, near: Iterable[object], *,
-              gap: float = 1.0) -> None:
-    """Lines from a ghost to everything it would end within ``gap`` of, with the distance."""
+              gap: float = 1.0) -> pygame.Rect:
+    """Lines from a ghost to everything it would end within ``gap`` of, with the distance; the
+    rect touched."""
+    rects: list[pygame.Rect] = []
     for n in near:
         a, b = getattr(n, "a"), getattr(n, "b")  # noqa: B009
         d = float(getattr(n, "distance"))  # noqa: B009
         pa, pb = vp.to_px(*a), vp.to_px(*b)
-        pygame.draw.line(surface, (0, 0, 0), pa, pb, 5)
+        rects.append(pygame.draw.line(surface, (0, 0, 0), pa, pb, 5))
         pygame.draw.line(surface, VIOLATION, pa, pb, 3)
-        for p in (pa, pb):
-            pygame.draw.circle(surface, VIOLATION, p, 4)
+        rects += [pygame.draw.circle(surface, VIOLATION, p, 4) for p in (pa, pb)]
         mid = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
-        text(surface, f'{d:.2f}" ≤ {gap:g}"', (mid[0] + 8, mid[1]), size=13, bold=True,
-             colour=(255, 200, 240), anchor="midleft", box=(40, 0, 30, 210))
+        rects.append(draw_label(surface, f'{d:.2f}" ≤ {gap:g}"', (mid[0] + 8, mid[1]),
+                                anchor="midleft"))
+    return union_rects(rects)
 
 
 def draw_polyline(surface: pygame.Surface, vp: Viewport, pts: Sequence[Pt],
-                  colour: Colour = PATH) -> None:
-    """A path with a black casing (the wheel's outer corner arc, a straight move's line)."""
+                  colour: Colour = PATH) -> pygame.Rect:
+    """A path with a black casing (the wheel's outer corner arc, a straight move's line); the
+    rect touched."""
     if len(pts) < 2:
-        return
+        return pygame.Rect(0, 0, 0, 0)
     px = _px(vp, pts)
-    pygame.draw.lines(surface, (0, 0, 0), False, px, 5)
+    r = pygame.draw.lines(surface, (0, 0, 0), False, px, 5)
     pygame.draw.lines(surface, colour, False, px, 2)
+    return r

@@ -1,0 +1,96 @@
+"""Where the turn stands, as the window says it: what Space does next, which units have not
+moved yet, unit names in messages. No pygame.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from tabletop import rulesets
+from tabletop.errors import UserError
+from tabletop.state import GameState
+
+__all__ = ["named", "next_label", "pending_units", "phase_title", "player_name", "shows_cp",
+           "step_name", "unit_label"]
+
+def shows_cp(state: GameState) -> bool:
+    """Whether the game's ruleset has Command points."""
+    return rulesets.of(state).command_points
+
+
+def phase_title(state: GameState) -> str:
+    """The current phase in words (``Movement phase``)."""
+    try:
+        return rulesets.of(state).turn.phase(state.battle.phase).title
+    except UserError:  # a phase the ruleset does not know: say its name
+        return f"{state.battle.phase.replace('-', ' ').capitalize()} phase"
+
+
+def _step_title(state: GameState) -> tuple[str, bool]:
+    """The current step's title and whether it is the first step of its phase."""
+    b = state.battle
+    try:
+        phase = rulesets.of(state).turn.phase(b.phase)
+        here = phase.step(b.step)
+    except UserError:
+        return phase_title(state), True
+    return here.title, here.name == phase.steps[0].name
+
+
+def step_name(state: GameState) -> str:
+    """The current step in words (``Move units``)."""
+    return _step_title(state)[0]
+
+
+def player_name(state: GameState, player_id: str) -> str:
+    """The player's name (its id when it has none)."""
+    try:
+        p = state.player(player_id)
+    except KeyError:
+        return player_id
+    return p.name or p.id
+
+
+def unit_label(state: GameState, unit_id: str) -> str:
+    """The unit's name (its id when it has none)."""
+    try:
+        u = state.unit(unit_id)
+    except KeyError:
+        return unit_id
+    return u.name or u.id
+
+
+def next_label(state: GameState) -> str:
+    """What the next-step button (Space) does now: ``Start the Movement phase``, ``End Move
+    units``..."""
+    title, first = _step_title(state)
+    if first:
+        return f"Start the {phase_title(state)}"
+    return f"End {title}" if not title.lower().startswith("end") else f"Finish: {title}"
+
+
+def pending_units(state: GameState) -> list[str]:
+    """Units of the active player that may still be selected for a move now (the rules' own
+    eligibility: empty outside the step units move in): ending the step leaves them unmoved."""
+    if state.battle.selection is not None:
+        return []
+    ruleset = rulesets.of(state)
+    me = state.battle.active_player
+    return [u.id for u in state.units if u.player == me
+            and any(ok for _, ok, _ in ruleset.eligible_moves(state, u.id))]
+
+
+@lru_cache(maxsize=64)
+def _pattern(ids: tuple[str, ...]) -> re.Pattern[str]:
+    alts = "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])({alts})(?![\w-])")
+
+
+def named(state: GameState, text: str) -> str:
+    """``text`` (a rule's reason) with unit ids replaced by unit names (model ids stay: they are
+    the only names models have)."""
+    names = {u.id: u.name for u in state.units if u.name and u.name != u.id}
+    if not names or not text:
+        return text
+    return _pattern(tuple(names)).sub(lambda m: names[m.group(1)], text)
