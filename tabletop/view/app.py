@@ -121,6 +121,9 @@ class App:
         self.frames = 0
         """Frames drawn so far (nothing is drawn while nothing changes)."""
         self.dirty = True
+        self.partial = True
+        """Send only the changed rectangles to the display (``False``: redraw and send the
+        whole window every frame, as before; benchmarks compare the two)."""
         self._full = True
         self._shown_base: pygame.Surface | None = None
         self._overlay_rects: list[pygame.Rect] = []
@@ -671,8 +674,8 @@ class App:
         screen = self.screen
         board = self.board_rect()
         base = self._base()
-        full = (self._full or base is not self._shown_base or self.dialog is not None
-                or self.help)
+        full = (self._full or not self.partial or base is not self._shown_base
+                or self.dialog is not None or self.help)
         screen.set_clip(board)
         if full:
             screen.blit(base, (0, 0))
