@@ -158,16 +158,18 @@ def test_r10_no_disembark_from_an_advanced_transport() -> None:
 
 def test_r11_emergency_disembark() -> None:
     s = _transport_state()
-    places = {"p1": (23.0, 20.0), "p2": (23.0, 21.5)}
+    x = 22.0 + R32 + 0.01  # in base contact with the hull's right side: as close as possible
+    places = {"p1": (x, 20.0), "p2": (x, 21.5)}
     res = wh40k.emergency_disembark(s, "p", places, dice=[1, 3])
     assert res.ok
     assert [e["wounds"] for e in kinds(res, "mortal-wounds")] == [1]
     u = get(res.state, "p")
     assert u.battle_shocked and "no-charge" in u.flags and len(u.models) == 1
+    assert all(x.id != "t" for x in res.state.units)  # the destroyed transport is removed
     far = wh40k.emergency_disembark(s, "p", {"p1": (28.0, 20.0)}, dice=[6])
     assert not far.ok
-    lost = wh40k.emergency_disembark(s, "p", {"p1": (23.0, 20.0)}, dice=[6])
-    assert [e["model"] for e in kinds(lost, "destroyed")] == ["p2"]
+    left_out = wh40k.emergency_disembark(s, "p", {"p1": (x, 20.0)}, dice=[6])
+    assert not left_out.ok and "p2 can be set up" in left_out.reasons[0]
 
 
 @pytest.mark.parametrize(("dist", "legal"), [(3.2, False), (2.9, True)])

@@ -174,6 +174,10 @@ def test_a_whole_turn_of_the_demo_through_the_window(app: App, tmp_path: Path) -
     place_from_list(app, [(8.3, 6.2), (8.3, 8.0), (8.3, 9.8), (10.0, 7.1), (10.0, 8.9)])
     commit(app)
     assert app.state.unit("assault-terminators").location == "battlefield"  # type: ignore[union-attr]
+    # a tactical disembark: its normal or advance move comes right after it (18.04)
+    key(app, pygame.K_n)
+    commit(app)
+    assert "normal-move" in app.state.unit("assault-terminators").flags, app.message
     # -- Space asks first: four units have not moved (they remain stationary)
     key(app, pygame.K_SPACE)
     assert app.dialog is not None and "not moved" in app.dialog.lines[0]

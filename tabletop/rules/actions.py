@@ -89,6 +89,11 @@ FIELD_KINDS: dict[str, Checker] = {
     "path": lambda s, v: "" if isinstance(v, list) and 1 <= len(v) <= MAX_PATH_POINTS
     and all(_point(p) for p in v)
     else f"not a list of 1 to {MAX_PATH_POINTS:,} points [[x, y], ...] ({_RANGE} each)",
+    "placements": lambda s, v: "" if isinstance(v, Mapping) and all(
+        k in _model_ids(s) and isinstance(p, list | tuple) and len(p) in (2, 3)
+        and all(_num(x) for x in p) for k, p in v.items())
+    else "not an object of model ids and points {\"m1\": [x, y], ...} ([x, y, facing] too, "
+         f"{_RANGE} each)",
 }
 """What a field of each kind may hold: the one place each kind is checked."""
 

@@ -28,18 +28,22 @@ def path_length(points: Sequence[tuple[float, float]]) -> float:
     return sum(math.dist(points[i], points[i + 1]) for i in range(len(points) - 1))
 
 
-def move_cap(unit: Unit, model: Model, move: str, roll: int | None) -> float:
-    """Maximum distance of ``model`` in ``move``: its M, plus the advance roll when advancing."""
+def move_cap(unit: Unit, model: Model, move: str, roll: int | None, fly: bool = False
+             ) -> float:
+    """Maximum distance of ``model`` in ``move``: its M, plus the advance roll when advancing,
+    less what taking to the skies costs when ``fly``."""
     m = unit.move_of(model)
-    return m + (roll or 0) if move == "advance" else m
+    cap = m + (roll or 0) if move == "advance" else m
+    return max(cap - zones.fly_penalty(unit), 0.0) if fly else cap
 
 
 def check_path(state: GameState, model_id: str, move: str,
                points: Sequence[tuple[float, float]], *, roll: int | None = None,
-               mode: str | None = None) -> list[Violation]:
+               mode: str | None = None, fly: bool = False) -> list[Violation]:
     """Every path violation of moving ``model_id`` along ``points`` (the first point is its start).
 
-    ``state`` is the board with the model at its start.
+    ``state`` is the board with the model at its start; ``fly``: the unit takes to the skies.
     """
-    res = zones.validate_path(state, model_id, move, list(points), roll=roll, mode=mode)
+    res = zones.validate_path(state, model_id, move, list(points), roll=roll, mode=mode,
+                              fly=fly)
     return [v for v in res.violations if v.rule not in COMMIT_ONLY]

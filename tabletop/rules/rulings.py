@@ -22,6 +22,13 @@ DENSE_LOW = 2.0
 """Other models cross a dense feature only if its ``height`` is at most this, inches."""
 BIG = ("MONSTER", "VEHICLE")
 """A mover with one of these passes over models with neither (normal and advance moves)."""
+FLY = "FLY"
+"""A unit with this keyword may take to the skies in a normal, advance or fall-back move: it
+passes over every model and all terrain (rulings)."""
+HOVER = "HOVER"
+"""A FLY unit with this keyword takes to the skies without losing distance."""
+FLY_PENALTY = 2.0
+"""Taking to the skies costs this much of the move's maximum distance, inches (21.03)."""
 END_TERRAIN = ("light", "dense", "impassable")
 """Terrain kinds no model may end a move overlapping (terrain features; ``area`` has no effect)."""
 
@@ -33,5 +40,6 @@ INGRESS_ENEMY = 8.0
 """Ingress: more than this from every enemy model, inches."""
 INGRESS_ZONE_FROM_ROUND = 3
 """From this battle round an ingress may end in the enemy deployment zone."""
-DISEMBARK_RANGE = {"rapid": 3.0, "tactical": 3.0, "combat": 6.0}
-"""Disembark: wholly within this of the transport, per mode, inches."""
+DISEMBARK_RANGE = {"rapid": 3.0, "tactical": 3.0, "combat": 6.0, "emergency": 6.0}
+"""Disembark: wholly within this of the transport, per mode, inches (``emergency``: the
+transport was destroyed, 18.05; unengaged, with no exception for the transport's enemies)."""

@@ -45,6 +45,7 @@ __all__ = [
     "next_turn",
     "parse_point",
     "resolve_point",
+    "subject",
 ]
 
 
@@ -191,12 +192,14 @@ Effect = Callable[[GameState, TriggerContext], tuple[GameState, list[dict[str, A
 
 @dataclass(frozen=True)
 class Trigger:
-    """A rule attached to a point; ``player``: only in that player's turns (``None``: all)."""
+    """A rule attached to a point; ``player``: only in that player's turns (``None``: all);
+    ``unit``: at a point about a unit (:attr:`TurnStructure.events`), only for that unit."""
 
     at: str
     name: str
     effect: Effect
     player: str | None = None
+    unit: str | None = None
 
 
 class TriggerRegistry:
@@ -259,7 +262,7 @@ def _gain_cp(state: GameState, ctx: TriggerContext, spec: Mapping[str, Any]
 
 def _flag(state: GameState, ctx: TriggerContext, spec: Mapping[str, Any]
           ) -> tuple[GameState, list[dict[str, Any]]]:
-    u = state.unit(str(spec["unit"]))
+    u = state.unit(subject(spec, ctx))
     flag = str(spec["flag"])
     if flag not in u.flags:
         state = state.with_unit(replace(u, flags=(*u.flags, flag)))
@@ -286,7 +289,9 @@ def data_trigger(spec: Mapping[str, Any], structure: TurnStructure,
     """A trigger from plain data, as a scenario's ``triggers`` list holds them.
 
     Keys: ``at`` (point key or phrase of ``structure``), ``name``, optional ``player`` (only in
-    that player's turns), ``effect`` (a key of ``effects``) and that effect's arguments.
+    that player's turns), ``effect`` (a key of ``effects``) and that effect's arguments. At a
+    point about a unit (``"unit.move.end"``) an effect's ``unit`` may be left out (the unit the
+    point concerns); given, the trigger fires for that unit only.
     """
     try:
         at = parse_point(str(spec["at"]), structure)
@@ -304,7 +309,17 @@ def data_trigger(spec: Mapping[str, Any], structure: TurnStructure,
         state, ev = fn(state, ctx, args)
         return state, [{"kind": "trigger", "name": name, "at": at.key}, *ev]
 
-    return Trigger(at.key, name, effect, spec.get("player"))
+    about_unit = at.key in structure.events
+    return Trigger(at.key, name, effect, spec.get("player"),
+                   spec.get("unit") if about_unit else None)
+
+
+def subject(spec: Mapping[str, Any], ctx: TriggerContext) -> str:
+    """The unit a data effect acts on: its ``unit``, or the unit the point concerns."""
+    unit = spec.get("unit", ctx.unit)
+    if unit is None:
+        raise UserError(f"the effect {spec.get('effect')!r} at {ctx.point.key} needs a unit")
+    return str(unit)
 
 
 def resolve_point(state: GameState, point: Point, ctx: TriggerContext,
@@ -315,6 +330,8 @@ def resolve_point(state: GameState, point: Point, ctx: TriggerContext,
         if trig.at != point.key:
             continue
         if trig.player is not None and trig.player != state.battle.active_player:
+            continue
+        if trig.unit is not None and trig.unit != ctx.unit:
             continue
         ctx.point = point
         state, ev = trig.effect(state, ctx)

@@ -296,7 +296,7 @@ def _others(state: GameState, unit: Unit, model: Model) -> list[_Other]:
 
 
 def _situation(state: GameState, model_id: str, move: str, roll: int | None,
-               mode: str | None) -> _Situation:
+               mode: str | None, fly: bool = False) -> _Situation:
     unit, model = _find(state, model_id)
     if move not in MOVES:
         raise UserError(f"unknown move {move!r}: write one of {', '.join(MOVES)}")
@@ -323,27 +323,34 @@ def _situation(state: GameState, model_id: str, move: str, roll: int | None,
         raise UserError(f"a mode only applies to a fall-back move, not to a {move} move")
     m = unit.move_of(model)
     limit = m + float(roll) if move == "advance" and roll is not None else m
+    if fly:  # taking to the skies: 2" less unless HOVER, over every model and all terrain
+        limit = max(limit - fly_penalty(unit), 0.0)
     sit = _Situation(state, unit, model, move, mode, float(limit))
     sit.others = _others(state, unit, model)
     big_mover = any(unit.has(k) for k in rulings.BIG)
     over_small = big_mover and move in ("normal", "advance")
     crosses_dense = any(unit.has(k) for k in rulings.DENSE_CROSSERS)
-    sit.path_key = (unit.player, mode == "desperate-escape", over_small, crosses_dense)
+    sit.path_key = (unit.player, mode == "desperate-escape", over_small, crosses_dense, fly)
     # the enemies in the way depend on the board and the mover's kind, not on the mover
     memo = _memo(state)
     path_models = memo.get(("path", sit.path_key))
     if path_models is None:
-        path_models = [o for o in _everyone(state, unit.player) if o.enemy
+        path_models = [o for o in _everyone(state, unit.player) if o.enemy and not fly
                        and mode != "desperate-escape" and not (over_small and not o.big)]
         memo[("path", sit.path_key)] = path_models
     sit.path_models = list(path_models)
     for t in state.terrain:
         if t.kind in rulings.END_TERRAIN:
             sit.end_terrain.append((t.id, t.kind, t.shape))
-        if t.kind == "impassable" or (t.kind == "dense" and not crosses_dense
-                                      and t.height > rulings.DENSE_LOW):
+        if not fly and (t.kind == "impassable" or (t.kind == "dense" and not crosses_dense
+                                                   and t.height > rulings.DENSE_LOW)):
             sit.path_terrain.append((t.id, t.kind, t.shape))
     return sit
+
+
+def fly_penalty(unit: Unit) -> float:
+    """What taking to the skies costs ``unit``: ``FLY_PENALTY`` inches, none with HOVER."""
+    return 0.0 if unit.has(rulings.HOVER) else rulings.FLY_PENALTY
 
 
 # --------------------------------------------------------------------------------------------
@@ -752,7 +759,7 @@ def _friends_region(sit: _Situation, near: BaseGeometry) -> BaseGeometry:
 
 
 def legal_zone(state: GameState, model_id: str, move: str, *, roll: int | None = None,
-               mode: str | None = None) -> Zone:
+               mode: str | None = None, fly: bool = False) -> Zone:
     """The legal zone of ``model_id`` for ``move`` (see the module docstring).
 
     Parameters
@@ -766,13 +773,16 @@ def legal_zone(state: GameState, model_id: str, move: str, *, roll: int | None =
         The advance roll (required for ``"advance"``).
     mode : {"ordered-retreat", "desperate-escape"}, optional
         Fall-back mode; default Ordered Retreat, or Desperate Escape if battle-shocked.
+    fly : bool
+        The unit takes to the skies (a FLY unit, rulings): its move is 2" shorter unless it has
+        HOVER and passes over every model and all terrain; where it may end does not change.
 
     Raises
     ------
     UserError
         Unknown model, move or mode, missing roll, model not on the battlefield.
     """
-    sit = _situation(state, model_id, move, roll, mode)
+    sit = _situation(state, model_id, move, roll, mode, fly)
     fkey = _facing_key(sit.base, sit.facing)
     rm, static, key = _phase(sit, fkey)
     disk = rm.disk(sit.start, sit.limit)
@@ -871,19 +881,21 @@ def _terrain_violation(sit: _Situation, tid: str, kind: str, shape: BaseGeometry
 
 def validate_path(state: GameState, model_id: str, move: str,
                   points: Sequence[Sequence[float]], *, roll: int | None = None,
-                  mode: str | None = None) -> PathCheck:
+                  mode: str | None = None, fly: bool = False) -> PathCheck:
     """Check a drawn chain of straight lines for ``model_id`` making ``move``.
 
     The swept area of the base along each line is tested exactly (not by sampling), the length
     against the limit ``D``, and the end point against the end rules. ``points`` may begin with
     the model's position; otherwise the path starts there.
 
+    ``fly``: the unit takes to the skies, as in :func:`legal_zone`.
+
     Returns
     -------
     PathCheck
         ``legal``, ``length``, ``limit`` and every violation with its geometry.
     """
-    sit = _situation(state, model_id, move, roll, mode)
+    sit = _situation(state, model_id, move, roll, mode, fly)
     if len(points) > MAX_PATH_POINTS:
         raise UserError(f"a path has at most {MAX_PATH_POINTS:,} points, not {len(points):,}")
     pts = [_query_point(p[0], p[1]) for p in points]

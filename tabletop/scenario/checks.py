@@ -561,25 +561,27 @@ def _overlap_problems(items: list[_Placed], what: str, noun: tuple[str, str],
     return problems
 
 
-TRIGGER_NEEDS = {"gain-cp": ("target",), "battle-shock-roll": ("unit",), "flag": ("unit", "flag"),
-                 "note": ("text",)}
-"""The keys each trigger effect needs besides ``at`` and ``effect``."""
-
-
 def _check_triggers(state: GameState, units_by_id: dict[str, Unit | Block], at: _Paths,
                     player_ids: list[str] | None,
                     skipped_units: frozenset[str] | None) -> list[Problem]:
     problems: list[Problem] = []
-    structure = rulesets.of(state).turn
+    ruleset = rulesets.of(state)
     for i, spec in enumerate(state.triggers):
         path = at.trigger(i)
+        about_unit = False
         try:
-            parse_point(str(spec["at"]), structure)
+            about_unit = parse_point(str(spec["at"]), ruleset.turn).key in ruleset.turn.events
         except UserError as exc:
             problems.append((f"{path}.at", str(exc)))
-        for key in TRIGGER_NEEDS.get(str(spec["effect"]), ()):
-            if key not in spec:
-                problems.append((path, f'a {quote(str(spec["effect"]))} trigger needs `{key}`'))
+        effect = str(spec["effect"])
+        if effect not in ruleset.effects:
+            problems.append((f"{path}.effect", f"unknown effect {quote(effect)}; one of "
+                             + _and(list(ruleset.effects))))
+        # the keys each effect needs besides ``at`` and ``effect`` (at a point about a unit,
+        # ``unit`` is the unit the point concerns)
+        for key in ruleset.effects.get(effect, (None, ()))[1]:
+            if key not in spec and not (key == "unit" and about_unit):
+                problems.append((path, f'a {quote(effect)} trigger needs `{key}`'))
         for key in ("player", "target"):
             if key in spec and player_ids is not None and spec[key] not in player_ids:
                 problems.append((f"{path}.{key}", f"unknown player {quote(str(spec[key]))}; "

@@ -277,13 +277,15 @@ class BattleModel(_Strict):
 class TriggerModel(_Strict):
     """One of ``[[triggers]]`` (program-added): a rule attached to a point of the turn.
 
-    ``at``: a point key (``"movement.start"``, ``"command.end.mission"``) or a phrase ("at the
-    start of the Movement phase"); ``effect``: ``gain-cp`` (``target`` player, ``amount``),
-    ``battle-shock-roll`` (``unit``), ``flag`` (``unit``, ``flag``) or ``note`` (``text``).
+    ``at``: a point key (``"movement.start"``, ``"command.end.mission"``, ``"unit.move.end"``) or
+    a phrase ("at the start of the Movement phase"); ``effect``: one of the ruleset's trigger
+    effects (wh40k-11e: ``gain-cp`` with ``target`` and ``amount``, ``battle-shock-roll`` with
+    ``unit``, ``desperate-escape-test`` with ``unit`` and ``modifier``, ``flag`` with ``unit`` and
+    ``flag``, ``note`` with ``text``), checked with the whole file.
     """
 
     at: Text
-    effect: Literal["gain-cp", "battle-shock-roll", "flag", "note"]
+    effect: Text
     name: Text | None = None
     player: Id | None = None
     target: Id | None = None
@@ -291,6 +293,7 @@ class TriggerModel(_Strict):
     unit: Id | None = None
     flag: Text | None = None
     text: Text | None = None
+    modifier: Int | None = None
 
 
 # -- wh40k-11e ------------------------------------------------------------------------------------

@@ -15,9 +15,11 @@ engine reads, :mod:`tabletop.rules.rulings`). Modules:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from tabletop.rules.actions import ActionSchema, Field
+from tabletop.rules.dice import Dice
 from tabletop.rules.result import ActionResult
 from tabletop.rules.ruleset import MoveType, Preview, Ruleset
 from tabletop.rules.tools import MODEL_DRAG
@@ -30,6 +32,9 @@ from tabletop.rules.turns import (
     TriggerContext,
     TriggerRegistry,
     TurnStructure,
+    parse_point,
+    resolve_point,
+    subject,
 )
 from tabletop.rulesets.wh40k_11e import movement
 from tabletop.rulesets.wh40k_11e.command import battle_shock_roll, battle_shock_step, gain_core_cp
@@ -41,6 +46,12 @@ __all__ = ["NAME", "RULESET", "TURN", "Wh40k11e"]
 NAME = "wh40k-11e"
 """What a scenario's ``ruleset`` key holds."""
 
+MOVE_START = "unit.move.start"
+"""Trigger point: a unit starts a move (after what it does before moving: the advance roll, the
+hazard rolls of a Desperate Escape)."""
+MOVE_END = "unit.move.end"
+"""Trigger point: a unit's move has ended (its commit was accepted)."""
+
 TURN = TurnStructure((
     Phase("command", "Command phase", (
         Step("start", "Start of Command phase"),
@@ -51,27 +62,40 @@ TURN = TurnStructure((
     )),
     Phase("movement", "Movement phase", (
         Step("start", "Start of Movement phase"),
-        Step("move-units", "Move units"),
+        Step("move-units", "Move units", aliases=("reinforcements",)),
         Step("end", "End of Movement phase"),
     )),
     Phase("shooting", "Shooting phase", (Step("shooting", "Shooting phase", stop=False),)),
     Phase("charge", "Charge phase", (Step("charge", "Charge phase", stop=False),)),
     Phase("fight", "Fight phase", (Step("fight", "Fight phase", stop=False),)),
     Phase("end-of-turn", "End of turn", (Step("end-of-turn", "End of turn", stop=False),)),
-))
-"""Seeds 004 (Command phase, 08.01-08.05) and 000 (Movement phase, 09.01-09.03)."""
+), events=(MOVE_START, MOVE_END))
+"""Seeds 004 (Command phase, 08.01-08.05) and 000 (Movement phase, 09.01-09.03). The
+Reinforcements step of rules written for it is Move Units (09.02.03: "Rules that say they happen
+during the Reinforcements step happen during the Move Units step"). ``unit.move.start`` and
+``unit.move.end``: when a unit starts or ends a move (not when it remains stationary, 09.04)."""
 
 
 def _battle_shock_effect(state: GameState, ctx: TriggerContext, spec: Mapping[str, Any]
                          ) -> tuple[GameState, list[dict[str, Any]]]:
-    return battle_shock_roll(state, str(spec["unit"]), ctx)
+    return battle_shock_roll(state, subject(spec, ctx), ctx)
+
+
+def _desperate_escape_effect(state: GameState, ctx: TriggerContext, spec: Mapping[str, Any]
+                             ) -> tuple[GameState, list[dict[str, Any]]]:
+    return movement.desperate_escape_test(state, subject(spec, ctx), ctx,
+                                          modifier=int(spec.get("modifier", 0)))
 
 
 EFFECTS: Mapping[str, tuple[DataEffect, tuple[str, ...]]] = {
-    **GENERIC_EFFECTS, "battle-shock-roll": (_battle_shock_effect, ("unit",))}
-"""Effects of data triggers: the generic ones, and ``battle-shock-roll`` (``unit``): a
-battle-shock roll for that unit, counting as its one roll if made in the Battle-shock step
-(08.03.01)."""
+    **GENERIC_EFFECTS,
+    "battle-shock-roll": (_battle_shock_effect, ("unit",)),
+    "desperate-escape-test": (_desperate_escape_effect, ("unit",)),
+}
+"""Effects of data triggers: the generic ones; ``battle-shock-roll`` (``unit``): a battle-shock
+roll for that unit, its one roll if made in the Battle-shock step (08.03.01);
+``desperate-escape-test`` (``unit``, optional ``modifier`` added to each die): a Desperate Escape
+test forced on the unit (09.07.01: one hazard roll per model, then a battle-shock roll)."""
 
 STEPS: Mapping[tuple[str, str], StepHandler] = {
     ("command", "gain-core-cp"): gain_core_cp,
@@ -84,7 +108,7 @@ STEPS: Mapping[tuple[str, str], StepHandler] = {
 ACTIONS: ActionSchema = {
     "next": {"dice": Field("dice"), "insane-bravery": Field("unit")},
     "select": {"unit": Field("unit", True), "move": Field("str", True),
-               "mode": Field("str"), "dice": Field("dice")},
+               "mode": Field("str"), "dice": Field("dice"), "fly": Field("bool")},
     "move": {"model": Field("model", True), "path": Field("path", True),
              "facing": Field("num")},
     "place": {"model": Field("model", True), "at": Field("point", True),
@@ -93,6 +117,8 @@ ACTIONS: ActionSchema = {
     "reset": {},
     "cancel": {},
     "commit": {"dice": Field("dice"), "embark": Field("unit")},
+    "emergency-disembark": {"unit": Field("unit", True), "at": Field("placements", True),
+                            "dice": Field("dice")},
 }
 """The fields of each action (spec/actions.md)."""
 
@@ -120,13 +146,35 @@ class Wh40k11e(Ruleset):
     def __init__(self) -> None:
         self.tools = {MODEL_DRAG: ModelDrag()}
 
+    def apply(self, state: GameState, action: Mapping[str, Any], *,
+              triggers: TriggerRegistry | None = None) -> ActionResult:
+        """As :meth:`Ruleset.apply`, refusing first what must wait (:func:`.movement.blocked`:
+        a destroyed transport's passengers disembark first; a tactical disembark's move comes
+        right after it)."""
+        why = movement.blocked(state, action)
+        if why:
+            return ActionResult(state, False, (why,))
+        return super().apply(state, action, triggers=triggers)
+
     def on_action(self, state: GameState, action: Mapping[str, Any],
                   triggers: TriggerRegistry | None) -> ActionResult:
         a = action
         do = a["do"]
         if do == "select":
-            return movement.select(state, a["unit"], a["move"], mode=a.get("mode"),
-                                   dice=a.get("dice"))
+            res = movement.select(state, a["unit"], a["move"], mode=a.get("mode"),
+                                  dice=a.get("dice"), fly=bool(a.get("fly", False)))
+            sel = res.state.battle.selection
+            if res.ok and sel is not None and sel.unit == a["unit"]:
+                return self._at_unit(res, MOVE_START, a["unit"], triggers)
+            return res
+        if do == "emergency-disembark":
+            return movement.emergency_disembark(state, a["unit"], a["at"], dice=a.get("dice"))
+        if do == "commit":
+            sel = state.battle.selection
+            res = movement.commit(state, dice=a.get("dice"), embark=a.get("embark"))
+            if res.ok and sel is not None:
+                return self._at_unit(res, MOVE_END, sel.unit, triggers)
+            return res
         if do == "move":
             return movement.stage_move(state, a["model"], a["path"], a.get("facing"))
         if do == "place":
@@ -135,9 +183,18 @@ class Wh40k11e(Ruleset):
             return movement.undo(state)
         if do == "reset":
             return movement.reset(state)
-        if do == "cancel":
-            return movement.cancel(state)
-        return movement.commit(state, dice=a.get("dice"), embark=a.get("embark"))
+        return movement.cancel(state)
+
+    def _at_unit(self, res: ActionResult, key: str, unit_id: str,
+                 user: TriggerRegistry | None) -> ActionResult:
+        """``res`` with the triggers at the unit point ``key`` resolved for ``unit_id``."""
+        dice = Dice(res.state)
+        point = parse_point(key, self.turn)
+        ctx = TriggerContext(point, dice, unit=unit_id)
+        state, events = resolve_point(res.state, point, ctx, self.triggers(res.state, user))
+        if not events:
+            return res
+        return replace(res, state=dice.commit(state), events=(*res.events, *events))
 
     def eligible_moves(self, state: GameState, unit_id: str) -> list[tuple[str, bool, str]]:
         return movement.eligible_moves(state, unit_id)

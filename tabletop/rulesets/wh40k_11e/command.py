@@ -67,11 +67,18 @@ def battle_shock_roll(state: GameState, unit_id: str, ctx: TriggerContext, *,
     """One battle-shock roll (2D6 >= Ld) for ``unit_id``.
 
     In the Battle-shock step (``ctx.point`` is ``command.battle-shock``) a unit that was
-    battle-shocked and passes recovers; everywhere else a pass changes nothing. A failure makes
-    the unit battle-shocked. ``auto_pass``: the roll succeeds without dice (Insane Bravery).
+    battle-shocked and passes recovers, and a unit rolls at most once, whatever forces the roll
+    (08.03.01: a second roll is not made, an event ``no-roll`` says so); everywhere else a pass
+    changes nothing. A failure makes the unit battle-shocked. ``auto_pass``: the roll succeeds
+    without dice (Insane Bravery).
     """
     unit = state.unit(unit_id)
     assert isinstance(unit, Unit)
+    in_step = ctx.point.phase == "command" and ctx.point.step == "battle-shock"
+    if in_step and unit_id in ctx.rolled:
+        return state, [{"kind": "no-roll", "what": "battle-shock", "unit": unit_id,
+                        "reason": f"{unit_id} has made its battle-shock roll of this "
+                                  "Battle-shock step (08.03.01)"}]
     ld = best_ld(unit)
     if auto_pass:
         dice: list[int] = []
@@ -81,7 +88,6 @@ def battle_shock_roll(state: GameState, unit_id: str, ctx: TriggerContext, *,
         dice, ev = roll(ctx.dice, 2, "battle-shock", unit_id)
         passed = sum(dice) >= ld
         events = [ev]
-    in_step = ctx.point.phase == "command" and ctx.point.step == "battle-shock"
     if in_step:
         ctx.rolled.add(unit_id)
     was = unit.battle_shocked

@@ -19,11 +19,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+import shapely
 from shapely.geometry import Point
+from shapely.ops import nearest_points
 
 from tabletop.geometry.footprints import Round, footprint_distance
 from tabletop.geometry.tolerance import EPS
 from tabletop.rules import rulings as zone_rulings
+from tabletop.rules import zones
 from tabletop.rules.dice import Dice, roll, stand, stood, stood_event
 from tabletop.rules.paths import check_path, move_cap, path_length
 from tabletop.rules.result import ActionResult, Refusal
@@ -76,6 +79,8 @@ F_NORMAL = "normal-move"
 F_ADVANCED = "advanced"
 F_FELL_BACK = "fell-back"
 F_INGRESSED = "ingressed"
+F_DEEP_STRUCK = "deep-struck"
+"""The unit's ingress move this phase was a Deep Strike (its passengers keep its limits)."""
 F_DISEMBARKED = "disembarked"
 F_EMBARKED = "embarked-this-phase"
 F_SET_UP = "set-up"
@@ -83,6 +88,11 @@ F_THEN_MOVE = "disembark-then-move"
 F_NO_CHARGE = "no-charge"
 F_NO_SHOOT = "no-shoot"
 F_NO_ACTION = "no-action"
+F_FLYING = "took-to-the-skies"
+"""The unit takes (took) to the skies in its move this turn (FLY, rulings)."""
+F_WRECK = "destroyed"
+"""A transport destroyed while units were embarked in it: it stays, its models where they stood,
+until its passengers have made their emergency disembark (18.05), then it is removed."""
 
 
 # -- small helpers --------------------------------------------------------------------------------
@@ -158,10 +168,14 @@ def allocate_mortal_wounds(state: GameState, unit_id: str, n: int, *, by: str | 
             events.append({"kind": "destroyed", "model": mid, **cause})
     survivors = tuple(replace(m, wounds=(None if wounds[m.id] == unit.W else wounds[m.id]))
                       if m.id in taken else m for m in models if wounds[m.id] > 0)
-    unit = replace(unit, models=survivors)
     if not survivors:
-        events.append({"kind": "destroyed", "unit": unit_id, **cause})
+        riders = passengers(state, unit_id)
+        events.append({"kind": "destroyed", "unit": unit_id, **cause,
+                       **({"passengers": riders} if riders else {})})
+        if riders:  # 18.05: it stays until its passengers have disembarked
+            return state.with_unit(_add_flags(unit, F_WRECK)), events
         return replace(state, units=tuple(u for u in state.units if u.id != unit_id)), events
+    unit = replace(unit, models=survivors)
     return state.with_unit(unit), events
 
 
@@ -184,6 +198,29 @@ def hazard_rolls(state: GameState, unit_id: str, dice: Dice, *, what: str = "haz
     return state, events
 
 
+def desperate_escape_test(state: GameState, unit_id: str, ctx: TriggerContext, *,
+                          modifier: int = 0) -> tuple[GameState, list[dict[str, Any]]]:
+    """09.07.01: a Desperate Escape test forced by a stratagem or ability: one hazard roll per
+    model (``modifier`` added to each), then a battle-shock roll if the unit survives."""
+    state, events = hazard_rolls(state, unit_id, ctx.dice, what="desperate-escape-test",
+                                 modifier=modifier)
+    if _alive(state, unit_id):
+        state, more = battle_shock_roll(state, unit_id, ctx)
+        events += more
+    return state, events
+
+
+def flying(unit: Unit) -> bool:
+    """Whether ``unit`` takes to the skies in the move it is making."""
+    return F_FLYING in unit.flags
+
+
+def _alive(state: GameState, unit_id: str) -> bool:
+    """Whether ``unit_id`` is still in the game (a destroyed transport waiting for its
+    passengers to disembark is not)."""
+    return any(u.id == unit_id and F_WRECK not in u.flags for u in state.units)
+
+
 # -- eligibility (09.02-09.07, 18.04, 20.04) ------------------------------------------------------
 
 def _transport_state(state: GameState, unit: Unit) -> tuple[Unit | None, str]:
@@ -198,13 +235,15 @@ def _transport_state(state: GameState, unit: Unit) -> tuple[Unit | None, str]:
     return t, ""
 
 
-def disembark_mode(state: GameState, unit: Unit) -> tuple[str | None, str]:
-    """The disembark mode that applies first (rapid, tactical), or ``None`` with the reason.
+def disembark_mode(state: GameState, unit: Unit, *, fit: bool = True
+                   ) -> tuple[str | None, str]:
+    """The disembark mode that applies first (18.04, modes in order, seed 000 09.02.02), with
+    why; ``None`` and the reason when the unit cannot disembark.
 
     Rapid: the transport made a normal or ingress move this phase. Tactical: it remained
-    stationary or has not moved yet. A transport that advanced or fell back allows no disembark.
-    Combat mode is chosen by the player when the unit cannot be set up within 3" (the program
-    cannot decide that by itself; see :func:`select`).
+    stationary or has not moved yet, and the unit can be set up wholly within 3" of it (a set-up
+    :func:`tactical_set_up` finds). Combat: otherwise. A transport that advanced or fell back
+    allows no disembark. ``fit=False`` skips the search (tactical or combat: ``"tactical"``).
     """
     t, why = _transport_state(state, unit)
     if t is None:
@@ -213,8 +252,40 @@ def disembark_mode(state: GameState, unit: Unit) -> tuple[str | None, str]:
         return None, f"its transport {t.id} " + (
             "advanced" if F_ADVANCED in t.flags else "fell back") + " this phase"
     if F_NORMAL in t.flags or F_INGRESSED in t.flags:
-        return "rapid", ""
-    return "tactical", ""
+        return "rapid", f"its transport {t.id} made a normal or ingress move this phase"
+    if not fit or tactical_set_up(state, unit, t) is not None:
+        return "tactical", f"it can be set up wholly within 3\" of {t.id}"
+    return "combat", f"no set-up of it wholly within 3\" of {t.id} was found"
+
+
+def tactical_set_up(state: GameState, unit: Unit, transport: Unit
+                    ) -> dict[str, tuple[float, float]] | None:
+    """A set-up of ``unit`` wholly within 3" of ``transport``, unengaged and in coherency, or
+    ``None`` when this search finds none.
+
+    Greedy: each model in turn at the legal spot (its exact set-up zone, the models placed so far
+    where they stand) closest to the transport's centre for the first, to the centre of the
+    models placed so far for the others. A set-up it finds proves that tactical disembark
+    applies; one it misses could exist in rare tight spots, so :func:`commit_check` also refuses
+    a combat disembark whose models all stand wholly within 3" and unengaged.
+    """
+    placed: dict[str, tuple[float, float]] = {}
+    board = state
+    hull = [tm.at for tm in transport.models if tm.at is not None]
+    for m in unit.models:
+        pts = list(placed.values()) or hull
+        aim = (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+        zone = zones.setup_zone(board, m.id, "disembark", mode="tactical")
+        if zone.geometry.is_empty:
+            return None
+        x, y = zone.nearest(*aim)
+        if not zone.contains(x, y):
+            return None
+        placed[m.id] = (x, y)
+        board = board.with_model(replace(m, at=(x, y)))
+    if checks.coherency_violations(_unit(board, unit.id)):
+        return None
+    return placed
 
 
 def _not_my_move(state: GameState, unit: Unit) -> str:
@@ -272,7 +343,7 @@ def _move_reason(state: GameState, unit: Unit, move: str) -> str:
             return f"{unit.id} is not embarked in a transport"
         if F_EMBARKED in unit.flags:
             return f"{unit.id} embarked this phase"
-        mode, why = disembark_mode(state, unit)
+        mode, why = disembark_mode(state, unit, fit=False)
         return "" if mode else f"{unit.id} cannot disembark: {why}"
     if move == "ingress":
         if unit.location != "strategic-reserves":
@@ -317,22 +388,23 @@ def _restore(state: GameState) -> GameState:
 
 
 def select(state: GameState, unit_id: str, move: str, *, mode: str | None = None,
-           dice: Sequence[int] | None = None) -> ActionResult:
+           dice: Sequence[int] | None = None, fly: bool = False) -> ActionResult:
     """Select ``unit_id`` to move with ``move`` (and ``mode``), resolving what comes before moving.
 
     Remain stationary ends at once. An advance makes its advance roll; a Desperate Escape makes
     its hazard rolls (models destroyed are removed); the other moves open a selection that model
-    moves or placements are staged into, then committed.
+    moves or placements are staged into, then committed. ``fly``: a FLY unit takes to the skies
+    in a normal, advance or fall-back move (flag ``took-to-the-skies``).
     """
     try:
-        return _select(state, unit_id, move, mode, Dice(state, dice))
+        return _select(state, unit_id, move, mode, Dice(state, dice), fly)
     except Refusal as r:
         return ActionResult(state, False, tuple(r.reasons), tuple(r.events),
                             tuple(r.violations))
 
 
-def _select(state: GameState, unit_id: str, move: str, mode: str | None, dice: Dice
-            ) -> ActionResult:
+def _select(state: GameState, unit_id: str, move: str, mode: str | None, dice: Dice,
+            fly: bool = False) -> ActionResult:
     unit = _unit(state, unit_id)
     reasons = {m: why for m, ok, why in eligible_moves(state, unit_id) if not ok}
     if move not in MOVE_TYPES:
@@ -342,7 +414,13 @@ def _select(state: GameState, unit_id: str, move: str, mode: str | None, dice: D
     if mode is not None and mode not in MODES.get(move, ()):
         raise Refusal(f"{_a(move)} move has no mode {mode!r}" + (
             "; modes: " + ", ".join(MODES[move]) if move in MODES else ""))
-    events: list[dict[str, Any]] = [{"kind": "select", "unit": unit_id, "move": move}]
+    if fly and not unit.has(zone_rulings.FLY):
+        raise Refusal(f"{unit_id} cannot take to the skies: it has no FLY keyword")
+    if fly and move not in MOVING:
+        raise Refusal(f"a unit takes to the skies in a normal, advance or fall-back move, not "
+                      f"{_a(move)} move")
+    events: list[dict[str, Any]] = [{"kind": "select", "unit": unit_id, "move": move,
+                                     **({"fly": True} if fly else {})}]
     before = _snapshot(unit)
     if move == "remain-stationary":
         state = state.with_unit(_add_flags(unit, F_SELECTED, F_STATIONARY))
@@ -377,19 +455,17 @@ def _select(state: GameState, unit_id: str, move: str, mode: str | None, dice: D
                                      modifier=modifier)
             state = stand(state, unit_id, "desperate-escape", hz[0]["dice"])
             events += hz
-            if not any(u.id == unit_id for u in state.units):
+            if not _alive(state, unit_id):
                 return ActionResult(dice.commit(state), True, (), tuple(events))
             unit = _unit(state, unit_id)
     elif move == "disembark":
-        auto, _ = disembark_mode(state, unit)
+        auto, why = disembark_mode(state, unit)
         if mode is None:
             mode = auto
-        elif (mode == "tactical" and auto == "rapid") or (mode == "rapid" and auto != "rapid"):
-            raise Refusal(f"{unit_id} must use {auto} disembark (the first mode that applies)")
-        elif mode == "combat" and auto == "rapid":
-            raise Refusal(f"{unit_id} must use rapid disembark: its transport made a normal or "
-                          "ingress move this phase")
-        events[0]["mode"] = mode
+        elif mode != auto and not (mode == "tactical" and auto == "combat"):
+            # a player may claim a tactical set-up the search missed: its commit checks it
+            raise Refusal(f"{unit_id} must use {auto} disembark, the first mode that applies "
+                          f"(18.04): {why}")
     elif move == "ingress":
         if mode is None:
             mode = "strategic-reserves"
@@ -397,7 +473,7 @@ def _select(state: GameState, unit_id: str, move: str, mode: str | None, dice: D
             raise Refusal(f"{unit_id} does not have Deep Strike")
     if mode is not None:
         events[0]["mode"] = mode
-    unit = _add_flags(unit, F_SELECTED)
+    unit = _add_flags(unit, F_SELECTED, *((F_FLYING,) if fly else ()))
     state = state.with_unit(unit)
     sel = Selection(unit=unit_id, move=move, mode=mode, roll=roll_value,
                     start=tuple((m.id, m.at, m.facing) for m in unit.models),
@@ -501,14 +577,15 @@ def stage_move(state: GameState, model_id: str, path: Sequence[Sequence[float]],
         new = [(float(p[0]), float(p[1])) for p in path]
         full = _model_path(sel, model_id) + new
         board = _staged_state(state, sel, [a for a in sel.staged if a.get("model") != model_id])
-        vs = check_path(board, model_id, sel.move, full, roll=sel.roll, mode=sel.mode)
+        fly = flying(unit)
+        vs = check_path(board, model_id, sel.move, full, roll=sel.roll, mode=sel.mode, fly=fly)
         if vs:
             raise Refusal([v.message for v in vs], vs)
         action: dict[str, Any] = {"do": "move", "model": model_id, "path": [list(p) for p in new]}
         if facing is not None:
             action["facing"] = float(facing)
         new_state = _staged_state(state, sel, [*sel.staged, action])
-        cap = move_cap(unit, model, sel.move, sel.roll)
+        cap = move_cap(unit, model, sel.move, sel.roll, fly)
         ev = {"kind": "move", "model": model_id, "to": list(new[-1]),
               "length": round(path_length(full), 6), "max": cap}
         return ActionResult(new_state, True, (), (ev,))
@@ -639,7 +716,8 @@ def _placement_violations(state: GameState, sel: Selection, models: Sequence[Mod
                                      f"{t.id} (its farthest point is {fmt(far)} away)",
                                      (m.id, t.id), far, limit, tpoly))
         if sel.mode == "rapid" and F_INGRESSED in t.flags:
-            limits_from = "strategic-reserves"
+            # the transport's own arrival limits (rules-notes item 12)
+            limits_from = "deep-strike" if F_DEEP_STRUCK in t.flags else "strategic-reserves"
     if limits_from is not None:
         for m in models:
             assert m.at is not None
@@ -700,8 +778,23 @@ def commit_check(state: GameState) -> list[Violation]:
     if sel.move == "disembark" and sel.mode == "combat" and unit.transport:
         t = _unit(state, unit.transport)
         allowed = sorted({eu.id for _, eu, *_ in checks.engaged_with(state, t)})
+        if not out and _tactical_after_all(state, unit, t):
+            out.append(Violation(
+                "disembark-mode", f"every model of {unit.id} is set up wholly within "
+                f"{fmt(zone_rulings.DISEMBARK_RANGE['tactical'])} of {t.id} and unengaged: "
+                "tactical disembark applies first, not combat (18.04); select it with mode "
+                "\"tactical\"", tuple(m.id for m in unit.models)))
     out += checks.engagement_violations(state, unit, allowed=allowed)
     return out
+
+
+def _tactical_after_all(state: GameState, unit: Unit, transport: Unit) -> bool:
+    """Whether ``unit``, as placed, shows a tactical set-up: wholly within 3" and unengaged."""
+    limit = zone_rulings.DISEMBARK_RANGE["tactical"]
+    hull = [exact_polygon(tm) for tm in transport.models if tm.at is not None]
+    return not checks.engaged_with(state, unit) and all(
+        any(_wholly_within(m, h, limit)[0] for h in hull)
+        for m in unit.models if m.at is not None)
 
 
 def commit(state: GameState, *, dice: Sequence[int] | None = None,
@@ -742,7 +835,7 @@ def commit(state: GameState, *, dice: Sequence[int] | None = None,
     elif sel.move == "fall-back":
         flags += (F_FELL_BACK, F_NO_SHOOT, F_NO_CHARGE, F_NO_ACTION)
     elif sel.move == "ingress":
-        flags += (F_INGRESSED, F_SET_UP)
+        flags += (F_INGRESSED, F_SET_UP, *((F_DEEP_STRUCK,) if sel.mode == "deep-strike" else ()))
         unit = replace(unit, location="battlefield")
     elif sel.move == "disembark":
         flags += (F_DISEMBARKED, F_SET_UP)
@@ -765,11 +858,11 @@ def commit(state: GameState, *, dice: Sequence[int] | None = None,
     if sel.move == "disembark" and sel.mode == "combat":
         state, ev = hazard_rolls(state, sel.unit, d, what="combat-disembark")
         events += ev
-        if any(u.id == sel.unit for u in state.units):
+        if _alive(state, sel.unit):
             u = _unit(state, sel.unit)
             state = state.with_unit(replace(u, battle_shocked=True))
             events.append({"kind": "battle-shocked", "unit": sel.unit})
-    if embark is not None and any(u.id == sel.unit for u in state.units):
+    if embark is not None and _alive(state, sel.unit):
         u = _unit(state, sel.unit)
         state = state.with_unit(replace(
             _add_flags(u, F_EMBARKED), location="embarked", transport=embark,
@@ -875,59 +968,168 @@ def end_of_turn(state: GameState, ctx: TriggerContext, action: Mapping[str, Any]
 
 
 
+def blocked(state: GameState, action: Mapping[str, Any]) -> str:
+    """Why ``action`` must wait for something the rules make happen first ("" when it need not).
+
+    A destroyed transport's passengers make their emergency disembark before anything else
+    (18.05); a unit that made a tactical disembark makes its normal or advance move right after
+    it (18.04), before another unit is selected or the step ends.
+    """
+    do, unit = action.get("do"), action.get("unit")
+    for w in state.units:
+        if isinstance(w, Unit) and F_WRECK in w.flags:
+            riders = passengers(state, w.id)
+            if do == "emergency-disembark" and unit in riders:
+                return ""
+            return (f"{w.id} was destroyed: " + ", ".join(riders) + " must make an emergency "
+                    "disembark first (18.05)")
+    follow = _follow_up(state)
+    if follow is not None and state.battle.selection is None and do in ("select", "next") \
+            and unit != follow:
+        return (f"{follow} made a tactical disembark: it makes its normal or advance move now, "
+                "before another unit moves or the step ends (18.04)")
+    return ""
+
+
+def _follow_up(state: GameState) -> str | None:
+    """The unit of the active player that owes the move of its tactical disembark, if any."""
+    for u in state.units:
+        if isinstance(u, Unit) and u.player == state.battle.active_player \
+                and F_THEN_MOVE in u.flags:
+            return u.id
+    return None
+
+
+def passengers(state: GameState, transport_id: str) -> list[str]:
+    """The units embarked in ``transport_id``."""
+    return [u.id for u in state.units if isinstance(u, Unit) and u.location == "embarked"
+            and u.transport == transport_id]
+
+
 def emergency_disembark(state: GameState, unit_id: str,
                         placements: Mapping[str, Sequence[float]], *,
                         dice: Sequence[int] | None = None) -> ActionResult:
     """18.05: the transport of ``unit_id`` is destroyed; set the unit up around it.
 
     ``placements`` maps model ids to ``[x, y]`` (or ``[x, y, facing]``); each must be wholly
-    within 6" of the transport, not overlapping and unengaged. Models without a placement are
-    destroyed. Then one hazard roll per model; the unit becomes battle-shocked and cannot charge
-    this turn. Call it before the transport is removed. The program does not check "as close as
-    possible": it cannot know which closer spots a player could have used.
+    within 6" of the transport, not overlapping and unengaged, and as close as possible to it:
+    a model whose base could stand more than :data:`~.rulings.AS_CLOSE_AS_POSSIBLE` closer
+    (a free spot of its set-up zone, the other models where they were placed) is refused, and so
+    is leaving out a model that could be set up; the models left out are destroyed. Then one
+    hazard roll per model set up; the unit becomes battle-shocked and cannot charge this turn.
+
+    A transport the rules destroyed (:func:`allocate_mortal_wounds`) waits, marked destroyed,
+    until its passengers have made this move; a transport still in the game (destroyed by
+    something the program does not simulate) is destroyed by it. Once no unit is embarked in it
+    the transport is removed.
     """
+    try:
+        return _emergency(state, unit_id, placements, Dice(state, dice))
+    except Refusal as r:
+        return ActionResult(state, False, tuple(r.reasons), tuple(r.events),
+                            tuple(r.violations))
+
+
+def _emergency(state: GameState, unit_id: str, placements: Mapping[str, Sequence[float]],
+               dice: Dice) -> ActionResult:
     unit = _unit(state, unit_id)
+    if state.battle.selection is not None:
+        raise Refusal(f"{state.battle.selection.unit} is moving: commit or reset its move first")
     if unit.location != "embarked" or unit.transport is None:
-        return ActionResult(state, False, (f"{unit_id} is not embarked in a transport",))
-    t = _unit(state, unit.transport)
-    events: list[dict[str, Any]] = [{"kind": "emergency-disembark", "unit": unit_id,
-                                     "transport": t.id}]
-    kept = []
-    for m in unit.models:
-        p = placements.get(m.id)
-        if p is None:
-            events.append({"kind": "destroyed", "model": m.id, "reason": "cannot be placed"})
-            continue
-        kept.append(replace(m, at=(float(p[0]), float(p[1])),
-                            facing=float(p[2]) if len(p) > 2 else m.facing))
-    placed = replace(unit, models=tuple(kept), location="battlefield", transport=None,
-                     starting_strength=unit.strength)
-    board = state.with_unit(placed)
+        raise Refusal(f"{unit_id} is not embarked in a transport")
+    t, why = _transport_state(state, unit)
+    if t is None:
+        raise Refusal(f"{unit_id} cannot make an emergency disembark: {why}")
+    own = {m.id: m for m in unit.models}
+    strangers = [mid for mid in placements if mid not in own]
+    if strangers:
+        raise Refusal(", ".join(strangers) + f" not a model of {unit_id}")
+    events: list[dict[str, Any]] = []
+    if F_WRECK not in t.flags:
+        state = state.with_unit(_add_flags(t, F_WRECK))
+        events.append({"kind": "destroyed", "unit": t.id, "passengers": passengers(state, t.id),
+                       "reason": "its passengers make an emergency disembark"})
+    events.append({"kind": "emergency-disembark", "unit": unit_id, "transport": t.id})
+    kept = [replace(own[mid], at=(float(p[0]), float(p[1])),
+                    facing=float(p[2]) if len(p) > 2 else own[mid].facing)
+            for mid, p in placements.items()]
+    left = [m for m in unit.models if m.id not in placements]
+    # the set-up as the zone engine sees it: still embarked, the placed models on the board
+    setup = state.with_unit(replace(unit, models=(*kept, *left)))
+    vs = _emergency_violations(setup, unit_id, t, kept, left)
+    if vs:
+        raise Refusal([v.message for v in vs], vs)
+    for m in left:
+        events.append({"kind": "destroyed", "model": m.id,
+                       "reason": f"cannot be set up within 6\" of {t.id}"})
+    board = state.with_unit(replace(unit, models=tuple(kept), location="battlefield",
+                                    transport=None, starting_strength=unit.strength))
+    if kept:
+        board, ev = hazard_rolls(board, unit_id, dice, what="emergency-disembark")
+        events += ev
+    if _alive(board, unit_id):
+        u = _unit(board, unit_id)
+        board = board.with_unit(replace(_add_flags(u, F_NO_CHARGE, F_SET_UP), battle_shocked=True))
+        events.append({"kind": "battle-shocked", "unit": unit_id})
+    elif not kept:
+        board = replace(board, units=tuple(x for x in board.units if x.id != unit_id))
+        events.append({"kind": "destroyed", "unit": unit_id})
+    if not passengers(board, t.id):
+        board = replace(board, units=tuple(x for x in board.units if x.id != t.id))
+        events.append({"kind": "removed", "unit": t.id,
+                       "reason": "destroyed; its passengers have disembarked"})
+    return ActionResult(dice.commit(board), True, (), tuple(events))
+
+
+def _emergency_violations(setup: GameState, unit_id: str, t: Unit, kept: Sequence[Model],
+                          left: Sequence[Model]) -> list[Violation]:
+    """Why an emergency set-up is refused: the set-up rules, "as close as possible", and models
+    left out that could be set up."""
+    limit = zone_rulings.DISEMBARK_RANGE["emergency"]
+    placed = replace(_unit(setup, unit_id), models=tuple(kept), location="battlefield")
+    board = setup.with_unit(placed)
     vs: list[Violation] = []
+    hull = [tm for tm in t.models if tm.at is not None]
     for m in kept:
-        near = [_wholly_within(m, exact_polygon(tm), zone_rulings.DISEMBARK_RANGE["combat"])
-                for tm in t.models if tm.at is not None]
+        near = [_wholly_within(m, exact_polygon(tm), limit) for tm in hull]
         if not any(okk for okk, _ in near):
             far = min(d for _, d in near)
-            vs.append(Violation("disembark-range", f"{m.id} must be set up wholly within 6\" of "
-                                f"{t.id} (its farthest point is {fmt(far)} away)", (m.id, t.id),
-                                far, zone_rulings.DISEMBARK_RANGE["combat"]))
+            vs.append(Violation("disembark-range", f"{m.id} must be set up wholly within "
+                                f"{fmt(limit)} of {t.id} (its farthest point is {fmt(far)} "
+                                "away)", (m.id, t.id), far, limit))
     vs += checks.overlap_violations(board, placed)
     vs += checks.edge_violations(board, placed)
     vs += checks.terrain_violations(board, placed)
     vs += checks.engagement_violations(board, placed)
     if vs:
-        return ActionResult(state, False, tuple(v.message for v in vs), (), tuple(vs))
-    d = Dice(board, dice)
-    if kept:
-        board, ev = hazard_rolls(board, unit_id, d, what="emergency-disembark")
-        events += ev
-    if any(u.id == unit_id for u in board.units):
-        u = _unit(board, unit_id)
-        if u.models:
-            board = board.with_unit(replace(_add_flags(u, F_NO_CHARGE, F_SET_UP),
-                                            battle_shocked=True))
-            events.append({"kind": "battle-shocked", "unit": unit_id})
-        else:
-            board = replace(board, units=tuple(x for x in board.units if x.id != unit_id))
-    return ActionResult(d.commit(board), True, (), tuple(events))
+        return vs
+    shape = shapely.union_all([exact_polygon(tm) for tm in hull])
+    for m in kept:
+        zone = zones.setup_zone(setup, m.id, "disembark", mode="emergency")
+        free = _closest_free(zone, shape)
+        if free is None:
+            continue
+        here = min(checks.closest(m, tm)[0] for tm in hull)
+        there = min(footprint_distance(m.base, free, m.facing, tm.base, tm.at, tm.facing)
+                    for tm in hull if tm.at is not None)
+        if there < here - rulings.AS_CLOSE_AS_POSSIBLE:
+            vs.append(Violation("not-closest", f"{m.id} must be set up as close as possible to "
+                                f"{t.id}: it is {fmt(here)} away, but ({free[0]:.2f}, "
+                                f"{free[1]:.2f}) is free {fmt(there)} away", (m.id, t.id),
+                                here, there))
+    for m in left:
+        free = _closest_free(zones.setup_zone(setup, m.id, "disembark", mode="emergency"), shape)
+        if free is not None:
+            vs.append(Violation("not-placed", f"{m.id} can be set up (at ({free[0]:.2f}, "
+                                f"{free[1]:.2f}), for one): only models that cannot be set up "
+                                "are destroyed", (m.id, t.id)))
+    return vs
+
+
+def _closest_free(zone: zones.Zone, shape: Any) -> tuple[float, float] | None:
+    """The point of ``zone`` closest to ``shape`` (exactly legal), or ``None`` if it is empty."""
+    if zone.geometry.is_empty:
+        return None
+    q = nearest_points(zone.geometry, shape)[0]
+    x, y = zone.nearest(q.x, q.y)
+    return (x, y) if zone.contains(x, y) else None

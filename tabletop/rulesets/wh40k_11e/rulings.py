@@ -24,3 +24,6 @@ BANE_OF_COWARDS = "BANE OF COWARDS"
 """Enemy ability (a keyword): -1 to Desperate Escape hazard rolls of a battle-shocked unit."""
 DEEP_STRIKE = "DEEP STRIKE"
 """The keyword that allows the deep-strike mode of an ingress move."""
+AS_CLOSE_AS_POSSIBLE = 0.1
+"""Emergency disembark (18.05) "as close as possible": a model is refused if a free spot of its
+set-up zone would put its base more than this closer to the destroyed transport, inches."""

@@ -10,9 +10,10 @@ import math
 from dataclasses import replace
 
 from tabletop.rules import zones
+from tabletop.rules.paths import move_cap
 from tabletop.rules.violation import Violation
 from tabletop.rulesets.wh40k_11e import checks
-from tabletop.rulesets.wh40k_11e.movement import SETTING_UP, board
+from tabletop.rulesets.wh40k_11e.movement import MOVING, SETTING_UP, board, flying
 from tabletop.state import GameState, Unit
 
 __all__ = ["ModelDrag"]
@@ -31,11 +32,12 @@ class ModelDrag:
         # dragging again continues with what is left: the zone from where the model stands,
         # with the distance already used taken off its move characteristic
         used = self.used(state, model_id)
+        unit, model = state.model(model_id)
         if used > 0.0:
-            unit, model = state.model(model_id)
             left = max(unit.move_of(model) - used, 0.0)
             state = state.with_model(replace(model, M=left))
-        return zones.legal_zone(state, model_id, sel.move, roll=sel.roll, mode=sel.mode)
+        return zones.legal_zone(state, model_id, sel.move, roll=sel.roll, mode=sel.mode,
+                                fly=flying(unit))
 
     def setup_zone(self, state: GameState, model_id: str) -> zones.Zone | None:
         """Where ``model_id`` may be set up (ingress, disembark), clear of models placed so far."""
@@ -50,11 +52,9 @@ class ModelDrag:
         if sel is None:
             return None
         unit, model = state.model(model_id)
-        if sel.move == "advance":
-            return unit.move_of(model) + (sel.roll or 0)
-        if sel.move in ("normal", "fall-back"):
-            return unit.move_of(model)
-        return None
+        if sel.move not in MOVING:
+            return None
+        return move_cap(unit, model, sel.move, sel.roll, flying(unit))
 
     def used(self, state: GameState, model_id: str) -> float:
         """Distance ``model_id`` has already moved in the staged actions of the selection."""
