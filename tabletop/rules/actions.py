@@ -94,6 +94,9 @@ FIELD_KINDS: dict[str, Checker] = {
         and all(_num(x) for x in p) for k, p in v.items())
     else "not an object of model ids and points {\"m1\": [x, y], ...} ([x, y, facing] too, "
          f"{_RANGE} each)",
+    "models": lambda s, v: "" if isinstance(v, list) and len(v) <= MAX_PATH_POINTS
+    and all(isinstance(x, str) for x in v) and set(v) <= _model_ids(s)
+    else "not a list of model ids of the scenario",
 }
 """What a field of each kind may hold: the one place each kind is checked."""
 

@@ -106,7 +106,8 @@ STEPS: Mapping[tuple[str, str], StepHandler] = {
 """The handler of each step that does something when it finishes."""
 
 ACTIONS: ActionSchema = {
-    "next": {"dice": Field("dice"), "insane-bravery": Field("unit")},
+    "next": {"dice": Field("dice"), "insane-bravery": Field("unit"),
+             "remove": Field("models")},
     "select": {"unit": Field("unit", True), "move": Field("str", True),
                "mode": Field("str"), "dice": Field("dice"), "fly": Field("bool")},
     "move": {"model": Field("model", True), "path": Field("path", True),
@@ -155,6 +156,17 @@ class Wh40k11e(Ruleset):
         if why:
             return ActionResult(state, False, (why,))
         return super().apply(state, action, triggers=triggers)
+
+    def next(self, state: GameState, action: Mapping[str, Any],
+             triggers: TriggerRegistry | None = None) -> ActionResult:
+        """``next``; with ``remove``, only the one that ends the turn (its models go first when
+        the end of the turn restores coherency: the controlling player's choice, 03.03)."""
+        res = super().next(state, action, triggers)
+        if res.ok and action.get("remove") is not None and not any(
+                e.get("kind") == "turn" for e in res.events):
+            return ActionResult(state, False, ("remove: models are removed for coherency at "
+                                               "the end of the turn; this next does not end it",))
+        return res
 
     def on_action(self, state: GameState, action: Mapping[str, Any],
                   triggers: TriggerRegistry | None) -> ActionResult:

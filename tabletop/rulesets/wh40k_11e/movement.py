@@ -917,37 +917,59 @@ def end_move_units(state: GameState, ctx: TriggerContext, action: Mapping[str, A
     return state, events
 
 
-def restore_coherency(state: GameState, unit_id: str) -> tuple[GameState, list[dict[str, Any]]]:
+def restore_coherency(state: GameState, unit_id: str, chosen: Sequence[str] = ()
+                      ) -> tuple[GameState, list[dict[str, Any]]]:
     """End of turn (03.03): remove models one at a time until the unit is in coherency.
 
-    The program removes the model named in most coherency violations (ties: the last listed).
+    The controlling player chooses which: the models of ``chosen`` go first, in that order,
+    while the unit is still out of coherency; then, if it still is, the program removes the
+    model named in most coherency violations (ties: the last listed).
     """
     events: list[dict[str, Any]] = []
+    mine = [mid for mid in chosen if any(m.id == mid for m in _unit(state, unit_id).models)]
     while True:
         unit = _unit(state, unit_id)
         vs = checks.coherency_violations(unit)
         if not vs:
             return state, events
-        count: dict[str, int] = {}
-        for v in vs:
-            for mid in v.models:
-                count[mid] = count.get(mid, 0) + 1
         placed = [m for m in unit.models if m.at is not None]
-        victim = max(reversed(placed), key=lambda m: count.get(m.id, 0))
+        pick = next((m for mid in mine for m in placed if m.id == mid), None)
+        if pick is not None:
+            mine.remove(pick.id)
+            victim = pick
+        else:
+            count: dict[str, int] = {}
+            for v in vs:
+                for mid in v.models:
+                    count[mid] = count.get(mid, 0) + 1
+            victim = max(reversed(placed), key=lambda m: count.get(m.id, 0))
         unit = replace(unit, starting_strength=unit.strength,
                        models=tuple(m for m in unit.models if m.id != victim.id))
         state = state.with_unit(unit)
-        events.append({"kind": "destroyed", "model": victim.id, "reason": "coherency"})
+        events.append({"kind": "destroyed", "model": victim.id, "reason": "coherency",
+                       **({"chosen": True} if victim is pick else {})})
 
 
 def end_of_turn(state: GameState, ctx: TriggerContext, action: Mapping[str, Any]
                 ) -> tuple[GameState, list[dict[str, Any]]]:
-    """End of turn: coherency for both players' units, flags expire, and at the end of battle
-    round 3 units still in strategic reserves are destroyed (with units embarked in them)."""
+    """End of turn: coherency for both players' units (``action["remove"]``: the models their
+    players choose to remove first), flags expire, and at the end of battle round 3 units still
+    in strategic reserves are destroyed (with units embarked in them).
+
+    A model of ``remove`` must belong to a unit out of coherency now (Refusal otherwise)."""
     events: list[dict[str, Any]] = []
+    chosen = [str(m) for m in action.get("remove") or ()]
+    for mid in chosen:
+        try:
+            unit, _ = state.model(mid)
+        except KeyError:
+            raise Refusal(f"remove: {mid} is not on the battlefield any more") from None
+        if not checks.coherency_violations(unit):
+            raise Refusal(f"remove: {mid} belongs to {unit.id}, which is in coherency; only "
+                          "models of a unit out of coherency are removed at the end of the turn")
     for u in list(state.units):
         if isinstance(u, Unit) and _on_battlefield(u):
-            state, ev = restore_coherency(state, u.id)
+            state, ev = restore_coherency(state, u.id, chosen)
             events += ev
     state = replace(state, units=tuple(replace(u, flags=()) if u.flags else u
                                        for u in state.units))
