@@ -281,3 +281,25 @@ def test_play_with_a_dead_display_says_so_instead_of_an_invisible_window(tmp_pat
     assert proc.returncode == 2
     assert "tabletop show" in proc.stderr and "Traceback" not in proc.stderr
     assert not list(tmp_path.iterdir())  # nothing written
+
+
+def test_end_of_turn_says_which_models_coherency_removes_and_the_owner_picks(app_factory) -> None:  # type: ignore[no-untyped-def]
+    line = Unit("line", "red", ("INFANTRY",), 6, 1, 7, 1,
+                tuple(Model(f"a{i}", B32, at=(2.0 + 1.5 * (i - 1), 10.0)) for i in range(1, 9)),
+                name="Line")
+    foe = Unit("foe", "blue", ("INFANTRY",), 6, 1, 7, 2, (Model("f0", B32, at=(26.0, 18.0)),))
+    state = GameState("coherency", "wh40k-11e", Battle(2, "red", "movement", step="end"),
+                      (Player("red"), Player("blue")), Battlefield(30.0, 22.0),
+                      units=(line, foe))
+    app = app_factory(state)
+    assert app.removal_preview()[0] == (("line", "a8"),)  # the program's choice, said before
+    assert "a8" in {m for mark in app._marks() for m in mark.models}
+    post(app, pygame.MOUSEBUTTONDOWN, pos=app.ctrl.viewport.to_px(2.0, 10.0), button=1)
+    assert app.next_choice == {"remove": ["a1"]}
+    assert app.removal_preview()[0] == (("line", "a1"),)
+    key(app, pygame.K_SPACE)
+    assert app.dialog is not None and "a1 will be removed" in app.dialog.lines[0]
+    key(app, pygame.K_RETURN)
+    ids = [m.id for m in app.state.unit("line").models]  # type: ignore[union-attr]
+    assert "a1" not in ids and "a8" in ids
+    assert app.history.actions[-1] == {"do": "next", "remove": ["a1"]}

@@ -16,6 +16,7 @@ when a model is picked up and drawn anti-aliased once per pick-up.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Callable
@@ -106,9 +107,11 @@ class App:
         self.scroll: dict[str, int] = {}
         self.scroll_max: dict[str, int] = {}
         self.list_area = pygame.Rect(0, 0, 0, 0)
-        self.next_choice: dict[str, str] = {}
-        """Options chosen for the next ``next`` (a field naming a unit: Insane Bravery)."""
+        self.next_choice: dict[str, Any] = {}
+        """Options chosen for the next ``next``: a field naming a unit (Insane Bravery), or a
+        list of models (those removed for coherency at the end of the turn)."""
         self._step: tuple[int, StepPreview] | None = None
+        self._removals: tuple[Any, Any] | None = None
         self.dialog: Dialog | None = None
         self._dialog_buttons: list[tuple[pygame.Rect, str]] = []
         self.threat_unit: str | None = None
@@ -116,7 +119,7 @@ class App:
         self.rows: list[Row] = []
         self._cache: dict[str, tuple[Any, Any]] = {}
         self._elig: tuple[Any, list[MoveRow]] | None = None
-        self._coh: tuple[Any, list[Violation]] | None = None
+        self._coh: dict[tuple[int, str], list[Violation]] = {}
         self.frame_times: list[float] = []
         self.frames = 0
         """Frames drawn so far (nothing is drawn while nothing changes)."""
@@ -321,27 +324,85 @@ class App:
             action["mode"] = mode
         return self.apply(action)
 
-    def next_step(self, *, confirmed: bool = False) -> None:
-        """Space: go to the next step, asking first when units have not moved."""
+    def next_action(self) -> dict[str, Any]:
+        """The ``next`` Space sends: with the options chosen in the panel."""
+        return {"do": "next", **{k: (list(v) if isinstance(v, list) else v)
+                                 for k, v in self.next_choice.items() if v}}
+
+    def next_step(self, *, confirmed: frozenset[str] = frozenset()) -> None:
+        """Space: go to the next step, asking first when units have not moved, or when the end
+        of the turn would remove models for coherency (saying which and why)."""
         st = self.state
         if st.battle.selection is not None:
             self.apply({"do": "next"})  # the rules say why not
             return
-        pending = turn.pending_units(st)
-        if pending and not confirmed:
+        pending = turn.pending_units(st) if "pending" not in confirmed else []
+        if pending:
             names = [turn.unit_label(st, u) for u in pending]
             shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4
                                              else "")
             self.dialog = Dialog(
                 f"{turn.next_label(st)}?",
                 [f"{len(pending)} unit{'s have' if len(pending) > 1 else ' has'} not moved: "
-                 f"{shown}.", "They will remain stationary."],
+                 f"{shown}.", "Ending the step leaves them where they are."],
                 [Choice("y", "End the step [Enter]", "yes"),
-                 Choice("n", "Keep moving [Esc]", "no")], purpose="next")
+                 Choice("n", "Keep moving [Esc]", "no")], purpose="next",
+                data={"confirmed": confirmed | {"pending"}})
             self.dirty = True
             return
-        action: dict[str, Any] = {"do": "next", **self.next_choice}
-        self.apply(action)
+        removals, _ = self.removal_preview()
+        if removals and "removal" not in confirmed:
+            by: dict[str, list[str]] = {}
+            for unit, mid in removals:
+                by.setdefault(unit, []).append(mid)
+            lines = [f"{turn.unit_label(st, u)} is out of coherency: {', '.join(ms)} will be "
+                     "removed." for u, ms in by.items()]
+            lines.append("Click models of these units on the board to choose which go instead.")
+            self.dialog = Dialog("End of turn: coherency", lines,
+                                 [Choice("y", "Remove them [Enter]", "yes"),
+                                  Choice("n", "Choose [Esc]", "no")], purpose="next",
+                                 data={"confirmed": confirmed | {"removal"}})
+            self.dirty = True
+            return
+        self.apply(self.next_action())
+
+    def removal_preview(self) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+        """The models the next Space would remove for coherency (with the models chosen), and
+        why it would be refused (cached per state and choice)."""
+        pre = self.step_preview()
+        if not pre.removals:
+            return (), ()
+        key = (id(self.state), json.dumps(self.next_choice, sort_keys=True))
+        if self._removals is None or self._removals[0] != key:
+            self._removals = (key, self.rules.next_removals(self.state, self.next_action()))
+        return self._removals[1]
+
+    def toggle_removal(self, model_id: str) -> bool:
+        """A click on a model of a unit the end of the turn shrinks: choose it (or not) to be
+        removed; ``False`` when the click is not about that."""
+        pre = self.step_preview()
+        field = pre.remove_field
+        units = {u for u, _ in pre.removals}
+        if field is None or not units:
+            return False
+        try:
+            unit = self.state.model(model_id)[0].id
+        except KeyError:
+            return False
+        if unit not in units:
+            return False
+        chosen = list(self.next_choice.get(field) or [])
+        if model_id in chosen:
+            chosen.remove(model_id)
+        else:
+            chosen.append(model_id)
+        self.next_choice[field] = chosen
+        removals, reasons = self.removal_preview()
+        self.message = ("will be removed at the end of the turn: "
+                        + ", ".join(m for _, m in removals) + (
+                            f" (refused: {'; '.join(reasons)})" if reasons else ""))
+        self.dirty = True
+        return True
 
     def save(self, path: Path | None = None) -> Path | None:
         """Write the game as a scenario file (atomically) at ``path`` or :attr:`save_path`."""
@@ -418,7 +479,9 @@ class App:
         self._full = True
         self.dirty = True
         if d.purpose == "next" and value == "yes":
-            self.next_step(confirmed=True)
+            confirmed = d.data.get("confirmed", frozenset())
+            assert isinstance(confirmed, frozenset)
+            self.next_step(confirmed=confirmed)
         elif d.purpose == "quit":
             if value == "save":
                 if self.save() is not None:
@@ -544,6 +607,11 @@ class App:
             mods = getattr(e, "mod", None)
             if mods is None:
                 mods = pygame.key.get_mods()
+            if e.button == 1 and c.drag is None and not c.ruler_on and \
+                    self.board_rect().collidepoint(e.pos):
+                mid = c.model_at(*c.viewport.to_inches(*e.pos))
+                if mid is not None and self.toggle_removal(mid):
+                    return
             if self.board_rect().collidepoint(e.pos) or c.drag is not None:
                 self.do_intents(c.pointer_down(e.pos, e.button,
                                                shift=bool(mods & pygame.KMOD_SHIFT),
@@ -714,8 +782,10 @@ class App:
         bt = c.blocks
         bdrag = bt.drag if bt is not None else None
         threat_th = self._threat_of(self.threat_unit) if self.threat_unit else None
+        chosen = frozenset(m for v in self.next_choice.values() if isinstance(v, list)
+                           for m in v)
         key = (vp, size, self.grid, id(st), hidden, focus, outlined, frozenset(c.picked),
-               self.engagement, id(threat_th), id(drag), id(bdrag),
+               chosen, self.engagement, id(threat_th), id(drag), id(bdrag),
                id(self.refusal), len(self.block_marks))
         hit = self._cache.get("base")
         if hit is not None and hit[0] == key:
@@ -731,7 +801,8 @@ class App:
         board = self.board_rect()
         badges = {u.id: [(m.code, m.tone) for m in markers(st, u)] for u in st.units}
         render.draw_models(base, st, vp, hidden=hidden, selected_unit=focus, outlined=outlined,
-                           badges=badges, picked=frozenset(c.picked), label_bounds=board)
+                           badges=badges, picked=frozenset(c.picked) | chosen,
+                           label_bounds=board)
         if self.engagement:
             enemy = self._enemy_of(focus)
             if enemy is not None:
@@ -839,6 +910,11 @@ class App:
         unit = self.ctrl.selection_unit
         if unit is not None and self.state.battle.selection is not None:
             marks += [_violation_mark(v) for v in self.coherency(unit)]
+        removals, _ = self.removal_preview()
+        for u in dict.fromkeys(u for u, _ in removals):
+            marks += [_violation_mark(v) for v in self.coherency(u)]
+        if removals:
+            marks.append(render.Mark(models=tuple(m for _, m in removals)))
         return marks
 
     def _draw_block_tool(self, vp: Any) -> list[pygame.Rect]:
@@ -962,9 +1038,11 @@ class App:
     def coherency(self, unit_id: str) -> list[Violation]:
         """Coherency problems of ``unit_id`` as drawn (cached per state)."""
         key = (id(self.state), unit_id)
-        if self._coh is None or self._coh[0] != key:
-            self._coh = (key, self.rules.coherency(self.ctrl.state, unit_id))
-        return self._coh[1]
+        if key not in self._coh:
+            if any(k[0] != key[0] for k in self._coh):
+                self._coh.clear()
+            self._coh[key] = self.rules.coherency(self.ctrl.state, unit_id)
+        return self._coh[key]
 
     def eligibility(self, unit_id: str) -> list[MoveRow]:
         """The unit's move types with their reasons (cached per state)."""

@@ -66,6 +66,10 @@ class StepPreview:
     rolls: tuple[tuple[str, str], ...] = ()
     """``(unit, what)`` of every roll it would make."""
     choices: tuple[NextChoice, ...] = field(default_factory=tuple)
+    removals: tuple[tuple[str, str], ...] = ()
+    """``(unit, model)`` of every model it would remove for coherency (the end of a turn)."""
+    remove_field: str | None = None
+    """The field of ``next`` naming the models its players choose to remove instead, if any."""
 
 
 @dataclass(frozen=True)
@@ -126,9 +130,10 @@ class Rules:
         for, and for each field of the ``next`` action that names a unit (Insane Bravery), the
         units it may name and why not the others."""
         ruleset = rulesets.of(state)
-        fields = [name for name, f in ruleset.actions.get("next", {}).items()
-                  if f.kind == "unit"]
-        if not fields or state.battle.selection is not None:
+        schema = ruleset.actions.get("next", {})
+        fields = [name for name, f in schema.items() if f.kind == "unit"]
+        remove_field = next((name for name, f in schema.items() if f.kind == "models"), None)
+        if not (fields or remove_field) or state.battle.selection is not None:
             return StepPreview()
         plain = ruleset.apply(state, {"do": "next"})
         if not plain.ok:
@@ -141,7 +146,15 @@ class Rules:
             for unit in dict.fromkeys(u for u, _ in rolls):
                 res = ruleset.apply(state, {"do": "next", name: unit})
                 choices.append(NextChoice(name, unit, res.ok, "; ".join(res.reasons)))
-        return StepPreview(rolls, tuple(choices))
+        return StepPreview(rolls, tuple(choices), coherency_removals(state, plain.events),
+                           remove_field)
+
+    def next_removals(self, state: GameState, action: Mapping[str, Any]
+                      ) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+        """The models ``action`` (a ``next``) would remove for coherency, and why it would be
+        refused (tried on the immutable state)."""
+        res = rulesets.of(state).apply(state, dict(action))
+        return coherency_removals(state, res.events), tuple(res.reasons)
 
     # -- the model-drag tool --------------------------------------------------------------
     def zone(self, state: GameState, model_id: str) -> Any:
@@ -218,3 +231,17 @@ class Rules:
         tool = self._blocks(state)
         return tool.can_reform(state) if tool is not None else False
 
+
+
+def coherency_removals(state: GameState, events: tuple[dict[str, Any], ...]
+                       ) -> tuple[tuple[str, str], ...]:
+    """``(unit, model)`` of the models ``events`` say were removed for coherency."""
+    out = []
+    for e in events:
+        if e.get("kind") == "destroyed" and e.get("reason") == "coherency":
+            mid = str(e.get("model"))
+            try:
+                out.append((state.model(mid)[0].id, mid))
+            except KeyError:
+                continue
+    return tuple(out)

@@ -11,6 +11,7 @@ mouse wheel. Every clickable thing is a :class:`Row` the app looks up on a click
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -182,6 +183,21 @@ def _next_options(app: App, out: _Writer, rows: list[Row], x_screen: int) -> Non
     Bravery), each a toggle the next Space sends."""
     st = app.state
     pre = app.step_preview()
+    if pre.removals:
+        removals, reasons = app.removal_preview()
+        picked = set(app.next_choice.get(pre.remove_field or "", []) or [])
+        out.line("End of turn, coherency:", size=12, bold=True, colour=BAD_RED)
+        by: dict[str, list[str]] = {}
+        for unit, mid in removals:
+            by.setdefault(unit, []).append(mid + (" (chosen)" if mid in picked else ""))
+        for unit, mids in by.items():
+            out.wrapped(f"{turn.unit_label(st, unit)} is out of coherency: Space removes "
+                        + ", ".join(mids), size=11, colour=BAD_RED)
+        for reason in reasons:
+            out.wrapped(turn.named(st, reason), size=11, colour=BAD_RED)
+        out.wrapped("Click models of the unit on the board to choose which go (the rules "
+                    "remove them first, only as many as coherency needs).", size=11,
+                    colour=GREY)
     if not pre.rolls:
         return
     out.line("On Space:", size=12, bold=True, colour=ACCENT)
@@ -475,5 +491,5 @@ def panel_key(app: App) -> tuple[Any, ...]:
     bt = app.ctrl.blocks
     return (app.screen.get_size(), id(app.state), app.ctrl.focus, id(app.refusal),
             len(app.tray), app.tab, app.scroll.get(app.tab, 0),
-            tuple(sorted(app.next_choice.items())),
+            json.dumps(app.next_choice, sort_keys=True),
             app.history.unsaved, bt.reform_edit(app.ctrl.state) is not None if bt else None)
