@@ -20,6 +20,7 @@ import json
 import os
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +100,8 @@ class App:
         self.message = ("Click a model or a unit in the roster; N/A/F/S/I/D choose the move; "
                         "H for help.")
         self.refusal: Outcome | None = None
+        self.refusal_note = ""
+        """What the window did about the last refusal (a refused commit keeps the models)."""
         self.block_marks: list[render.Mark] = []
         """What a refused t9a-2 commit drew: the block, lines to what it was too close to."""
         self.tray: list[TrayRoll] = []
@@ -209,6 +212,13 @@ class App:
                 self.next_choice = {}
             self.message = turn.named(out.state, describe(action, out))
         else:
+            self.refusal_note = ""
+            if do == "commit" and out.state.battle.selection is None:
+                # the rules put a refused move back; the window keeps it to be fixed
+                out = replace(out, reasons=tuple(r for r in out.reasons
+                                                 if "goes back to where it started" not in r))
+                self.refusal_note = ("The models stay where they were staged: fix the offenders "
+                                     "(Backspace over one puts it back alone) and commit again.")
             self.refusal = out
             block = BlockTool.selected(before)
             self.block_marks = (self._block_refusal_marks(before, block)

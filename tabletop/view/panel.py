@@ -262,10 +262,11 @@ def _moving(app: App, out: _Writer, rows: list[Row], x_screen: int, unit: Unit) 
     coh = app.coherency(unit.id)
     if coh:
         out.line("Coherency would fail:", size=12, bold=True, colour=BAD_RED)
-        for v in coh[:4]:
+        for v in coh[:2]:
             out.wrapped(f"• {turn.named(app.state, v.message)}", colour=BAD_RED, size=11)
-        if len(coh) > 4:
-            out.line(f"  and {len(coh) - 4} more", size=11, colour=BAD_RED)
+        if len(coh) > 2:
+            out.line(f"  and {len(coh) - 2} more (drawn on the board)", size=11,
+                     colour=BAD_RED)
     else:
         out.line("Coherency: ok", size=12, colour=OK_GREEN)
     shown = app.ctrl.state.unit(unit.id)  # placements staged so far are on the board
@@ -360,7 +361,7 @@ def _tabs(app: App, out: _Writer, rows: list[Row], x_screen: int, bottom: int) -
     """The tab bar and the active tab's list, clipped to the space left and scrolled."""
     x = 12
     counts = {"roster": len(app.state.units), "dice": len(app.tray),
-              "refusals": len(app.refusal_groups())}
+              "refusals": sum(len(rs) for _, rs in app.refusal_groups())}
     for key, title in TABS:
         label = f"{title} ({counts[key]})" if counts[key] else title
         tw = render.font(12, bold=True).size(label)[0] + 16
@@ -484,6 +485,8 @@ def _refusals(app: App, out: _Writer) -> None:
             out.wrapped(f"• {turn.named(app.state, reason)}", size=11, colour=BAD_RED,
                         indent=16)
         out.y += 4
+    if app.refusal_note:
+        out.wrapped(app.refusal_note, size=11, colour=GREY)
 
 
 def panel_key(app: App) -> tuple[Any, ...]:

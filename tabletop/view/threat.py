@@ -99,5 +99,7 @@ def threat(state: GameState, unit_id: str) -> Threat | None:
         adv.append(a)
         eng.append(z.buffer(r, quad_segs=QUAD_SEGS) if not z.is_empty else z)
         eng_adv.append(a.buffer(r, quad_segs=QUAD_SEGS) if not a.is_empty else a)
-    return Threat(unit_id, move_type, _union(reach), _union(adv), _union(eng), _union(eng_adv),
+    table = state.battlefield.polygon
+    return Threat(unit_id, move_type, _union(reach), _union(adv),
+                  _union(eng).intersection(table), _union(eng_adv).intersection(table),
                   tuple(reasons))
