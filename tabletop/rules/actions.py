@@ -13,7 +13,6 @@ action names, so a ruleset can refuse an action whose unit or model has been des
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
@@ -51,8 +50,8 @@ Checker: TypeAlias = Callable[[GameState, Any], str]
 
 
 def _num(v: Any) -> bool:
-    return (isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
-            and abs(v) <= MAX_NUMBER)
+    """A finite number of at most MAX_NUMBER in size (NaN fails the comparison)."""
+    return isinstance(v, int | float) and not isinstance(v, bool) and abs(v) <= MAX_NUMBER
 
 
 def _int(v: Any) -> bool:

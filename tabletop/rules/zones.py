@@ -519,7 +519,7 @@ def _query_point(x: Any, y: Any) -> tuple[float, float]:
     :data:`~tabletop.rules.actions.MAX_NUMBER` in size."""
     try:
         fx, fy = float(x), float(y)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # not a number, or an int beyond any float
         fx = fy = math.nan
     if not (abs(fx) <= MAX_NUMBER and abs(fy) <= MAX_NUMBER):
         raise UserError(f"a point is [x, y], two finite numbers of at most {MAX_NUMBER:,.0f} in "

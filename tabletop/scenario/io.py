@@ -44,6 +44,7 @@ from tabletop.scenario.schema import (
     Id,
     PlayerModel,
     Point,
+    T9aBattleModel,
     T9aScenario,
     T9aTerrain,
     T9aUnit,
@@ -241,7 +242,8 @@ def _loads(text: str | bytes, *, fmt: Format | None, source: str, check: bool) -
         model = SCENARIO_ADAPTER.validate_python(raw)
     except ValidationError as exc:
         problems = render_errors(exc.errors())
-        if check and isinstance(raw, dict) and ruleset in SCENARIO_MODELS:
+        if check and isinstance(raw, dict) and isinstance(ruleset, str) \
+                and ruleset in SCENARIO_MODELS:
             problems += check_state(*partial_state(raw))
         raise UserError(_lines(source, problems, ruleset, raw)) from None
     state = build_state(model)
@@ -568,7 +570,7 @@ def partial_state(raw: dict[str, Any]) -> tuple[GameState, Partial]:
     ids: list[tuple[str, str]] = []
 
     battlefield = _valid(BattlefieldModel, raw.get("battlefield", {}))
-    battle = _valid(BattleModel, raw.get("battle"))
+    battle = _valid(T9aBattleModel if t9a else BattleModel, raw.get("battle"))
 
     raw_players = _items(raw, "players") if "players" in raw else None
     players: list[tuple[int, PlayerModel]] = []

@@ -267,11 +267,21 @@ class BattleModel(_Strict):
     round: PositiveInt
     active_player: Id
     phase: Literal["command", "movement"]
+    """The phases of wh40k-11e where a game can stand (``next`` passes through the others)."""
     seed: Count | None = None
     step: Text | None = None
     dice_used: Count = 0
     selection: SelectionModel | None = None
     rolls: list[RollModel] = []
+
+
+class T9aBattleModel(BattleModel):
+    """``[battle]`` of t9a-2: besides the spec's ``command`` and ``movement``, its phase may be
+    any phase of the t9a-2 turn (program-added), so a game saved after its Movement phase
+    loads."""
+
+    phase: Literal["command", "charge", "movement", "magic",  # type: ignore[assignment]
+                   "shooting", "melee"]
 
 
 class TriggerModel(_Strict):
@@ -415,7 +425,7 @@ class T9aScenario(_Strict):
     description: Text | None = None
     ruleset: Literal["t9a-2"]
     battlefield: BattlefieldModel = BattlefieldModel()
-    battle: BattleModel
+    battle: T9aBattleModel
     players: list[PlayerModel]
     terrain: list[T9aTerrain] = []
     objectives: list[Point] = []
@@ -437,6 +447,10 @@ for _name, _model in SCENARIO_MODELS.items():
     _terrain = _model.model_fields["terrain"].annotation.__args__[0]  # type: ignore[union-attr]
     assert set(rulesets.get(_name).terrain_kinds) == set(
         _terrain.model_fields["kind"].annotation.__args__)
+    _battle = _model.model_fields["battle"].annotation
+    assert {"command", "movement"} | {  # the spec's, and every phase where a game can stand
+        p.name for p in rulesets.get(_name).turn.phases if any(step.stop for step in p.steps)
+    } == set(_battle.model_fields["phase"].annotation.__args__)  # type: ignore[union-attr]
 
 
 def json_schema() -> dict[str, Any]:

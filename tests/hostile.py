@@ -1,0 +1,360 @@
+"""Hostile inputs, shared by the fuzz tests (``tests/test_fuzz.py``, a few hundred examples) and
+``benchmarks/fuzz.py`` (100,000): mutated scenario files, action files, zone queries and command
+lines, and what running each must do.
+
+Each ``run_*`` function feeds one input to the program the way a user would and returns
+``"accepted"`` or ``"refused"`` (a :class:`~tabletop.errors.UserError`); anything else it raises
+is a crash. Accepted scenario files must save and load back identically; so must the state an
+action file reaches.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+import tempfile
+import tomllib
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+from hypothesis import strategies as st
+
+from tabletop import rulesets
+from tabletop.cli import main
+from tabletop.errors import UserError
+from tabletop.rules.zones import legal_zone, validate_path
+from tabletop.scenario.io import dumps_scenario, load_scenario, loads_scenario
+from tabletop.state import Block, GameState, Unit
+
+SHIPPED = Path(__file__).resolve().parents[1] / "tabletop" / "scenarios"
+NAMES = sorted(p.name for p in SHIPPED.iterdir() if p.suffix in (".toml", ".json"))
+
+HOSTILE_NUMBERS: list[Any] = [
+    0, -0.0, 1, -1, 0.5, 5e-324, 1e-320, 1e-9, 999_999.0, 1e6, -1e6, 1_000_000.5, 1e9, 1e300,
+    1e308, math.inf, -math.inf, math.nan, 2**31, 2**63 - 1, 2**63, 2**64, -(2**63) - 1, 10**400,
+    99_999_999_999, 360.0, -360.0, 180.0, 180.5, -180.5, 1e6 * 360,
+]
+HOSTILE_STRINGS: list[str] = [
+    "", " ", "sq1", "a\nFILE: ok", "\x1b[2J\x1b[31mred\x1b[0m", "\r", "\t", "\x00", '"', "\\",
+    "\u202etxt.exe", "é", "\u2028", "x" * 20_000, "[0]", "units[0]", "a.b", "🙂", "\ud800",
+    "32mm", "oval 60x35mm", "rect 25x50mm", "hull", "33 mm", "-5mm", "1e400mm", "nanmm",
+    "rect 0x0mm", "oval 1e6x1mm",
+]
+
+numbers = st.one_of(st.sampled_from(HOSTILE_NUMBERS), st.floats(allow_nan=True),
+                    st.integers(-(2**70), 2**70), st.floats(-100, 100))
+strings = st.one_of(st.sampled_from(HOSTILE_STRINGS), st.text(max_size=30))
+leaves = st.one_of(numbers, strings, st.booleans(), st.none(),
+                   st.builds(list), st.builds(dict), st.lists(numbers, max_size=3))
+
+
+@cache
+def shipped_doc(name: str) -> Any:
+    """A shipped scenario as parsed data (never mutated: copy it)."""
+    text = (SHIPPED / name).read_text(encoding="utf-8")
+    return json.loads(text) if name.endswith(".json") else tomllib.loads(text)
+
+
+@cache
+def shipped_state(name: str) -> GameState:
+    return load_scenario(SHIPPED / name)
+
+
+def _copy(doc: Any) -> Any:
+    return json.loads(json.dumps(doc))
+
+
+def _containers(doc: Any) -> list[tuple[Any, Any]]:
+    """Every (container, key) pair of a document: the places a mutation may touch."""
+    out: list[tuple[Any, Any]] = []
+    stack = [doc]
+    while stack:
+        c = stack.pop()
+        keys = list(c) if isinstance(c, dict) else range(len(c)) if isinstance(c, list) else []
+        for k in keys:
+            out.append((c, k))
+            if isinstance(c[k], dict | list):
+                stack.append(c[k])
+    return out
+
+
+@st.composite
+def mutated_doc(draw: st.DrawFn, doc: Any) -> Any:
+    """``doc`` with 1 to 4 mutations: a value replaced by a hostile one, a key removed or
+    added, an item repeated (up to a pile of 3,000 models), every model moved to one point."""
+    doc = _copy(doc)
+    for _ in range(draw(st.integers(1, 4))):
+        places = _containers(doc)
+        if not places:
+            break
+        c, k = draw(st.sampled_from(places))
+        kind = draw(st.sampled_from(["nudge", "nudge", "nudge", "replace", "replace", "delete",
+                                     "add", "repeat", "pile", "wrap"]))
+        if kind == "nudge":  # a plausible edit: another number, a copied string
+            old = c[k]
+            if isinstance(old, int | float) and not isinstance(old, bool):
+                c[k] = draw(st.one_of(st.floats(-5, 70), st.integers(0, 12)))
+            elif isinstance(old, str):
+                c[k] = draw(st.sampled_from([old, old + "x", old.upper(), "sq1", "red"]))
+        elif kind == "replace":
+            c[k] = draw(leaves)
+        elif kind == "delete":
+            del c[k]
+        elif kind == "add" and isinstance(c, dict):
+            c[draw(strings)] = draw(leaves)
+        elif kind == "repeat" and isinstance(c, list):
+            c.extend([c[k]] * draw(st.sampled_from([1, 2, 10, 300, 3000])))
+        elif kind == "pile":
+            units = doc.get("units") if isinstance(doc, dict) else None
+            for u in units if isinstance(units, list) else []:
+                for m in u.get("models", []) if isinstance(u, dict) and isinstance(
+                        u.get("models"), list) else []:
+                    if isinstance(m, dict):
+                        m["at"] = [10.0, 10.0]
+        elif kind == "wrap":
+            c[k] = [[[[[[c[k]]]]]]] if draw(st.booleans()) else {"v": {"v": {"v": c[k]}}}
+    return doc
+
+
+def _serialise(doc: Any, fmt: str) -> bytes:
+    if fmt == "toml" and isinstance(doc, dict):
+        try:
+            return tomli_w.dumps(doc).encode("utf-8")
+        except (TypeError, ValueError, UnicodeEncodeError):
+            pass  # None values, lone surrogates: not TOML
+    return json.dumps(doc).encode("utf-8", "surrogatepass")
+
+
+@st.composite
+def scenario_files(draw: st.DrawFn) -> tuple[bytes, str]:
+    """``(content, suffix)`` of a mutated shipped scenario, sometimes also damaged as text."""
+    doc = draw(mutated_doc(shipped_doc(draw(st.sampled_from(NAMES)))))
+    fmt = draw(st.sampled_from(["toml", "json"]))
+    data = _serialise(doc, fmt)
+    damage = draw(st.sampled_from(["none"] * 12 + ["flip", "cut", "insert", "deep", "bom",
+                                                   "latin1"]))
+    if damage != "none" and data:
+        i = draw(st.integers(0, len(data) - 1))
+        if damage == "flip":
+            data = data[:i] + bytes([data[i] ^ (1 << draw(st.integers(0, 7)))]) + data[i + 1:]
+        elif damage == "cut":
+            data = data[:i]
+        elif damage == "insert":
+            data = data[:i] + draw(st.binary(min_size=1, max_size=8)) + data[i:]
+        elif damage == "deep":
+            n = draw(st.sampled_from([40, 1000, 100_000]))
+            inner = b"[" * n + b"]" * n if fmt == "json" else b"x = " + b"[" * n + b"]" * n
+            data = (data[:i] + inner + data[i:]) if fmt == "json" else data + b"\n" + inner
+        elif damage == "bom":
+            data = b"\xef\xbb\xbf" + data
+        else:
+            data = data.decode("utf-8", "replace").encode("latin-1", "replace")
+    return data, "." + fmt
+
+
+def run_scenario_file(data: bytes, suffix: str) -> str:
+    """Load a scenario file; an accepted one must save and load back identically."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"fuzz{suffix}"
+        path.write_bytes(data)
+        try:
+            state = load_scenario(path)
+        except UserError:
+            return "refused"
+    assert_saves(state)
+    return "accepted"
+
+
+def assert_saves(state: GameState) -> None:
+    """``state`` saves as TOML and JSON to files that load back (with every check) identically."""
+    for fmt in ("toml", "json"):
+        text = dumps_scenario(state, fmt)  # type: ignore[arg-type]
+        back = loads_scenario(text, fmt=fmt)  # type: ignore[arg-type]
+        assert back == loads_scenario(text, fmt=fmt, check=False), fmt
+        assert dumps_scenario(back, fmt) == text, fmt  # type: ignore[arg-type]
+
+
+# -- actions --------------------------------------------------------------------------------------
+
+MODES = ["ordered-retreat", "desperate-escape", "rapid", "tactical", "combat"]
+
+
+def _near(state: GameState, unit: Unit | Block | None = None) -> list[tuple[float, float]]:
+    """Where models stand (those of ``unit`` if given): where moves are drawn around."""
+    units = [unit] if unit is not None else list(state.units)
+    pts = [m.at for u in units if isinstance(u, Unit) for m in u.models if m.at]
+    pts += [u.at for u in units if isinstance(u, Block)]
+    return pts or [(state.battlefield.width / 2, state.battlefield.depth / 2)]
+
+
+@st.composite
+def field_value(draw: st.DrawFn, state: GameState, do: str, key: str, kind: str) -> Any:
+    """A value for one field of an action: mostly plausible, sometimes hostile."""
+    if draw(st.integers(0, 19)) == 0:
+        return draw(leaves)
+    sel = state.battle.selection
+    mine = [u for u in state.units if u.player == state.battle.active_player]
+    moving = [u for u in state.units if sel is not None and u.id == sel.unit]
+    ids = {"unit": [u.id for u in mine] if draw(st.integers(0, 4)) else
+           [u.id for u in state.units],
+           "model": [m.id for u in (moving or mine) if isinstance(u, Unit) for m in u.models]
+           if draw(st.integers(0, 4)) else
+           [m.id for u in state.units if isinstance(u, Unit) for m in u.models]}
+    if kind in ids:
+        return draw(st.sampled_from(ids[kind] or ["nobody"]))
+    if kind == "str":
+        if key == "move":
+            return draw(st.sampled_from([t.name for t in rulesets.of(state).move_types]))
+        return draw(st.sampled_from(MODES))
+    if kind == "bool":
+        return draw(st.booleans())
+    if kind == "dice":
+        return draw(st.lists(st.integers(1, 6), max_size=4))
+    if kind == "int":
+        return draw(st.integers(1, 12))
+    x, y = draw(st.sampled_from(_near(state, moving[0] if moving else None)))
+    reach = draw(st.sampled_from([3.0, 8.0, 14.0]))
+    point = st.tuples(st.floats(-reach, reach), st.floats(-reach, reach)).map(
+        lambda d: [round(x + d[0], 3), round(y + d[1], 3)])
+    if kind == "point":
+        return draw(point)
+    if kind == "path":
+        return draw(st.lists(point, min_size=1, max_size=3))
+    if key == "angle":
+        return draw(st.one_of(st.floats(-200, 200), st.sampled_from([1e6, -1e6, 181.0])))
+    if key == "facing":
+        return draw(st.one_of(st.floats(-720, 720), st.sampled_from([1e6, -0.0, 359.999])))
+    return draw(st.floats(-12, 12))
+
+
+@st.composite
+def action(draw: st.DrawFn, state: GameState) -> dict[str, Any]:
+    """One action of ``state``'s ruleset, its fields drawn by kind from its action schema."""
+    schema = rulesets.of(state).actions
+    do = draw(st.sampled_from(sorted(schema)))
+    out: dict[str, Any] = {"do": do}
+    for key, spec in schema[do].items():
+        if spec.required or draw(st.booleans()):
+            out[key] = draw(field_value(state, do, key, spec.kind))
+    return out
+
+
+@st.composite
+def action_files(draw: st.DrawFn) -> tuple[str, list[dict[str, Any]]]:
+    """``(shipped scenario name, actions)``: 1 to 14 actions drawn against its state."""
+    name = draw(st.sampled_from(NAMES))
+    state = shipped_state(name)
+    return name, draw(st.lists(action(state), min_size=1, max_size=14))
+
+
+def run_action_file(name: str, actions: list[dict[str, Any]]) -> str:
+    """Play the actions (``tabletop apply``'s path); the state reached must save and reload."""
+    try:
+        final, _ = rulesets.apply_actions(shipped_state(name), actions)
+    except UserError:
+        return "refused"
+    assert_saves(final)
+    return "accepted"
+
+
+# -- zone queries ---------------------------------------------------------------------------------
+
+coordinate = st.one_of(st.floats(-5, 70), st.sampled_from(HOSTILE_NUMBERS))
+
+
+def _mostly(draw: st.DrawFn, usual: st.SearchStrategy[Any], hostile: st.SearchStrategy[Any]
+            ) -> Any:
+    """A value of ``usual``, or one time in eight of ``hostile``."""
+    return draw(hostile if draw(st.integers(0, 7)) == 0 else usual)
+
+
+@st.composite
+def zone_queries(draw: st.DrawFn) -> tuple[str, str, str, Any, Any, list[tuple[Any, Any]]]:
+    """``(scenario, model, move, roll, mode, [point])`` for ``legal_zone``, the zone's queries
+    at the point and ``validate_path`` to it; ids, rolls, modes and the point sometimes
+    hostile."""
+    name = draw(st.sampled_from([n for n in NAMES if shipped_state(n).ruleset == "wh40k-11e"]))
+    state = shipped_state(name)
+    active = [m.id for u in state.units if isinstance(u, Unit)
+              and u.player == state.battle.active_player for m in u.models if m.at]
+    model = _mostly(draw, st.sampled_from(active or ["nobody"]), strings)
+    move = _mostly(draw, st.sampled_from(["normal", "advance", "fall-back"]),
+                   st.sampled_from(["charge", "", "Normal"]))
+    roll = _mostly(draw, st.just(draw(st.integers(1, 6)) if move == "advance" else None),
+                   st.sampled_from(HOSTILE_NUMBERS))
+    mode = _mostly(draw, st.none(), st.one_of(st.sampled_from(MODES), strings))
+    x, y = draw(st.sampled_from(_near(state)))
+    point = st.tuples(st.floats(x - 14, x + 14), st.floats(y - 14, y + 14))
+    return name, model, move, roll, mode, [draw(st.one_of(point, point, point,
+                                                          st.tuples(coordinate, coordinate)))]
+
+
+def run_zone_query(name: str, model: Any, move: Any, roll: Any, mode: Any,
+                   points: list[tuple[Any, Any]]) -> str:
+    """``legal_zone``, then every query of the zone at each point, and ``validate_path``."""
+    state = shipped_state(name)
+    try:
+        zone = legal_zone(state, model, move, roll=roll, mode=mode)
+    except UserError:
+        return "refused"
+    refused = False
+    queries: list[Callable[[Any, Any], Any]] = [zone.contains, zone.explain, zone.nearest,
+                                                zone.path_to]
+    for x, y in points:
+        for query in queries:
+            try:
+                query(x, y)
+            except UserError:
+                refused = True
+    try:
+        validate_path(state, model, move, points, roll=roll, mode=mode)
+    except UserError:
+        refused = True
+    return "refused" if refused else "accepted"
+
+
+# -- command lines --------------------------------------------------------------------------------
+
+COMMANDS = ["check", "schema", "show", "zone", "path", "apply", "new", "import-layout", "nope",
+            "--version", "-h"]  # not play: it would open a window
+OPTIONS = ["--model", "--move", "--roll", "--mode", "--to", "--format", "-o", "--zone",
+           "--scale", "--engagement", "--triggers", "--layout", "--list", "--grid", "--units"]
+
+
+@st.composite
+def command_lines(draw: st.DrawFn) -> list[str]:
+    """An argument list for ``tabletop``: a command, maybe a shipped scenario, options with
+    plausible or hostile values."""
+    argv = [draw(st.sampled_from(COMMANDS))]
+    if draw(st.integers(0, 3)):
+        argv.append(draw(st.sampled_from([*NAMES, "missing.toml", ".", "/dev/null", ""])))
+    for _ in range(draw(st.integers(0, 5))):
+        argv.append(draw(st.sampled_from(OPTIONS)))
+        argv.append(draw(st.one_of(
+            st.sampled_from(["int1", "s1", "normal", "advance", "4", "0", "1e400", "nan",
+                             "9" * 400, "30,22", "nan,1", "1e308,0", "png", "wkt", "geojson",
+                             "OUT/x.png", "OUT/x.toml", "OUT", "/dev/full", "red", "-1"]),
+            strings.filter(lambda s: "\x00" not in s and "\ud800" not in s))))
+    return argv
+
+
+def run_command(argv: list[str]) -> str:
+    """Run ``tabletop ARGV`` in a scratch folder (``OUT`` in an argument is that folder; shipped
+    scenarios are found by name); exit 0 is accepted, 2 refused (argparse's errors too)."""
+    with tempfile.TemporaryDirectory() as folder:
+        args = [a.replace("OUT", folder) for a in argv]
+        out, err = io.StringIO(), io.StringIO()
+        try:
+            with (contextlib.chdir(folder), contextlib.redirect_stdout(out),
+                  contextlib.redirect_stderr(err)):
+                code = main(args)
+        except SystemExit as exc:  # argparse: --help, --version, a bad option
+            code = exc.code if isinstance(exc.code, int) else 2
+    assert "Traceback" not in err.getvalue()
+    assert code in (0, 2), (code, err.getvalue()[-300:])
+    return "accepted" if code == 0 else "refused"
