@@ -1,0 +1,155 @@
+"""Fuzz the program with hostile inputs and count what happens.
+
+    python benchmarks/fuzz.py [-n 100000] [--family scenario,actions,zones,commands] [--seed S]
+
+Runs the generators of ``tests/hostile.py`` (the ones the fuzz tests run a few hundred times in
+CI): mutated scenario files, action files, zone queries and command lines, N inputs in all,
+shared between the families. Prints, per family and in all, how many inputs were accepted,
+refused with a message (``UserError``), crashed (any other exception, or an accepted file that
+does not save and load back identically) and were slow (over 2 s; each input is stopped at 30 s
+and counted as slow), the time per input (median, p99, max) and the first few crashing and slow
+inputs. Memory is capped (``--memory-gb``, default 4) so a memory bomb is a crash, not a dead
+machine. The goal: no crash and no slow input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import resource
+import signal
+import statistics
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+import hostile
+from hypothesis import HealthCheck, Phase, given, seed, settings
+
+from tabletop.rules.zones import clear_caches
+
+FAMILIES = {
+    "scenario": (hostile.scenario_files(), hostile.run_scenario_file),
+    "actions": (hostile.action_files(), hostile.run_action_file),
+    "zones": (hostile.zone_queries(), hostile.run_zone_query),
+    "commands": (hostile.command_lines(), hostile.run_command),
+}
+SLOW = 2.0
+"""Seconds after which an input counts as slow."""
+STOP = 30.0
+"""Seconds after which an input is stopped (and counted as slow)."""
+
+
+class _TooLong(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: Any) -> None:
+    raise _TooLong
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 300 else text[:300] + f"... ({len(text):,} characters)"
+
+
+def run_family(name: str, n: int, seed_value: int) -> dict[str, Any]:
+    strategy, run = FAMILIES[name]
+    counts: collections.Counter[str] = collections.Counter()
+    times: list[float] = []
+    crashes: list[str] = []
+    slow: list[str] = []
+
+    @seed(seed_value)
+    @settings(max_examples=n, deadline=None, database=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def fuzz(value: Any) -> None:
+        args = (value,) if name == "commands" else value
+        signal.setitimer(signal.ITIMER_REAL, STOP)
+        start = time.perf_counter()
+        try:
+            outcome = run(*args)
+        except _TooLong:
+            outcome = "stopped"
+        except Exception as exc:  # a crash: counted, not raised (no shrinking in a census)
+            outcome = "crashed"
+            if len(crashes) < 5:
+                crashes.append(f"{_short(value)}\n    {type(exc).__name__}: {_short(str(exc))}\n"
+                               + "".join(traceback.format_tb(exc.__traceback__)[-3:]))
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        took = time.perf_counter() - start
+        times.append(took)
+        counts[outcome] += 1
+        if took > SLOW or outcome == "stopped":
+            counts["slow"] += 1
+            if len(slow) < 5:
+                slow.append(f"{took:.1f} s: {_short(value)}")
+        if len(times) % 5000 == 0:
+            clear_caches()  # a long run must not grow the zone caches without end
+            print(f"  {name}: {len(times):,} inputs, {dict(counts)}", file=sys.stderr, flush=True)
+
+    fuzz()
+    return {"counts": counts, "times": times, "crashes": crashes, "slow": slow}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", type=int, default=100_000, help="inputs in all (default 100,000)")
+    parser.add_argument("--family", default=",".join(FAMILIES),
+                        help="comma-separated families (default: all)")
+    parser.add_argument("--seed", type=int, default=0, help="hypothesis seed (default 0)")
+    parser.add_argument("--memory-gb", type=float, default=4.0, help="address space cap")
+    args = parser.parse_args()
+    families = [f.strip() for f in args.family.split(",") if f.strip()]
+    unknown = [f for f in families if f not in FAMILIES]
+    if unknown:
+        parser.error(f"unknown family {unknown[0]!r}; one of {', '.join(FAMILIES)}")
+    cap = int(args.memory_gb * 2**30)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    signal.signal(signal.SIGALRM, _alarm)
+    share = [args.n // len(families) + (i < args.n % len(families)) for i in range(len(families))]
+    total: collections.Counter[str] = collections.Counter()
+    all_times: list[float] = []
+    print(f"fuzz: {args.n:,} inputs, seed {args.seed}, memory capped at {args.memory_gb:g} GB, "
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+    print(f"{'family':<10} {'inputs':>8} {'accepted':>9} {'refused':>9} {'crashed':>8} "
+          f"{'slow':>5} {'median':>9} {'p99':>9} {'max':>8}")
+    reports = []
+    started = time.perf_counter()
+    for name, n in zip(families, share, strict=True):
+        if n == 0:
+            continue
+        r = run_family(name, n, args.seed)
+        c, t = r["counts"], sorted(r["times"])
+        total.update(c)
+        all_times += t
+        reports.append((name, r))
+        print(f"{name:<10} {len(t):>8,} {c['accepted']:>9,} {c['refused']:>9,} "
+              f"{c['crashed']:>8,} {c['slow']:>5,} {statistics.median(t) * 1e3:>7.1f}ms "
+              f"{t[int(0.99 * (len(t) - 1))] * 1e3:>7.1f}ms {t[-1]:>7.2f}s", flush=True)
+    t = sorted(all_times)
+    print(f"{'all':<10} {len(t):>8,} {total['accepted']:>9,} {total['refused']:>9,} "
+          f"{total['crashed']:>8,} {total['slow']:>5,} {statistics.median(t) * 1e3:>7.1f}ms "
+          f"{t[int(0.99 * (len(t) - 1))] * 1e3:>7.1f}ms {t[-1]:>7.2f}s")
+    print(f"wall time {time.perf_counter() - started:,.0f} s, load average now "
+          f"{os.getloadavg()[0]:.1f}")
+    for name, r in reports:
+        for line in r["crashes"]:
+            print(f"\ncrash ({name}): {line}")
+        for line in r["slow"]:
+            print(f"\nslow ({name}): {line}")
+    return 1 if total["crashed"] or total["slow"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,38 @@
+"""Fuzzing in CI: hostile scenario files, action files, zone queries and command lines never
+crash, hang or write a file that does not load back (a few hundred examples; ``benchmarks/fuzz.py``
+runs the same generators for 100,000)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import hostile
+from hypothesis import HealthCheck, given, settings
+
+
+def fuzz(examples: int) -> settings:
+    return settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@fuzz(150)
+@given(hostile.scenario_files())
+def test_scenario_files(file: tuple[bytes, str]) -> None:
+    hostile.run_scenario_file(*file)
+
+
+@fuzz(100)
+@given(hostile.action_files())
+def test_action_files(plan: tuple[str, list[dict[str, Any]]]) -> None:
+    hostile.run_action_file(*plan)
+
+
+@fuzz(100)
+@given(hostile.zone_queries())
+def test_zone_queries(query: tuple[Any, ...]) -> None:
+    hostile.run_zone_query(*query)
+
+
+@fuzz(40)
+@given(hostile.command_lines())
+def test_command_lines(argv: list[str]) -> None:
+    hostile.run_command(argv)
