@@ -1,19 +1,32 @@
 """tabletop: exact legal move zones and movement rules for miniature wargames.
 
 The public API is re-exported here lazily, so ``import tabletop`` stays cheap and never imports
-pygame (only :mod:`tabletop.view` does).
+pygame (only :mod:`tabletop.view` does); type checkers see the real signatures (the imports under
+``TYPE_CHECKING``).
 
 >>> import tabletop
->>> state = tabletop.load_scenario(tabletop.shipped("fall-back.toml"))    # doctest: +SKIP
->>> zone = tabletop.legal_zone(state, "sq1", "fall-back", mode="ordered-retreat")  # doctest: +SKIP
+>>> state = tabletop.load_scenario("fall-back.toml")  # a shipped scenario, by name
+>>> zone = tabletop.legal_zone(state, "sq1", "fall-back", mode="ordered-retreat")
+>>> zone.max_distance  # its M of 6"
+6.0
+>>> {v.rule for v in zone.explain(*state.model("sq1")[1].at)}  # it may not stay where it is
+{'engaged'}
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:  # what the lazy imports below give, for type checkers
+    from tabletop.errors import UserError
+    from tabletop.geometry.tolerance import EPS
+    from tabletop.rules.zones import Zone, legal_zone, setup_zone, validate_path
+    from tabletop.rulesets import apply_action, apply_actions
+    from tabletop.scenario.io import load_scenario, save_scenario, shipped
+    from tabletop.state import GameState
 
 _EXPORTS: dict[str, str] = {
     "load_scenario": "tabletop.scenario.io",
@@ -30,7 +43,22 @@ _EXPORTS: dict[str, str] = {
     "EPS": "tabletop.geometry.tolerance",
 }
 
-__all__ = ["__version__", *sorted(_EXPORTS)]
+__all__ = [
+    "EPS",
+    "GameState",
+    "UserError",
+    "Zone",
+    "__version__",
+    "apply_action",
+    "apply_actions",
+    "legal_zone",
+    "load_scenario",
+    "save_scenario",
+    "setup_zone",
+    "shipped",
+    "validate_path",
+]
+assert sorted(__all__) == sorted(["__version__", *_EXPORTS])
 
 
 def __getattr__(name: str) -> Any:
