@@ -163,8 +163,8 @@ def test_t9a_base_must_be_rect_and_wh40k_keys_are_unknown(tmp_path: Path) -> Non
     doc["units"][0]["base"] = "25mm"
     doc["units"][1]["W"] = 1
     assert problems(doc, tmp_path) == [
-        'FILE: units[0].base (unit "spears"): a t9a-2 unit stands on rectangular bases: write '
-        '"rect FxDmm", '
+        'FILE: units[0].base (unit "spears"): a block of ranks and files stands on rectangular '
+        'bases: write "rect FxDmm", '
         'e.g. "rect 20x20mm", got "25mm"',
         "FILE: units[1].W (unit \"orcs\"): unknown key; allowed here: id, name, player, Adv, Mar, "
         "Dis, base, "

@@ -37,7 +37,7 @@ from tabletop.rules.turns import (
     data_trigger,
 )
 from tabletop.rules.violation import Violation
-from tabletop.state import GameState
+from tabletop.state import Block, GameState, Unit
 
 __all__ = ["Eligibility", "MoveType", "Preview", "Ruleset"]
 
@@ -103,6 +103,10 @@ class Ruleset(ABC):
         The move types a unit may be selected for, in the order the window lists them.
     terrain_kinds : tuple of str
         The terrain ``kind`` values its scenarios may use.
+    unit_type : type
+        The units of its games: :class:`~tabletop.state.Unit` (individually placed models) or
+        :class:`~tabletop.state.Block` (rank-and-file blocks); with :attr:`terrain_kinds` it
+        chooses the scenario model that reads its files.
     effects : mapping
         Effects its data triggers may have, with the keys each needs (the generic ones, plus its
         own).
@@ -118,6 +122,7 @@ class Ruleset(ABC):
     actions: ClassVar[ActionSchema]
     move_types: ClassVar[tuple[MoveType, ...]]
     terrain_kinds: ClassVar[tuple[str, ...]]
+    unit_type: ClassVar[type[Unit] | type[Block]]
     effects: ClassVar[Mapping[str, tuple[DataEffect, tuple[str, ...]]]] = GENERIC_EFFECTS
     tools: Mapping[str, Any] = {}
     command_points: ClassVar[bool] = False
@@ -182,6 +187,11 @@ class Ruleset(ABC):
         types = {t.name: t for t in self.move_types}
         return [Eligibility(move, types[move].title, types[move].key, ok, why)
                 for move, ok, why in self.eligible_moves(state, unit_id)]
+
+    def warnings(self, state: GameState) -> list[tuple[str, str]]:
+        """``(unit id, message)`` for what is legal in a saved game but a trap (``tabletop
+        check`` prints them and still accepts the file)."""
+        return []
 
     def display(self, state: GameState) -> GameState:
         """The board as drawn and checked (a ruleset whose saved state keeps some models off the

@@ -615,6 +615,6 @@ def _check_selection(state: GameState, units_by_id: dict[str, Unit | Block],
         for k, (mid, _, _) in enumerate(sel.start):
             if mid != unit.id:
                 problems.append((f"battle.selection.start[{k}].model",
-                                 f'for a t9a-2 block this is the unit\'s id {quote(unit.id)}, '
-                                 f'not {quote(mid)}'))
+                                 f"for a block of ranks and files this is the unit's id "
+                                 f"{quote(unit.id)}, not {quote(mid)}"))
     return problems

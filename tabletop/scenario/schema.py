@@ -34,6 +34,7 @@ from tabletop import rulesets
 from tabletop.errors import describe
 from tabletop.geometry.footprints import BaseParseError, Rect, parse_base
 from tabletop.rules.actions import MAX_NUMBER as ACTION_MAX_NUMBER
+from tabletop.state import Block, Unit
 
 __all__ = [
     "FORMAT",
@@ -125,7 +126,7 @@ def _rect_base(value: str) -> str:
     _base(value)
     if not isinstance(parse_base(value), Rect):
         raise PydanticCustomError(
-            "base", 'a t9a-2 unit stands on rectangular bases: write "rect FxDmm", '
+            "base", 'a block of ranks and files stands on rectangular bases: write "rect FxDmm", '
                     'e.g. "rect 20x20mm", got {got}', {"got": describe(value)})
     return value
 
@@ -361,13 +362,24 @@ class Wh40kUnit(_Strict):
     flags: list[Text] = []
 
 
+def _rulesets(unit_type: type, terrain: type[BaseModel]) -> tuple[str, ...]:
+    """The registered rulesets whose scenarios hold units of ``unit_type`` on ``terrain``."""
+    kinds = set(terrain.model_fields["kind"].annotation.__args__)  # type: ignore[union-attr]
+    return tuple(r.name for r in rulesets.REGISTRY.values()
+                 if r.unit_type is unit_type and set(r.terrain_kinds) == kinds)
+
+
+_MODELS_RULESETS = _rulesets(Unit, Wh40kTerrain)
+"""Rulesets of individually placed models (wh40k-11e) whose files this schema reads."""
+
+
 class Wh40kScenario(_Strict):
-    """A scenario of ruleset ``"wh40k-11e"``."""
+    """A scenario of a ruleset of individually placed models (``"wh40k-11e"``)."""
 
     format: Annotated[int, AfterValidator(_format)]
     name: Text
     description: Text | None = None
-    ruleset: Literal["wh40k-11e"]
+    ruleset: Literal[_MODELS_RULESETS]  # type: ignore[valid-type]
     battlefield: BattlefieldModel = BattlefieldModel()
     battle: BattleModel
     players: list[PlayerModel]
@@ -417,13 +429,17 @@ class T9aUnit(_Strict):
     flags: list[Text] = []
 
 
+_BLOCKS_RULESETS = _rulesets(Block, T9aTerrain)
+"""Rulesets of rank-and-file blocks (t9a-2) whose files this schema reads."""
+
+
 class T9aScenario(_Strict):
-    """A scenario of ruleset ``"t9a-2"``."""
+    """A scenario of a ruleset of rank-and-file blocks (``"t9a-2"``)."""
 
     format: Annotated[int, AfterValidator(_format)]
     name: Text
     description: Text | None = None
-    ruleset: Literal["t9a-2"]
+    ruleset: Literal[_BLOCKS_RULESETS]  # type: ignore[valid-type]
     battlefield: BattlefieldModel = BattlefieldModel()
     battle: T9aBattleModel
     players: list[PlayerModel]
@@ -439,14 +455,16 @@ SCENARIO_ADAPTER: TypeAdapter[Wh40kScenario | T9aScenario] = TypeAdapter(Scenari
 """Validates a parsed file (a dict) into :class:`Wh40kScenario` or :class:`T9aScenario`."""
 
 SCENARIO_MODELS: dict[str, type[Wh40kScenario | T9aScenario]] = {
-    model.model_fields["ruleset"].annotation.__args__[0]: model  # type: ignore[union-attr]
-    for model in (Wh40kScenario, T9aScenario)}
-"""The scenario model of each ruleset, by the name its ``ruleset`` key holds."""
+    **dict.fromkeys(_MODELS_RULESETS, Wh40kScenario), **dict.fromkeys(_BLOCKS_RULESETS,
+                                                                       T9aScenario)}
+"""The scenario model of each registered ruleset, by the name its ``ruleset`` key holds: the
+model of its kind of units (``Ruleset.unit_type``) whose terrain kinds are the ruleset's."""
 
+_UNREAD = set(rulesets.names()) - set(SCENARIO_MODELS)
+if _UNREAD:
+    raise RuntimeError("no scenario model reads the files of " + ", ".join(sorted(_UNREAD))
+                       + ": its units or terrain kinds differ from every model's")
 for _name, _model in SCENARIO_MODELS.items():
-    _terrain = _model.model_fields["terrain"].annotation.__args__[0]  # type: ignore[union-attr]
-    assert set(rulesets.get(_name).terrain_kinds) == set(
-        _terrain.model_fields["kind"].annotation.__args__)
     _battle = _model.model_fields["battle"].annotation
     assert {"command", "movement"} | {  # the spec's, and every phase where a game can stand
         p.name for p in rulesets.get(_name).turn.phases if any(step.stop for step in p.steps)
@@ -459,7 +477,8 @@ def json_schema() -> dict[str, Any]:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "tabletop scenario, format 1",
-        "description": "A game state of wh40k-11e or t9a-2: battlefield, terrain, players, units. "
+        "description": "A game state of " + " or ".join(rulesets.names())
+                       + ": battlefield, terrain, players, units. "
                        "Inches for distances, millimetres for bases, x right, y down.",
         **schema,
     }

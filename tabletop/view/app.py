@@ -516,7 +516,7 @@ class App:
             th = self._threat_of(unit)
             if th is None:
                 self.message = f"{turn.unit_label(self.state, unit)}: no threat range " \
-                               "(threat ranges are for wh40k-11e units on the battlefield)"
+                               "(threat ranges are for units of models on the battlefield)"
             else:
                 self.threat_unit = unit
                 how = "fall back" if th.move_type == "fall-back" else "normal move"
@@ -1149,7 +1149,7 @@ class App:
             "Esc cancels a drag, then a selection none of whose models moved. R resets the unit.",
             "Ctrl+Z / Ctrl+Y undo and redo over the phase (committed units too; dice stand).",
             "Space: the next step (it asks when units have not moved).",
-            "t9a-2 blocks: A advance · Q march · F reform. Drag the front edge (or body) to move",
+            "Blocks: A advance · Q march · F reform. Drag the front edge (or body) to move",
             "straight, a front corner to wheel about the other; reform with [ ] (files), , . and",
             "arrows (facing) or the handles, Enter reforms. The shaded area is the legal range.",
             "M ruler · G grid · 2 engagement ranges · T threat range of the clicked unit.",

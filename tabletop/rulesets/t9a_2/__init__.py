@@ -84,6 +84,7 @@ class T9a2(Ruleset):
         MoveType("reform", "Reform", "f"),
     )
     terrain_kinds = ("open", "impassable", "dangerous")
+    unit_type = Block
 
     def __init__(self) -> None:
         self.tools = {BLOCK_DRAG: BlockDrag()}

@@ -39,7 +39,8 @@ from tabletop.rules.turns import (
 from tabletop.rulesets.wh40k_11e import movement
 from tabletop.rulesets.wh40k_11e.command import battle_shock_roll, battle_shock_step, gain_core_cp
 from tabletop.rulesets.wh40k_11e.tools import ModelDrag
-from tabletop.state import GameState
+from tabletop.rulesets.wh40k_11e.warnings import coherency_warnings
+from tabletop.state import GameState, Unit
 
 __all__ = ["NAME", "RULESET", "TURN", "Wh40k11e"]
 
@@ -141,6 +142,7 @@ class Wh40k11e(Ruleset):
         MoveType("ingress", "Ingress (from reserves)", "i", movement.MODES["ingress"]),
     )
     terrain_kinds = ("area", "light", "dense", "impassable")
+    unit_type = Unit
     effects = EFFECTS
     command_points = True
 
@@ -213,6 +215,10 @@ class Wh40k11e(Ruleset):
 
     def display(self, state: GameState) -> GameState:
         return movement.board(state)
+
+    def warnings(self, state: GameState) -> list[tuple[str, str]]:
+        """Units on the battlefield out of coherency (:mod:`.warnings`)."""
+        return coherency_warnings(state)
 
     def preview(self, state: GameState, action: Mapping[str, Any]) -> Preview:
         """What ``action`` would do; ``end``: what a commit right after it would refuse."""
