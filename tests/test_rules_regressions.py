@@ -345,3 +345,25 @@ def test_fly_through_the_zone_engine() -> None:
     fly = legal_zone(state, "j1", "normal", fly=True)
     assert not walk.contains(29.0, 20.0) and fly.contains(29.0, 20.0)
     assert fly.max_distance == 10.0 and not fly.contains(30.6, 20.0)
+
+
+def test_a_deep_strike_set_up_zone_is_anywhere_more_than_8_from_enemies() -> None:
+    """Rules-notes item 11 (Deep Strike, 24.09): "may be set up anywhere more than 8"
+    horizontally from all enemy units, even in the enemy deployment zone"; the window's set-up
+    zone for a deep strike held it to the strategic-reserves edge and zone rules."""
+    import tomli_w
+
+    from tabletop.rules.zones import setup_zone
+    from tabletop.scenario.io import loads_scenario
+
+    zones = {"players": [
+        {"id": "red", "cp": 0, "deployment_zone": [[0, 0], [60, 0], [60, 10], [0, 10]]},
+        {"id": "blue", "cp": 0, "deployment_zone": [[0, 30], [60, 30], [60, 44], [0, 44]]}]}
+    ds = squad("ds", "red", [None], location="strategic-reserves",
+               keywords=("INFANTRY", "DEEP STRIKE"))
+    doc = wh40k([ds, squad("foe", "blue", [(5.0, 5.0)])], **zones)
+    state = loads_scenario(tomli_w.dumps(doc), fmt="toml")
+    deep = setup_zone(state, "ds1", "ingress", mode="deep-strike")
+    reserves = setup_zone(state, "ds1", "ingress")
+    assert deep.contains(30.0, 35.0) and not reserves.contains(30.0, 35.0)  # enemy zone, inland
+    assert not deep.contains(9.0, 9.0)  # within 8" of the enemy

@@ -922,9 +922,10 @@ def setup_zone(state: GameState, model_id: str, kind: str, *, mode: str | None =
     """Where ``model_id`` may be set up: ``kind`` is ``"ingress"`` or ``"disembark"``.
 
     Ingress (rulings): wholly within 6" of a battlefield edge, more than 8" from every enemy
-    model, not in the enemy deployment zone before battle round 3, from battle round 2.
+    model, not in the enemy deployment zone before battle round 3, from battle round 2; with
+    ``mode="deep-strike"`` anywhere more than 8" from every enemy model, from battle round 2.
     Disembark: wholly within 3" of the transport (``mode`` ``"rapid"`` or ``"tactical"``,
-    the default) or 6" (``"combat"``); not within engagement range of enemy models except, in
+    the default) or 6" (``"combat"``, ``"emergency"``: no engagement allowed); not within engagement range of enemy models except, in
     combat mode, of those the transport is engaged with. Both: no overlap with any model or
     terrain feature, wholly on the battlefield. The zone has no reach part (``path_to`` is
     ``None``); non-round bases use the exact footprint at the model's facing, except for the
@@ -956,14 +957,15 @@ def setup_zone(state: GameState, model_id: str, kind: str, *, mode: str | None =
         rnd = state.battle.round
         enemy_player = state.opponent(unit.player)
         edge = rulings.INGRESS_EDGE
+        deep = mode == "deep-strike"  # anywhere more than 8" from enemies (rules-notes item 11)
         inner = box(edge, edge, W - edge, H - edge) if W > 2 * edge and H > 2 * edge \
-            else Polygon()
+            and not deep else Polygon()
         if not inner.is_empty:
             removed.append(_grow(inner, base, fkey, 0.0))
         for o in sit.others:
             if o.enemy:
                 removed.append(_other_region(o.key(), base, fkey, rulings.INGRESS_ENEMY))
-        dz = enemy_player.zone_polygon
+        dz = None if deep else enemy_player.zone_polygon
         if dz is not None and rnd < rulings.INGRESS_ZONE_FROM_ROUND:
             removed.append(_grow(dz, base, fkey, 0.0))
         if rnd < rulings.INGRESS_FIRST_ROUND:
