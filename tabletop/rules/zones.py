@@ -925,8 +925,8 @@ def setup_zone(state: GameState, model_id: str, kind: str, *, mode: str | None =
     model, not in the enemy deployment zone before battle round 3, from battle round 2; with
     ``mode="deep-strike"`` anywhere more than 8" from every enemy model, from battle round 2.
     Disembark: wholly within 3" of the transport (``mode`` ``"rapid"`` or ``"tactical"``,
-    the default) or 6" (``"combat"``, ``"emergency"``: no engagement allowed); not within engagement range of enemy models except, in
-    combat mode, of those the transport is engaged with. Both: no overlap with any model or
+    the default) or 6" (``"combat"``, ``"emergency"``); not within engagement range of enemy
+    models except, in combat mode, of those the transport is engaged with. Both: no overlap with any model or
     terrain feature, wholly on the battlefield. The zone has no reach part (``path_to`` is
     ``None``); non-round bases use the exact footprint at the model's facing, except for the
     disembark range, measured with the circumscribed circle (never permissive).
