@@ -926,10 +926,10 @@ def setup_zone(state: GameState, model_id: str, kind: str, *, mode: str | None =
     ``mode="deep-strike"`` anywhere more than 8" from every enemy model, from battle round 2.
     Disembark: wholly within 3" of the transport (``mode`` ``"rapid"`` or ``"tactical"``,
     the default) or 6" (``"combat"``, ``"emergency"``); not within engagement range of enemy
-    models except, in combat mode, of those the transport is engaged with. Both: no overlap with any model or
-    terrain feature, wholly on the battlefield. The zone has no reach part (``path_to`` is
-    ``None``); non-round bases use the exact footprint at the model's facing, except for the
-    disembark range, measured with the circumscribed circle (never permissive).
+    models except, in combat mode, of those the transport is engaged with. Both: no overlap
+    with any model or terrain feature, wholly on the battlefield. The zone has no reach part
+    (``path_to`` is ``None``); non-round bases use the exact footprint at the model's facing,
+    except for the disembark range, measured with the circumscribed circle (never permissive).
     """
     unit, model = _find(state, model_id)
     if kind not in ("ingress", "disembark"):
