@@ -303,3 +303,24 @@ def test_end_of_turn_says_which_models_coherency_removes_and_the_owner_picks(app
     ids = [m.id for m in app.state.unit("line").models]  # type: ignore[union-attr]
     assert "a1" not in ids and "a8" in ids
     assert app.history.actions[-1] == {"do": "next", "remove": ["a1"]}
+
+
+def test_a_fly_unit_takes_to_the_skies_from_the_panel(app_factory) -> None:  # type: ignore[no-untyped-def]
+    flyers = Unit("jump", "red", ("INFANTRY", "FLY"), 12, 1, 7, 1,
+                  (Model("j1", B32, at=(6.0, 8.0)), Model("j2", B32, at=(7.5, 8.0))),
+                  name="Jump Pack Squad")
+    foe = Unit("foe", "blue", ("INFANTRY",), 6, 1, 7, 2, (Model("f0", B32, at=(26.0, 18.0)),))
+    state = GameState("fly", "wh40k-11e", Battle(2, "red", "movement", step="move-units"),
+                      (Player("red"), Player("blue")), Battlefield(30.0, 22.0),
+                      units=(flyers, foe))
+    app = app_factory(state)
+    post(app, pygame.MOUSEBUTTONDOWN, pos=app.ctrl.viewport.to_px(6.0, 8.0), button=1)
+    post(app, pygame.MOUSEBUTTONUP, pos=app.ctrl.viewport.to_px(6.0, 8.0), button=1)
+    (row,) = [r for r in app.rows if r.kind == "select-flag"]
+    assert row.value == "fly"
+    post(app, pygame.MOUSEBUTTONDOWN, pos=row.rect.center, button=1)
+    assert app.select_flags == {"fly"}
+    key(app, pygame.K_n)
+    assert app.history.actions[-1] == {"do": "select", "unit": "jump", "move": "normal",
+                                       "fly": True}
+    assert "took-to-the-skies" in app.state.unit("jump").flags

@@ -110,6 +110,8 @@ class App:
         self.scroll: dict[str, int] = {}
         self.scroll_max: dict[str, int] = {}
         self.list_area = pygame.Rect(0, 0, 0, 0)
+        self.select_flags: set[str] = set()
+        """Yes/no options of the next ``select`` chosen in the panel (``fly``)."""
         self.next_choice: dict[str, Any] = {}
         """Options chosen for the next ``next``: a field naming a unit (Insane Bravery), or a
         list of models (those removed for coherency at the end of the turn)."""
@@ -332,7 +334,13 @@ class App:
         action: dict[str, Any] = {"do": "select", "unit": unit, "move": move}
         if mode is not None:
             action["mode"] = mode
-        return self.apply(action)
+        for flag in sorted(self.select_flags):
+            if any(r.move == move and flag in r.flags for r in self.eligibility(unit)):
+                action[flag] = True
+        out = self.apply(action)
+        if out.ok:
+            self.select_flags = set()
+        return out
 
     def next_action(self) -> dict[str, Any]:
         """The ``next`` Space sends: with the options chosen in the panel."""
@@ -577,6 +585,7 @@ class App:
             elif k == "redo":
                 self.redo()
             elif k == "focus":
+                self.select_flags = set()
                 self.message = _unit_line(self.state, it.data["unit"])
             elif k == "save":
                 self.save()
@@ -698,6 +707,8 @@ class App:
                 self.message = _unit_line(self.state, row.value)
             elif row.kind == "tab":
                 self.tab = row.value
+            elif row.kind == "select-flag":
+                self.select_flags ^= {row.value}
             elif row.kind == "next-choice" and row.enabled:
                 name = str((row.data or {})["field"])
                 if self.next_choice.get(name) == row.value:

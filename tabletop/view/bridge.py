@@ -45,6 +45,8 @@ class MoveRow:
     ok: bool
     reason: str = ""
     modes: tuple[tuple[str, bool, str], ...] = ()
+    flags: tuple[str, ...] = ()
+    """Yes/no fields of ``select`` the rules accept with this move type now (``fly``)."""
 
 
 @dataclass(frozen=True)
@@ -114,15 +116,20 @@ class Rules:
         dice rolled by a try are thrown away with its state)."""
         ruleset = rulesets.of(state)
         modes = {t.name: t.modes for t in ruleset.move_types}
+        flags = [name for name, f in ruleset.actions.get("select", {}).items()
+                 if f.kind == "bool"]
         out = []
         for e in ruleset.eligibility(state, unit_id):
             tried: list[tuple[str, bool, str]] = []
-            for mode in modes.get(e.move, ()) if e.ok else ():
-                res = ruleset.preview(state, {"do": "select", "unit": unit_id, "move": e.move,
-                                              "mode": mode})
-                tried.append((mode, res.ok, "; ".join(res.reasons)))
+            accepted: list[str] = []
+            if e.ok:
+                select = {"do": "select", "unit": unit_id, "move": e.move}
+                for mode in modes.get(e.move, ()):
+                    res = ruleset.preview(state, {**select, "mode": mode})
+                    tried.append((mode, res.ok, "; ".join(res.reasons)))
+                accepted = [f for f in flags if ruleset.preview(state, {**select, f: True}).ok]
             offered = tuple(tried) if sum(ok for _, ok, _ in tried) > 1 else ()
-            out.append(MoveRow(e.move, e.title, e.key, e.ok, e.reason, offered))
+            out.append(MoveRow(e.move, e.title, e.key, e.ok, e.reason, offered, tuple(accepted)))
         return out
 
     def step_preview(self, state: GameState) -> StepPreview:

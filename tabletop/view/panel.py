@@ -293,7 +293,8 @@ def _move_rows(app: App, out: _Writer, rows: list[Row], x_screen: int, unit_id: 
         out.wrapped(f"Units move in the Move Units step: [Space] {turn.next_label(st)}.",
                     size=12, colour=ACCENT)
     out.line("Move types:", bold=True)
-    for el in app.eligibility(unit_id):
+    rows_el = app.eligibility(unit_id)
+    for el in rows_el:
         r = pygame.Rect(out.x0 + 8, out.y, out.width - 16, 20)
         colour = render.TEXT if el.ok else GREY
         render.text(out.s, f"[{el.key.upper()}] {el.title}", (out.x0 + 14, out.y + 2),
@@ -309,6 +310,16 @@ def _move_rows(app: App, out: _Writer, rows: list[Row], x_screen: int, unit_id: 
                         size=11, colour=render.TEXT if ok else GREY)
             rows.append(Row(r.move(x_screen, 0), "mode", el.move, ok, {"mode": mode}))
             out.y += 21
+    for flag in dict.fromkeys(f for el in rows_el for f in el.flags):
+        moves = ", ".join(el.title.lower() for el in rows_el if flag in el.flags)
+        on = flag in app.select_flags
+        r = pygame.Rect(out.x0 + 8, out.y + 2, out.width - 16, 20)
+        pygame.draw.rect(out.s, ROW_HOT if on else ROW_BG, r, border_radius=4)
+        render.text(out.s, render.fit_text(f"[{'x' if on else ' '}] {flag.capitalize()} "
+                                           f"({moves})", r.w - 12, size=12),
+                    (r.x + 8, r.y + 2), size=12, colour=ACCENT if on else render.TEXT)
+        rows.append(Row(r.move(x_screen, 0), "select-flag", flag))
+        out.y = r.bottom + 4
 
 
 def _block(app: App, out: _Writer, rows: list[Row], x_screen: int, unit: Block,
@@ -494,5 +505,5 @@ def panel_key(app: App) -> tuple[Any, ...]:
     bt = app.ctrl.blocks
     return (app.screen.get_size(), id(app.state), app.ctrl.focus, id(app.refusal),
             len(app.tray), app.tab, app.scroll.get(app.tab, 0),
-            json.dumps(app.next_choice, sort_keys=True),
+            json.dumps(app.next_choice, sort_keys=True), tuple(sorted(app.select_flags)),
             app.history.unsaved, bt.reform_edit(app.ctrl.state) is not None if bt else None)
