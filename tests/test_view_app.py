@@ -324,3 +324,39 @@ def test_a_fly_unit_takes_to_the_skies_from_the_panel(app_factory) -> None:  # t
     assert app.history.actions[-1] == {"do": "select", "unit": "jump", "move": "normal",
                                        "fly": True}
     assert "took-to-the-skies" in app.state.unit("jump").flags
+
+
+def test_a_destroyed_transports_passengers_are_set_up_from_the_panel(app_factory) -> None:  # type: ignore[no-untyped-def]
+    from tabletop.geometry.footprints import parse_base as base_of
+
+    hull = ((-2.2, -3.6), (2.2, -3.6), (2.2, 3.6), (-2.2, 3.6))
+    rhino = Unit("rhino", "red", ("VEHICLE", "TRANSPORT"), 12, 10, 6, 2,
+                 (Model("rh1", base_of("hull", hull), at=(14.0, 11.0), facing=90.0),),
+                 flags=("destroyed",), name="Rhino")
+    riders = Unit("riders", "red", ("INFANTRY",), 6, 1, 7, 1,
+                  tuple(Model(f"r{i}", B32) for i in range(1, 4)), location="embarked",
+                  transport="rhino", name="Riders")
+    foe = Unit("foe", "blue", ("INFANTRY",), 6, 1, 7, 2, (Model("f0", B32, at=(26.0, 18.0)),))
+    state = GameState("wreck", "wh40k-11e", Battle(2, "red", "movement", step="move-units"),
+                      (Player("red"), Player("blue")), Battlefield(30.0, 22.0),
+                      units=(rhino, riders, foe))
+    app = app_factory(state)
+    assert app.group is not None and app.group.unit == "riders"
+    for _ in range(3):
+        row = next(r for r in app.rows if r.kind == "place")
+        post(app, pygame.MOUSEBUTTONDOWN, pos=row.rect.center, button=1)
+        d = app.ctrl.drag
+        assert d is not None and d.placing
+        zone = d.zones[d.anchor]
+        x, y = zone.nearest(14.0, 11.0)  # as close as possible to the transport
+        target = app.ctrl.viewport.to_px(x, y)
+        post(app, pygame.MOUSEMOTION, pos=target, rel=(0, 0), buttons=(1, 0, 0))
+        post(app, pygame.MOUSEBUTTONUP, pos=target, button=1)
+    assert len(app.group.placed) == 3 and app.history.actions == []  # staged in the window
+    assert all(m.at is not None for m in app.ctrl.state.unit("riders").models)  # type: ignore[union-attr]
+    key(app, pygame.K_RETURN)
+    assert app.history.actions and app.history.actions[-1]["do"] == "emergency-disembark", \
+        app.message
+    assert app.state.unit("riders").location == "battlefield"  # type: ignore[union-attr]
+    assert app.group is None and "rhino" not in {u.id for u in app.state.units}
+    assert any("Emergency disembark" in r.purpose for r in app.tray)

@@ -37,6 +37,7 @@ from tabletop.view.bridge import MoveRow, Outcome, Rules, StepPreview
 from tabletop.view.controller import Controller, Intent, ghost_models
 from tabletop.view.dialogs import Choice, Dialog, draw_dialog
 from tabletop.view.dicetray import TrayRoll, tray_rolls
+from tabletop.view.emergency import GroupSetup, pending_group_setup
 from tabletop.view.history import History, SessionLog
 from tabletop.view.labels import place_labels
 from tabletop.view.panel import PANEL_W, Row, draw_panel, group_refusals, panel_key
@@ -136,6 +137,8 @@ class App:
         self._shown_base: pygame.Surface | None = None
         self._overlay_rects: list[pygame.Rect] = []
         self._status: tuple[Any, ...] | None = None
+        self.group: GroupSetup | None = pending_group_setup(state)
+        """A unit set up by one action (a destroyed transport's passengers), being placed."""
         self.ctrl = Controller(self.rules.display(state), self._fit(),
                                zone_fn=self._zone_on_pickup, cap_fn=self.rules.cap,
                                blocks=self.rules)
@@ -160,7 +163,11 @@ class App:
 
     def _show(self, state: GameState) -> None:
         """Make ``state`` (the history's) the one drawn and played."""
-        self.ctrl.state = self.rules.display(state)
+        wanted = pending_group_setup(state)
+        if wanted is None or self.group is None or self.group.unit != wanted.unit:
+            self.group = wanted
+        shown = self.rules.display(state)
+        self.ctrl.state = self.group.display(shown) if self.group is not None else shown
         self.ctrl.picked &= {m.id for _, m in self.ctrl.state.placed_models()}
         self.dirty = True
         self._caption()
@@ -182,7 +189,11 @@ class App:
     def _zone_on_pickup(self, state: GameState, model_id: str) -> Any:
         t0 = time.perf_counter()
         try:
-            z = self.rules.zone(self.state, model_id)
+            g = self.group
+            if g is not None and (model_id in g.placed or model_id in g.waiting(self.state)):
+                z = g.zone(self.state, model_id)
+            else:
+                z = self.rules.zone(self.state, model_id)
         except UserError as exc:  # no zone for this model now: say why; the drop is still judged
             self.message = f"no legal zone for {model_id}: {exc}"
             z = None
@@ -297,9 +308,29 @@ class App:
                             "choose another move type")
         return out.ok
 
+    def _stage_group(self, action: dict[str, Any]) -> bool:
+        """A model of the unit being set up at once dropped on the board: keep it there (the
+        window's own staging until Enter sends the one action); whether it was that."""
+        g = self.group
+        if g is None or action.get("do") != "place" or action.get("model") not in (
+                *g.waiting(self.state), *g.placed):
+            return False
+        x, y = action["at"]
+        g.placed[str(action["model"])] = (float(x), float(y))
+        left = len(g.waiting(self.state))
+        self.message = (f"placed {action['model']}; " + (f"{left} more to place, then " if left
+                                                         else "") + "Enter sets the unit up")
+        self._show(self.state)
+        return True
+
     def put_back(self, model_id: str) -> bool:
         """Backspace over a model of the moving unit: take back its staged moves alone (the
         unit is reset and the other models' moves staged again, as one step of the history)."""
+        if self.group is not None and model_id in self.group.placed:
+            del self.group.placed[model_id]
+            self.message = f"{model_id} is back in the list"
+            self._show(self.state)
+            return True
         sel = self.state.battle.selection
         if sel is None or not any(a.get("model") == model_id for a in sel.staged):
             self.message = f"{model_id} has no staged move to take back"
@@ -567,13 +598,15 @@ class App:
             k = it.kind
             if k == "actions":
                 for act in it.data["actions"]:
+                    if self._stage_group(act):
+                        continue
                     out = self.apply(act)
                     if not out.ok and it.data.get("stop_on_refusal"):
                         break
             elif k == "select":
                 self.select(it.data["unit"], it.data["move"], it.data.get("mode"))
             elif k == "commit":
-                self.apply({"do": "commit"})
+                self.apply(self.group.action() if self.group is not None else {"do": "commit"})
             elif k == "next":
                 self.next_step()
             elif k == "cancel":

@@ -165,6 +165,8 @@ def draw_panel(app: App, surface: pygame.Surface) -> list[Row]:
     rows.append(Row(r.move(x_screen, 0), "next", "next"))
     out.y = r.bottom + 8
     _next_options(app, out, rows, x_screen)
+    if app.group is not None:
+        _group_setup(app, out, rows, x_screen)
     out.rule()
     focus = app.ctrl.focus or app.ctrl.selection_unit
     if focus is not None and any(u.id == focus for u in st.units):
@@ -217,6 +219,26 @@ def _next_options(app: App, out: _Writer, rows: list[Row], x_screen: int) -> Non
             rows.append(Row(r.move(x_screen, 0), "next-choice", unit, c.ok or chosen,
                             {"field": c.field}))
             out.y = r.bottom + 4
+
+
+def _group_setup(app: App, out: _Writer, rows: list[Row], x_screen: int) -> None:
+    """A unit the rules wait for, set up by one action (a destroyed transport's passengers)."""
+    g = app.group
+    assert g is not None
+    st = app.state
+    out.wrapped(f"{turn.unit_label(st, g.transport)} was destroyed: "
+                f"{turn.unit_label(st, g.unit)} must make an emergency disembark first, wholly "
+                "within 6\" and as close as possible. Drag each model onto the shaded area, then "
+                "Enter; models that cannot be placed are destroyed.", size=12, colour=BAD_RED)
+    for mid in g.waiting(st)[:12]:
+        r = pygame.Rect(out.x0 + 12, out.y, out.width - 24, 20)
+        pygame.draw.rect(out.s, ROW_BG, r, border_radius=4)
+        render.text(out.s, mid, (r.x + 8, r.y + 2), size=12)
+        rows.append(Row(r.move(x_screen, 0), "place", mid))
+        out.y += 23
+    if g.placed:
+        out.line(f"placed: {', '.join(g.placed)} (Backspace over one takes it back)", size=11,
+                 colour=GREY)
 
 
 def _unit(app: App, out: _Writer, rows: list[Row], x_screen: int, unit_id: str) -> None:
@@ -506,4 +528,5 @@ def panel_key(app: App) -> tuple[Any, ...]:
     return (app.screen.get_size(), id(app.state), app.ctrl.focus, id(app.refusal),
             len(app.tray), app.tab, app.scroll.get(app.tab, 0),
             json.dumps(app.next_choice, sort_keys=True), tuple(sorted(app.select_flags)),
+            json.dumps(app.group.action() if app.group is not None else None),
             app.history.unsaved, bt.reform_edit(app.ctrl.state) is not None if bt else None)
