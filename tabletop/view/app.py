@@ -27,6 +27,7 @@ from typing import Any
 import pygame
 from shapely.geometry import LineString
 
+from tabletop import rulesets
 from tabletop.errors import UserError
 from tabletop.files import atomic_write
 from tabletop.rules.violation import Violation
@@ -98,8 +99,8 @@ class App:
         self.engagement = False
         self.help = False
         self.running = True
-        self.message = ("Click a model or a unit in the roster; N/A/F/S/I/D choose the move; "
-                        "H for help.")
+        self.message = ("Click a model or a unit in the roster: its move types are listed with "
+                        "their keys; H for help.")
         self.refusal: Outcome | None = None
         self.refusal_note = ""
         """What the window did about the last refusal (a refused commit keeps the models)."""
@@ -1291,15 +1292,13 @@ def manoeuvre_text(a: dict[str, Any]) -> str:
 def _unit_line(state: GameState, unit_id: str) -> str:
     u = state.unit(unit_id)
     sel = state.battle.selection
-    who = turn.player_name(state, u.player)
-    if isinstance(u, Block):
-        if sel is not None and sel.unit == unit_id:
-            return (f"{u.name or u.id}: {sel.move}; drag the front edge to move, a front corner "
-                    "to wheel; Enter commits.")
-        return f"{u.name or u.id} ({who}): A advance, Q march, F reform (or click one)."
+    name = u.name or u.id
     if sel is not None and sel.unit == unit_id:
-        return f"{u.name or u.id}: moving ({sel.move}); drag its models, Enter commits."
-    return f"{u.name or u.id} ({who}): choose a move type (N/A/F/S/I/D) or click it; T threat."
+        how = ("drag the front edge to move, a front corner to wheel" if isinstance(u, Block)
+               else "drag its models")
+        return f"{name}: moving ({sel.move}); {how}, Enter commits."
+    keys = ", ".join(f"{t.key.upper()} {t.title.lower()}" for t in rulesets.of(state).move_types)
+    return f"{name} ({turn.player_name(state, u.player)}): {keys} (or click one); T threat."
 
 
 def describe_action(action: dict[str, Any]) -> str:

@@ -75,7 +75,9 @@ def draw_dialog(surface: pygame.Surface, dialog: Dialog, area: pygame.Rect
                 ) -> list[tuple[pygame.Rect, str]]:
     """Draw ``dialog`` centred in ``area``; the clickable rect of each choice with its value."""
     f = render.font(13)
-    width = min(max(440, *(f.size(s)[0] + 40 for s in [dialog.title, *dialog.lines])),
+    bold = render.font(13, bold=True)
+    buttons = sum(bold.size(c.label)[0] + 34 for c in dialog.choices) + 22
+    width = min(max(440, buttons, *(f.size(s)[0] + 40 for s in [dialog.title, *dialog.lines])),
                 area.w - 40)
     lines = []
     for s in dialog.lines:
