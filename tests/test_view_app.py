@@ -360,3 +360,123 @@ def test_a_destroyed_transports_passengers_are_set_up_from_the_panel(app_factory
     assert app.state.unit("riders").location == "battlefield"  # type: ignore[union-attr]
     assert app.group is None and "rhino" not in {u.id for u in app.state.units}
     assert any("Emergency disembark" in r.purpose for r in app.tray)
+
+
+def test_nothing_is_drawn_while_nothing_changes(app_factory) -> None:  # type: ignore[no-untyped-def]
+    app = app_factory(board())
+    frames = app.frames
+    for _ in range(5):
+        app.step()
+    post(app, pygame.MOUSEMOTION, pos=(3, 3), rel=(0, 0), buttons=(0, 0, 0))  # empty table
+    assert app.frames == frames
+    post(app, pygame.MOUSEMOTION, pos=app.ctrl.viewport.to_px(6.0, 8.0), rel=(0, 0),
+         buttons=(0, 0, 0))  # over a model: its card follows the pointer
+    assert app.frames == frames + 1
+
+
+def test_a_drag_frame_sends_only_the_rectangles_that_changed(app_factory) -> None:  # type: ignore[no-untyped-def]
+    app = app_factory(board())
+    select_normal(app, (6.0, 8.0))
+    vp = app.ctrl.viewport
+    post(app, pygame.MOUSEBUTTONDOWN, pos=vp.to_px(6.0, 8.0), button=1)
+    post(app, pygame.MOUSEMOTION, pos=vp.to_px(7.0, 8.0), rel=(0, 0), buttons=(1, 0, 0))
+    app.ctrl.pointer_move(vp.to_px(8.0, 8.0))
+    rects = app.draw()
+    assert rects is not None  # a partial update
+    area = sum(r.w * r.h for r in rects)
+    assert 0 < area < 0.25 * app.screen.get_width() * app.screen.get_height()
+
+
+def test_zones_are_shaded_with_anti_aliased_edges() -> None:
+    from view_support import DiscZone
+
+    from tabletop.view import render
+    from tabletop.view.viewport import Viewport
+
+    pygame.display.init()
+    vp = Viewport(scale=20.0)
+    sprite = render.zone_sprite(DiscZone((10.0, 10.0), 3.0).geometry, vp,
+                                pygame.Rect(0, 0, 600, 400), edge=None)
+    assert sprite is not None
+    surf, (x, y) = sprite
+    alphas = np.unique(pygame.surfarray.pixels_alpha(surf))
+    # drawn at 2x and scaled down: edge pixels a quarter, half or three quarters covered
+    assert {0, render.ZONE_FILL[3]} < set(alphas.tolist()) and len(alphas) == 5
+    assert (x, y) == (7 * 20 - 2, 7 * 20 - 2)  # its own bounding box, not the window
+
+
+def test_save_as_checks_the_name_and_asks_before_replacing(app_factory, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    app = app_factory(board())
+    select_normal(app, (6.0, 8.0))
+
+    def save_as(name: str) -> None:
+        key(app, pygame.K_s, pygame.KMOD_CTRL | pygame.KMOD_SHIFT)
+        assert app.dialog is not None and app.dialog.purpose == "save-as"
+        app.dialog.text = ""
+        for ch in name:
+            post(app, pygame.KEYDOWN, key=pygame.K_a, mod=0, unicode=ch, scancode=0)
+        key(app, pygame.K_RETURN)
+
+    save_as(str(tmp_path / "game.txt"))
+    assert app.dialog is not None and "must end in .toml or .json" in app.dialog.error
+    key(app, pygame.K_ESCAPE)
+    save_as(str(tmp_path / "nowhere" / "game.toml"))
+    assert app.dialog is not None and "no folder" in app.dialog.error
+    key(app, pygame.K_ESCAPE)
+    (tmp_path / "taken.json").write_text("{}")
+    save_as(str(tmp_path / "taken.json"))
+    assert app.dialog is not None and app.dialog.purpose == "overwrite"
+    key(app, pygame.K_RETURN)
+    assert load_scenario(tmp_path / "taken.json").battle.selection is not None
+    assert app.save_path == tmp_path / "taken.json" and not app.history.unsaved
+    key(app, pygame.K_s, pygame.KMOD_CTRL)  # from now on Ctrl+S saves there
+    assert app.save_path == tmp_path / "taken.json"
+
+
+def test_quitting_with_unsaved_changes_asks(app_factory) -> None:  # type: ignore[no-untyped-def]
+    app = app_factory(board())
+    post(app, pygame.QUIT)
+    assert not app.running  # nothing to lose: it just closes
+    app.running = True
+    select_normal(app, (6.0, 8.0))
+    post(app, pygame.QUIT)
+    assert app.running and app.dialog is not None and app.dialog.purpose == "quit"
+    key(app, pygame.K_ESCAPE)
+    assert app.running and app.dialog is None
+    key(app, pygame.K_q, pygame.KMOD_CTRL)
+    key(app, pygame.K_RETURN)  # save and quit
+    assert not app.running and app.save_path.is_file()
+
+
+def test_zoom_to_fit_the_refusal_list_scrolls_and_t_shows_a_threat(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    app = App(board(screen=True), save_path=tmp_path / "game.toml", size=(1000, 460),
+              saver=save_scenario)  # a short window: the refusal list does not fit
+    app.step()
+    fit = app.ctrl.viewport
+    post(app, pygame.MOUSEMOTION, pos=(300, 300), rel=(0, 0), buttons=(0, 0, 0))
+    post(app, pygame.MOUSEWHEEL, x=0, y=3)
+    assert app.ctrl.viewport != fit
+    key(app, pygame.K_HOME)
+    assert app.ctrl.viewport == fit
+    # a refusal with many reasons: the list scrolls with the wheel
+    select_normal(app, (6.0, 9.5))
+    for i, y in enumerate((8.0, 9.5, 11.0)):
+        drag(app, (6.0, y), (3.0 + i * 0.2, 2.0 + 8 * i))
+    key(app, pygame.K_RETURN)
+    assert app.tab == "refusals"
+    app.step()
+    assert app.scroll_max.get("refusals", 0) > 0, app.refusal_groups()
+    post(app, pygame.MOUSEMOTION, pos=app.list_area.center, rel=(0, 0), buttons=(0, 0, 0))
+    post(app, pygame.MOUSEWHEEL, x=0, y=-1)
+    assert app.scroll["refusals"] > 0
+    key(app, pygame.K_ESCAPE)  # the drag is long gone: Esc cancels nothing staged... R resets
+    key(app, pygame.K_r)
+    key(app, pygame.K_ESCAPE)
+    # T: the threat range of the clicked enemy unit
+    post(app, pygame.MOUSEBUTTONDOWN, pos=app.ctrl.viewport.to_px(12.0, 3.0), button=1)
+    post(app, pygame.MOUSEBUTTONUP, pos=app.ctrl.viewport.to_px(12.0, 3.0), button=1)
+    assert app.ctrl.focus == "foe"
+    key(app, pygame.K_t)
+    assert app.threat_unit == "foe" and "threat of Foes" in app.message
+    key(app, pygame.K_t)
+    assert app.threat_unit is None
