@@ -202,8 +202,9 @@ class Selection:
     files: int | None = None
     """A t9a block's number of files when it was selected."""
     before: dict[str, object] | None = None
-    """What the ruleset needs to undo the selection exactly (JSON-like, owned by the ruleset):
-    for wh40k-11e the unit as it was before it was selected and the dice used by then."""
+    """What the ruleset restores when the selection is taken back (JSON-like, owned by the
+    ruleset): for wh40k-11e the unit's flags, battle-shock and place before it was selected (the
+    dice and casualties stand)."""
 
 
 @dataclass(frozen=True)

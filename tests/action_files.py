@@ -9,8 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import tomli_w
+from rules_helpers import unit as squad
 
 from tabletop.cli import main
+
+__all__ = ["block", "events", "play", "squad", "t9a", "wh40k"]
 
 
 def play(tmp_path: Path, scenario: dict[str, Any], actions: list[dict[str, Any]],
@@ -43,20 +46,6 @@ def wh40k(units: list[dict[str, Any]], *, step: str = "move-units", round: int =
                        "step": step},
             "players": [{"id": "red", "cp": 2}, {"id": "blue", "cp": 2}],
             "terrain": terrain or [], "units": units, **extra}
-
-
-def squad(uid: str, player: str, positions: list[tuple[float, float] | None], *,
-          M: float = 6, W: int = 1, Ld: int = 7, base: str = "32mm",
-          keywords: tuple[str, ...] = ("INFANTRY",), **kw: Any) -> dict[str, Any]:
-    """A wh40k-11e unit table (models ``<uid>1``, ``<uid>2``...; ``None``: not on the board)."""
-    models = []
-    for i, p in enumerate(positions):
-        m: dict[str, Any] = {"id": f"{uid}{i + 1}", "base": base}
-        if p is not None:
-            m["at"] = [float(p[0]), float(p[1])]
-        models.append(m)
-    return {"id": uid, "player": player, "keywords": list(keywords), "M": M, "W": W, "Ld": Ld,
-            "OC": 1, "models": models, **kw}
 
 
 def t9a(units: list[dict[str, Any]], *, step: str = "move-units",

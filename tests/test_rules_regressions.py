@@ -101,7 +101,7 @@ R32 = 32 / 25.4 / 2
 
 
 def _rhino(at: tuple[float, float] = (20.0, 20.0), **kw: object) -> dict[str, object]:
-    kw = {"M": 12, "W": 10, "keywords": ("VEHICLE", "TRANSPORT"), **kw}
+    kw = {"M": 12, "W": 10, "keywords": ["VEHICLE", "TRANSPORT"], **kw}
     t = squad("t", "red", [at], base="hull", **kw)  # type: ignore[arg-type]
     t["models"][0]["hull"] = RHINO_HULL  # type: ignore[index]
     return t
@@ -149,7 +149,7 @@ def test_passengers_of_a_deep_striking_transport_keep_its_limits(tmp_path: Path)
         {"id": "red", "cp": 0, "deployment_zone": [[0, 0], [60, 0], [60, 10], [0, 10]]},
         {"id": "blue", "cp": 0, "deployment_zone": [[0, 30], [60, 30], [60, 44], [0, 44]]}]}
     rhino = _rhino((30.0, 37.0), location="strategic-reserves",
-                   keywords=("VEHICLE", "TRANSPORT", "DEEP STRIKE"))
+                   keywords=["VEHICLE", "TRANSPORT", "DEEP STRIKE"])
     rhino["models"][0].pop("at")  # type: ignore[index]
     out = play(tmp_path, wh40k([rhino, _riders(), squad("foe", "blue", [(5.0, 5.0)])], **zones), [
         {"do": "select", "unit": "t", "move": "ingress", "mode": "deep-strike"},
@@ -300,8 +300,8 @@ def test_a_fly_unit_takes_to_the_skies(tmp_path: Path) -> None:
     missing from the code and the action format."""
     wall = {"id": "wall", "kind": "impassable", "height": 5.0,
             "polygon": [[23.0, 10.0], [24.0, 10.0], [24.0, 30.0], [23.0, 30.0]]}
-    jump = squad("j", "red", [(20.0, 20.0)], M=12, keywords=("INFANTRY", "FLY"))
-    hover = squad("h", "red", [(20.0, 34.0)], M=12, keywords=("INFANTRY", "FLY", "HOVER"))
+    jump = squad("j", "red", [(20.0, 20.0)], M=12, keywords=["INFANTRY", "FLY"])
+    hover = squad("h", "red", [(20.0, 34.0)], M=12, keywords=["INFANTRY", "FLY", "HOVER"])
     foot = squad("f", "red", [(20.0, 5.0)], M=12)
     over = [[30.5, 20.0]]  # 10.5" through the wall
     out = play(tmp_path, wh40k([jump, hover, foot], terrain=[wall]), [
@@ -338,7 +338,7 @@ def test_fly_through_the_zone_engine() -> None:
 
     wall = {"id": "wall", "kind": "impassable",
             "polygon": [[23.0, 10.0], [24.0, 10.0], [24.0, 30.0], [23.0, 30.0]]}
-    doc = wh40k([squad("j", "red", [(20.0, 20.0)], M=12, keywords=("INFANTRY", "FLY"))],
+    doc = wh40k([squad("j", "red", [(20.0, 20.0)], M=12, keywords=["INFANTRY", "FLY"])],
                 terrain=[wall])
     state = loads_scenario(tomli_w.dumps(doc), fmt="toml")
     walk = legal_zone(state, "j1", "normal")
@@ -360,7 +360,7 @@ def test_a_deep_strike_set_up_zone_is_anywhere_more_than_8_from_enemies() -> Non
         {"id": "red", "cp": 0, "deployment_zone": [[0, 0], [60, 0], [60, 10], [0, 10]]},
         {"id": "blue", "cp": 0, "deployment_zone": [[0, 30], [60, 30], [60, 44], [0, 44]]}]}
     ds = squad("ds", "red", [None], location="strategic-reserves",
-               keywords=("INFANTRY", "DEEP STRIKE"))
+               keywords=["INFANTRY", "DEEP STRIKE"])
     doc = wh40k([ds, squad("foe", "blue", [(5.0, 5.0)])], **zones)
     state = loads_scenario(tomli_w.dumps(doc), fmt="toml")
     deep = setup_zone(state, "ds1", "ingress", mode="deep-strike")

@@ -292,6 +292,9 @@ def _not_my_move(state: GameState, unit: Unit) -> str:
     b = state.battle
     if b.phase != "movement" or (b.step or "start") != "move-units":
         return "units are selected to move in the Move Units step of the Movement phase"
+    waiting = blocked(state, {"do": "select", "unit": unit.id})
+    if waiting:
+        return waiting
     if unit.player != b.active_player:
         return f"{unit.id} belongs to {unit.player}, not to the active player {b.active_player}"
     if b.selection is not None and b.selection.unit != unit.id:
