@@ -159,3 +159,19 @@ def test_dangerous_x_is_only_for_dangerous_terrain(tmp_path: Path) -> None:
     with pytest.raises(UserError) as err:
         loads_scenario(tomli_w.dumps(doc), fmt="toml", source="x.toml")
     assert any("terrain[0]" in line and 'kind "dangerous"' in line for line in err.value.lines)
+
+
+def test_a_reform_without_a_facing_keeps_the_units_facing(tmp_path: Path) -> None:
+    """spec/actions.md: ``{"do": "reform", "files": n, "facing": f}``, ``facing`` optional (the
+    fuzz tests found a reform without it raising KeyError); the staged reform is saved with the
+    facing it kept, so the game saved mid-move loads back."""
+    out = play(tmp_path, t9a([block("u", models=6, files=3, facing=90.0)]), [
+        {"do": "select", "unit": "u", "move": "reform"},
+        {"do": "reform", "files": 2},
+    ], "-o", str(tmp_path / "mid.toml"))
+    assert all(x["ok"] for x in out["results"])
+    assert events(out["results"][1], "manoeuvre")[0]["facing"] == 90.0
+    from tabletop.scenario.io import load_scenario
+
+    sel = load_scenario(tmp_path / "mid.toml").battle.selection
+    assert sel is not None and sel.staged[0]["facing"] == 90.0

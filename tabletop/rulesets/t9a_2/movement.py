@@ -378,7 +378,7 @@ def _apply_manoeuvre(g: BlockGeom, action: Mapping[str, Any]) -> BlockGeom:
         return g.moved("sideways", float(action["distance"]))
     if do == "wheel":
         return g.wheeled(float(action["angle"]))
-    return g.reformed(int(action["files"]), float(action["facing"]))
+    return g.reformed(int(action["files"]), float(action.get("facing", g.facing)))
 
 
 def _sweep(g: BlockGeom, action: Mapping[str, Any]) -> BaseGeometry | None:
@@ -458,6 +458,8 @@ def _stage(state: GameState, action: Mapping[str, Any]) -> Result:
     if sel is None:
         return state, False, ["select a unit before moving it"], []
     block = _block(state, sel.unit)
+    if do == "reform" and "facing" not in action:  # the facing it has: staged explicitly
+        action = {**action, "facing": float(block.facing)}
     # field types
     if do in ("forward", "backward", "sideways"):
         v = action.get("distance")
