@@ -43,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Load the scenario, draw it off-screen and save the PNG."""
-    from tabletop.errors import UserError
+    from tabletop.errors import UserError, quote
     from tabletop.scenario.io import load_scenario
 
     state = load_scenario(Path(args.file))
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--scale: {args.scale:g} is out of range; give 2 to 200 pixels per inch")
     if args.engagement is not None and args.engagement not in {p.id for p in state.players}:
         ids = ", ".join(p.id for p in state.players)
-        raise UserError(f"--engagement: unknown player {args.engagement!r}; one of {ids}")
+        raise UserError(f"--engagement: unknown player {quote(str(args.engagement))}; one of {ids}")
     if args.to is not None and args.zone is None:
         raise UserError("--to draws a path inside a zone: add --zone MODEL")
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")

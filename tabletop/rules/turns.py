@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tabletop.errors import UserError
+from tabletop.errors import UserError, quote
 from tabletop.rules.dice import Dice
 from tabletop.state import GameState
 
@@ -81,7 +81,7 @@ class Phase:
         for s in self.steps:
             if s.name == name or name in s.aliases:
                 return s
-        raise UserError(f"the {self.title} has no step {name!r}; its steps are "
+        raise UserError(f"the {self.title} has no step {quote(str(name))}; its steps are "
                         + ", ".join(s.name for s in self.steps))
 
 
@@ -101,7 +101,7 @@ class TurnStructure:
         for p in self.phases:
             if p.name == name:
                 return p
-        raise UserError(f"unknown phase {name!r}; phases are "
+        raise UserError(f"unknown phase {quote(str(name))}; phases are "
                         + ", ".join(p.name for p in self.phases))
 
     def after(self, phase: str, step: str | None) -> tuple[str, str] | None:
@@ -160,7 +160,7 @@ def parse_point(text: str, structure: TurnStructure) -> Point:
         return Point(phase.name, step.name, step.parts[0])
     bits = text.split(".")
     if len(bits) not in (2, 3):
-        raise UserError(f"unknown trigger point {text!r}: write e.g. 'movement.start' or "
+        raise UserError(f"unknown trigger point {quote(str(text))}: write e.g. 'movement.start' or "
                         "'at the start of the Movement phase'"
                         + (" or one of " + ", ".join(structure.events) if structure.events
                            else ""))
@@ -168,7 +168,7 @@ def parse_point(text: str, structure: TurnStructure) -> Point:
     step = phase.step(bits[1])
     part = bits[2] if len(bits) == 3 else step.parts[0]
     if part not in step.parts:
-        raise UserError(f"the step {step.title} has no part {part!r}")
+        raise UserError(f"the step {step.title} has no part {quote(str(part))}")
     return Point(phase.name, step.name, part)
 
 
@@ -297,10 +297,10 @@ def data_trigger(spec: Mapping[str, Any], structure: TurnStructure,
         at = parse_point(str(spec["at"]), structure)
         kind = str(spec["effect"])
     except KeyError as exc:
-        raise UserError(f"a trigger needs {exc.args[0]!r}") from None
+        raise UserError(f"a trigger needs {quote(str(exc.args[0]))}") from None
     name = str(spec.get("name", kind))
     if kind not in effects:
-        raise UserError(f"trigger {name!r}: unknown effect {kind!r}; one of "
+        raise UserError(f"trigger {quote(str(name))}: unknown effect {quote(str(kind))}; one of "
                         + ", ".join(effects))
     fn = effects[kind][0]
     args = dict(spec)
@@ -318,7 +318,8 @@ def subject(spec: Mapping[str, Any], ctx: TriggerContext) -> str:
     """The unit a data effect acts on: its ``unit``, or the unit the point concerns."""
     unit = spec.get("unit", ctx.unit)
     if unit is None:
-        raise UserError(f"the effect {spec.get('effect')!r} at {ctx.point.key} needs a unit")
+        raise UserError(f"the effect {quote(str(spec.get('effect')))} at {ctx.point.key} needs "
+                        "a unit")
     return str(unit)
 
 

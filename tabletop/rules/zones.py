@@ -61,7 +61,7 @@ from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
-from tabletop.errors import UserError, describe
+from tabletop.errors import UserError, describe, quote
 from tabletop.geometry.footprints import (
     Footprint,
     Oval,
@@ -219,8 +219,8 @@ def _find(state: GameState, model_id: str) -> tuple[Unit, Model]:
     try:
         return state.model(model_id)
     except KeyError:
-        raise UserError(f"no model {model_id!r} in this scenario (a wh40k model id is needed)"
-                        ) from None
+        raise UserError(f"no model {quote(str(model_id))} in this scenario (a wh40k model id is "
+                        "needed)") from None
 
 
 _BOARDS: list[tuple[weakref.ref[GameState], dict[object, Any]]] = []
@@ -299,9 +299,9 @@ def _situation(state: GameState, model_id: str, move: str, roll: int | None,
                mode: str | None, fly: bool = False) -> _Situation:
     unit, model = _find(state, model_id)
     if move not in MOVES:
-        raise UserError(f"unknown move {move!r}: write one of {', '.join(MOVES)}")
+        raise UserError(f"unknown move {quote(str(move))}: write one of {', '.join(MOVES)}")
     if model.at is None:
-        raise UserError(f"model {model_id} is not on the battlefield")
+        raise UserError(f"model {quote(model_id)} is not on the battlefield")
     if move == "advance":
         if roll is None:
             raise UserError("an advance move needs the advance roll (--roll N)")
@@ -315,9 +315,10 @@ def _situation(state: GameState, model_id: str, move: str, roll: int | None,
         if mode is None:
             mode = "desperate-escape" if unit.battle_shocked else "ordered-retreat"
         if mode not in MODES:
-            raise UserError(f"unknown fall-back mode {mode!r}: write one of {', '.join(MODES)}")
+            raise UserError(f"unknown fall-back mode {quote(str(mode))}: write one of "
+                            f"{', '.join(MODES)}")
         if mode == "ordered-retreat" and unit.battle_shocked:
-            raise UserError(f"unit {unit.id} is battle-shocked: it can only fall back by "
+            raise UserError(f"unit {quote(unit.id)} is battle-shocked: it can only fall back by "
                             "Desperate Escape")
     elif mode is not None:
         raise UserError(f"a mode only applies to a fall-back move, not to a {move} move")
@@ -933,7 +934,7 @@ def setup_zone(state: GameState, model_id: str, kind: str, *, mode: str | None =
     """
     unit, model = _find(state, model_id)
     if kind not in ("ingress", "disembark"):
-        raise UserError(f"unknown set-up {kind!r}: write ingress or disembark")
+        raise UserError(f"unknown set-up {quote(str(kind))}: write ingress or disembark")
     if model.at is not None:
         # measure from a copy of the state without this model on the board
         model = Model(model.id, model.base, None, model.facing, model.wounds, model.M)
@@ -1003,17 +1004,17 @@ def setup_zone(state: GameState, model_id: str, kind: str, *, mode: str | None =
         checks.append(ingress_checks)
     else:
         if not unit.transport:
-            raise UserError(f"unit {unit.id} is not embarked in a transport")
+            raise UserError(f"unit {quote(unit.id)} is not embarked in a transport")
         try:
             tunit = state.unit(unit.transport)
         except KeyError:
-            raise UserError(f"transport {unit.transport!r} of unit {unit.id} is not in the "
-                            "scenario") from None
+            raise UserError(f"transport {quote(str(unit.transport))} of unit {quote(unit.id)} is "
+                            "not in the scenario") from None
         if not isinstance(tunit, Unit) or not any(m.at is not None for m in tunit.models):
-            raise UserError(f"transport {unit.transport} is not on the battlefield")
+            raise UserError(f"transport {quote(str(unit.transport))} is not on the battlefield")
         dmode = mode or "tactical"
         if dmode not in rulings.DISEMBARK_RANGE:
-            raise UserError(f"unknown disembark mode {dmode!r}: write one of "
+            raise UserError(f"unknown disembark mode {quote(str(dmode))}: write one of "
                             f"{', '.join(rulings.DISEMBARK_RANGE)}")
         rng = rulings.DISEMBARK_RANGE[dmode]
         tmodels = [m for m in tunit.models if m.at is not None]

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from tabletop.errors import UserError
+from tabletop.errors import UserError, quote
 from tabletop.rules.actions import Losses
 from tabletop.rules.result import ActionResult
 from tabletop.rules.ruleset import Ruleset
@@ -48,7 +48,8 @@ def get(name: str) -> Ruleset:
     try:
         return REGISTRY[name]
     except (KeyError, TypeError):
-        raise UserError(f"unknown ruleset {name!r}; one of " + ", ".join(REGISTRY)) from None
+        raise UserError(f"unknown ruleset {quote(str(name))}; one of "
+                        + ", ".join(REGISTRY)) from None
 
 
 def of(state: GameState) -> Ruleset:

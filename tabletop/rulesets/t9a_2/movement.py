@@ -23,7 +23,7 @@ import shapely
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from tabletop.errors import UserError
+from tabletop.errors import UserError, quote
 from tabletop.geometry.blocks import (
     BlockGeom,
     bottleneck_assignment,
@@ -82,9 +82,9 @@ def _block(state: GameState, unit_id: object) -> Block:
     try:
         u = state.unit(unit_id)
     except KeyError:
-        raise UserError(f"unknown unit {unit_id!r}") from None
+        raise UserError(f"unknown unit {quote(str(unit_id))}") from None
     if not isinstance(u, Block):
-        raise UserError(f"unit {unit_id!r} is not a t9a-2 block")
+        raise UserError(f"unit {quote(str(unit_id))} is not a t9a-2 block")
     return u
 
 
