@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tabletop.errors import UserError
+from tabletop.errors import UserError, printable
 from tabletop.scenario.coherency import coherency_warnings
 from tabletop.scenario.io import load_scenario
 
@@ -33,9 +33,9 @@ def run(args: argparse.Namespace) -> int:
         except UserError as exc:
             failed = True
             for line in exc.lines:
-                print(line, file=sys.stderr)
+                print(printable(line), file=sys.stderr)
             continue
         for path, message in coherency_warnings(state):
-            print(f"{name}: warning: {path}: {message}", file=sys.stderr)
-        print(f"{name}: ok")
+            print(printable(f"{name}: warning: {path}: {message}"), file=sys.stderr)
+        print(printable(f"{name}: ok"))
     return 2 if failed else 0

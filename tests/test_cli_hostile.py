@@ -1,0 +1,152 @@
+"""Each hostile input of issue #15 is a short message and exit code 2 (or a clean success), never
+a traceback, and never a message that lies."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tomli_w
+from action_files import block, squad, t9a, wh40k
+
+from tabletop.cli import main
+from tabletop.errors import UserError
+from tabletop.scenario.io import MAX_PROBLEMS_OF_A_KIND, load_scenario, loads_scenario
+
+FALL_BACK = str(Path(__file__).resolve().parents[1] / "tabletop" / "scenarios" / "fall-back.toml")
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err
+    return code, out.out, out.err
+
+
+def _write(path: Path, doc: Any) -> str:
+    path.write_text(tomli_w.dumps(doc) if path.suffix == ".toml" else json.dumps(doc),
+                    encoding="utf-8")
+    return str(path)
+
+
+def test_a_pile_of_models_is_refused_with_a_capped_report() -> None:
+    n = 2_000
+    doc = wh40k([squad("u", "red", [(10.0, 10.0)] * n)])
+    with pytest.raises(UserError) as err:
+        loads_scenario(json.dumps(doc), source="pile.json")
+    lines = err.value.lines
+    # the second, third and fourth model name 1, 2 and 3 others; the rest "and more"
+    assert len(lines) == 3 + MAX_PROBLEMS_OF_A_KIND + 1
+    assert lines[0] == ('pile.json: units[0].models[1] (model "u2"): the base overlaps model '
+                        '"u1" (units[0].models[0])')
+    assert lines[3] == ('pile.json: units[0].models[4] (model "u5"): the base overlaps models '
+                        '"u1" (units[0].models[0]), "u2" (units[0].models[1]), "u3" '
+                        "(units[0].models[2]) and more")
+    assert lines[-1] == f"pile.json: ... and {n - 4 - MAX_PROBLEMS_OF_A_KIND:,} more problems " \
+                        "of this kind"
+
+
+def test_ids_and_keys_are_quoted_escaped_and_shortened() -> None:
+    doc = wh40k([squad("u", "red", [(10.0, 10.0), (30.0, 30.0)])])
+    doc["units"][0]["models"][0]["id"] = "a\nFILE: ok"
+    doc["units"][0]["models"][1]["id"] = "\x1b[2J" + "x" * 20_000
+    doc["units"][0]["models"][1]["wounds"] = 0
+    doc["units"][0]["bad\nkey"] = 1
+    with pytest.raises(UserError) as err:
+        loads_scenario(json.dumps(doc), source="F")
+    lines = err.value.lines
+    assert all("\n" not in line and "\x1b" not in line and "\r" not in line for line in lines)
+    assert max(len(line) for line in lines) < 400
+    assert any(line.startswith('F: units[0]["bad\\nkey"] (unit "u"): unknown key;')
+               for line in lines)
+    long_id = '"\\x1b[2J' + "x" * 73 + '"… (20,004 characters)'  # 80 shown
+    assert f"F: units[0].models[1].wounds (model {long_id}): must be at least 1, got 0" in lines
+    doc = wh40k([squad("u", "nobody\r", [(10.0, 10.0)])])
+    with pytest.raises(UserError) as err:
+        loads_scenario(json.dumps(doc), source="F")
+    assert err.value.lines == ['F: units[0].player (unit "u"): unknown player "nobody\\r"; the '
+                               'players are "red" and "blue"']
+
+
+def test_printed_lines_cannot_hold_control_characters(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["check", str(tmp_path / "x\x1b[31m\nFILE: ok")], capsys)
+    assert code == 2 and err.count("\n") == 1 and "\\x1b[31m\\nFILE: ok" in err
+
+
+def test_action_and_trigger_files_that_cannot_be_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    latin = tmp_path / "latin.json"
+    latin.write_bytes('[{"do": "next", "x": "é"}]'.encode("latin-1"))
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    for path, why in ((latin, "not UTF-8 text"), (deep, "nested deeper than 32 levels"),
+                      (tmp_path, "is a folder, not an action file")):
+        code, out, err = run(["apply", FALL_BACK, str(path)], capsys)
+        assert (code, out) == (2, "") and why in err, err
+    for amount, why in ((1e400, "expected a whole number, got Infinity"),
+                        ("x", 'expected a whole number, got "x"')):
+        trig = tmp_path / "t.json"
+        trig.write_text(json.dumps([{"at": "movement.start", "effect": "gain-cp",
+                                     "target": "red", "amount": amount}]), encoding="utf-8")
+        (tmp_path / "a.json").write_text("[]", encoding="utf-8")
+        code, _, err = run(["apply", FALL_BACK, str(tmp_path / "a.json"), "--triggers",
+                            str(trig)], capsys)
+        assert code == 2 and err == f"{trig}: [0].amount: {why}\n", err
+    trig.write_text(json.dumps([{"at": "lunch.start", "effect": "flag", "unit": "ghost",
+                                 "flag": "x"}]), encoding="utf-8")
+    code, _, err = run(["apply", FALL_BACK, str(tmp_path / "a.json"), "--triggers", str(trig)],
+                       capsys)
+    assert code == 2 and err.splitlines() == [
+        f'{trig}: [0].at: unknown phase "lunch"; phases are command, movement, shooting, '
+        "charge, fight, end-of-turn",
+        f'{trig}: [0].unit: unknown unit "ghost"'], err
+
+
+def test_outputs_that_cannot_be_written(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a.json").write_text("[]", encoding="utf-8")
+    for target, why in ((tmp_path / "missing" / "out.toml", "is not an existing folder"),
+                        (tmp_path, "exists and is a folder"),
+                        (Path("/dev/null"), "exists and is a character device")):
+        code, out, err = run(["apply", FALL_BACK, str(tmp_path / "a.json"), "-o", str(target)],
+                             capsys)
+        assert (code, out) == (2, "") and why in err, err
+    assert Path("/dev/null").is_char_device()
+
+
+def test_numbers_out_of_range(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["zone", FALL_BACK, "--model", "sq1", "--move", "advance", "--roll",
+                        "9" * 400], capsys)
+    assert code == 2 and "an advance roll is a whole number from 1 to 36" in err
+    code, _, err = run(["path", FALL_BACK, "--model", "sq1", "--move", "normal", "--to",
+                        "1e308,1"], capsys)
+    assert code == 2 and "two finite numbers of at most 1,000,000" in err
+    sc = _write(tmp_path / "s.toml", wh40k([squad("sq", "red", [(20.0, 20.0)])]))
+    for facing in (1e300, math.inf):
+        acts = _write(tmp_path / "a.json", [{"do": "select", "unit": "sq", "move": "normal"},
+                                            {"do": "move", "model": "sq1",
+                                             "path": [[21.0, 20.0]], "facing": facing}])
+        code, _, err = run(["apply", sc, acts, "-o", str(tmp_path / "o.toml")], capsys)
+        assert code == 2 and "field \"facing\" is not a number between -1,000,000 and " \
+                             "1,000,000" in err, err
+    acts = _write(tmp_path / "a.json", [{"do": "select", "unit": "sq", "move": "normal"},
+                                        {"do": "move", "model": "sq1", "path": [[21.0, 20.0]],
+                                         "facing": 1e6}])
+    code, _, err = run(["apply", sc, acts, "-o", str(tmp_path / "o.toml")], capsys)
+    assert code == 0, err
+    assert load_scenario(tmp_path / "o.toml").unit("sq").models[0].facing == 1e6 % 360
+
+
+def test_a_t9a_game_after_its_movement_phase_saves(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    sc = _write(tmp_path / "s.toml", t9a([block("u", at=(30.0, 30.0))]))
+    acts = _write(tmp_path / "a.json", [{"do": "next"}] * 3)
+    code, out, err = run(["apply", sc, acts, "-o", str(tmp_path / "o.toml")], capsys)
+    assert code == 0, err
+    phase = json.loads(out)["state"]["phase"]
+    assert phase not in ("movement", "command")
+    assert load_scenario(tmp_path / "o.toml").battle.phase == phase
