@@ -29,7 +29,6 @@ from shapely.geometry import LineString
 
 from tabletop import rulesets
 from tabletop.errors import UserError
-from tabletop.files import atomic_write
 from tabletop.rules.violation import Violation
 from tabletop.state import Block, GameState
 from tabletop.view import render, turn
@@ -40,13 +39,14 @@ from tabletop.view.dialogs import Choice, Dialog, draw_dialog
 from tabletop.view.dicetray import TrayRoll, tray_rolls
 from tabletop.view.emergency import GroupSetup, pending_group_setup
 from tabletop.view.history import History, SessionLog
+from tabletop.view.identity import Ref
 from tabletop.view.labels import place_labels
 from tabletop.view.panel import PANEL_W, Row, draw_panel, group_refusals, panel_key
 from tabletop.view.roster import markers
 from tabletop.view.threat import Threat, threat
 from tabletop.view.viewport import Viewport
 
-__all__ = ["PANEL_W", "App", "NoDisplay", "atomic_write_text", "manoeuvre_text", "play"]
+__all__ = ["PANEL_W", "App", "NoDisplay", "manoeuvre_text", "play"]
 
 STATUS_H = 26
 BAD_RED = (255, 110, 110)
@@ -59,12 +59,6 @@ WAIT_MS = 500
 """How long the idle loop sleeps waiting for an event (nothing is drawn while it waits)."""
 
 _SCROLL_STEP = 40
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename (never half-written)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, text)
 
 
 class App:
@@ -117,7 +111,7 @@ class App:
         self.next_choice: dict[str, Any] = {}
         """Options chosen for the next ``next``: a field naming a unit (Insane Bravery), or a
         list of models (those removed for coherency at the end of the turn)."""
-        self._step: tuple[int, StepPreview] | None = None
+        self._step: tuple[Ref, StepPreview] | None = None
         self._removals: tuple[Any, Any] | None = None
         self.dialog: Dialog | None = None
         self._dialog_buttons: list[tuple[pygame.Rect, str]] = []
@@ -126,7 +120,7 @@ class App:
         self.rows: list[Row] = []
         self._cache: dict[str, tuple[Any, Any]] = {}
         self._elig: tuple[Any, list[MoveRow]] | None = None
-        self._coh: dict[tuple[int, str], list[Violation]] = {}
+        self._coh: dict[tuple[Ref, str], list[Violation]] = {}
         self.frame_times: list[float] = []
         self.frames = 0
         """Frames drawn so far (nothing is drawn while nothing changes)."""
@@ -422,7 +416,7 @@ class App:
         pre = self.step_preview()
         if not pre.removals:
             return (), ()
-        key = (id(self.state), json.dumps(self.next_choice, sort_keys=True))
+        key = (Ref(self.state), json.dumps(self.next_choice, sort_keys=True))
         if self._removals is None or self._removals[0] != key:
             self._removals = (key, self.rules.next_removals(self.state, self.next_action()))
         return self._removals[1]
@@ -673,7 +667,9 @@ class App:
                 self._panel_click(e.pos)
         elif e.type == pygame.MOUSEMOTION:
             before = (c.hover, c.hover_block, c.blocks.hover if c.blocks else None)
-            self.do_intents_quiet(c.pointer_move(e.pos))
+            moved = c.pointer_move(e.pos)
+            if moved:
+                self.do_intents(moved)
             after = (c.hover, c.hover_block, c.blocks.hover if c.blocks else None)
             busy = (c.drag is not None or c.pan_from is not None or c.box is not None
                     or (c.ruler is not None and c._ruler_down)
@@ -698,11 +694,6 @@ class App:
             name = pygame.key.name(e.key)
             self.do_intents(c.key(name, ctrl=bool(mods & pygame.KMOD_CTRL),
                                   shift=bool(mods & pygame.KMOD_SHIFT)))
-
-    def do_intents_quiet(self, intents: list[Intent]) -> None:
-        """Like :meth:`do_intents`, without marking a redraw when there is nothing to do."""
-        if intents:
-            self.do_intents(intents)
 
     def _dialog_event(self, e: pygame.event.Event) -> None:
         d = self.dialog
@@ -839,9 +830,9 @@ class App:
         threat_th = self._threat_of(self.threat_unit) if self.threat_unit else None
         chosen = frozenset(m for v in self.next_choice.values() if isinstance(v, list)
                            for m in v)
-        key = (vp, size, self.grid, id(st), hidden, focus, outlined, frozenset(c.picked),
-               chosen, self.engagement, id(threat_th), id(drag), id(bdrag),
-               id(self.refusal), len(self.block_marks))
+        key = (vp, size, self.grid, Ref(st), hidden, focus, outlined, frozenset(c.picked),
+               chosen, self.engagement, Ref(threat_th), Ref(drag), Ref(bdrag),
+               Ref(self.refusal), len(self.block_marks))
         hit = self._cache.get("base")
         if hit is not None and hit[0] == key:
             return hit[1]  # type: ignore[no-any-return]
@@ -851,7 +842,7 @@ class App:
             render.draw_static(s, st, vp, grid=self.grid)
             return s.convert() if pygame.display.get_surface() is not None else s
 
-        static = self._cached("static", (vp, size, self.grid, id(st.terrain)), make_static)
+        static = self._cached("static", (vp, size, self.grid, Ref(st.terrain)), make_static)
         base = static.copy()
         board = self.board_rect()
         badges = {u.id: [(m.code, m.tone) for m in markers(st, u)] for u in st.units}
@@ -1086,13 +1077,13 @@ class App:
 
     def step_preview(self) -> StepPreview:
         """What Space would do now (cached per state)."""
-        if self._step is None or self._step[0] != id(self.state):
-            self._step = (id(self.state), self.rules.step_preview(self.state))
+        if self._step is None or self._step[0] != Ref(self.state):
+            self._step = (Ref(self.state), self.rules.step_preview(self.state))
         return self._step[1]
 
     def coherency(self, unit_id: str) -> list[Violation]:
         """Coherency problems of ``unit_id`` as drawn (cached per state)."""
-        key = (id(self.state), unit_id)
+        key = (Ref(self.state), unit_id)
         if key not in self._coh:
             if any(k[0] != key[0] for k in self._coh):
                 self._coh.clear()
@@ -1101,7 +1092,7 @@ class App:
 
     def eligibility(self, unit_id: str) -> list[MoveRow]:
         """The unit's move types with their reasons (cached per state)."""
-        key = (id(self.state), unit_id)
+        key = (Ref(self.state), unit_id)
         if self._elig is None or self._elig[0] != key:
             self._elig = (key, self.rules.eligibility(self.state, unit_id))
         return self._elig[1]

@@ -21,6 +21,7 @@ from tabletop.state import Block, Unit
 from tabletop.view import render, turn
 from tabletop.view.blockdrag import max_displacement
 from tabletop.view.dicetray import purpose
+from tabletop.view.identity import Ref
 from tabletop.view.roster import markers, roster
 
 if TYPE_CHECKING:
@@ -525,7 +526,7 @@ def _refusals(app: App, out: _Writer) -> None:
 def panel_key(app: App) -> tuple[Any, ...]:
     """What the panel shows depends on (redrawn only when this changes)."""
     bt = app.ctrl.blocks
-    return (app.screen.get_size(), id(app.state), app.ctrl.focus, id(app.refusal),
+    return (app.screen.get_size(), Ref(app.state), app.ctrl.focus, Ref(app.refusal),
             len(app.tray), app.tab, app.scroll.get(app.tab, 0),
             json.dumps(app.next_choice, sort_keys=True), tuple(sorted(app.select_flags)),
             json.dumps(app.group.action() if app.group is not None else None),
