@@ -29,6 +29,7 @@ from shapely.geometry import LineString
 
 from tabletop import rulesets
 from tabletop.errors import UserError
+from tabletop.rules.tools import BLOCK_DRAG, MODEL_DRAG
 from tabletop.rules.violation import Violation
 from tabletop.state import Block, GameState
 from tabletop.view import render, turn
@@ -1175,19 +1176,31 @@ class App:
         return [self.screen.blit(surf, (w - PANEL_W, 0))]
 
     def _draw_help(self) -> None:
-        lines = [
-            "Click a model (or a unit in the roster): show its unit. N normal · A advance",
-            "F fall back (Shift+F desperate escape) · S stationary · I ingress · D disembark.",
-            "Drag a model of the moving unit: the shaded area is where it may end; the ghost",
-            "snaps to it. Shift-drag: the whole unit. Ctrl+click or a box on empty ground picks",
-            "several models: they move together, each along its own legal path.",
-            "Enter commits the unit's move (a refusal leaves the models where they are, to fix).",
-            "Esc cancels a drag, then a selection none of whose models moved. R resets the unit.",
+        st = self.state
+        keys = " · ".join(f"{m.key.upper()} {m.title.lower()}"
+                          for m in rulesets.of(st).move_types)
+        lines = ["Click a model (or a unit in the roster) to show its unit; its move types:",
+                 *_wrap(keys, 86)]
+        tools = self.rules.tools(st)
+        if MODEL_DRAG in tools:
+            lines += [
+                "Drag a model of the moving unit: the shaded area is where it may end; the ghost",
+                "snaps to it. Shift-drag: the whole unit. Ctrl+click or a box on empty ground",
+                "picks several models: they move together, each along its own legal path.",
+                "Models set up (ingress, disembark) are dragged from the panel's list.",
+            ]
+        if BLOCK_DRAG in tools:
+            lines += [
+                "Drag a block's front edge (or body) to move straight, a front corner to wheel",
+                "about the other; reform with [ ] (files), , . and arrows (facing) or the",
+                "handles, Enter reforms. The shaded area is the legal range.",
+            ]
+        lines += [
+            "Enter commits the move (a refusal leaves the models where they are, to fix).",
+            "Backspace over a staged model puts it back alone · R resets the unit.",
+            "Esc cancels a drag, then a selection none of whose models moved.",
             "Ctrl+Z / Ctrl+Y undo and redo over the phase (committed units too; dice stand).",
             "Space: the next step (it asks when units have not moved).",
-            "Blocks: A advance · Q march · F reform. Drag the front edge (or body) to move",
-            "straight, a front corner to wheel about the other; reform with [ ] (files), , . and",
-            "arrows (facing) or the handles, Enter reforms. The shaded area is the legal range.",
             "M ruler · G grid · 2 engagement ranges · T threat range of the clicked unit.",
             "Wheel zooms · right/middle drag pans · Home fits the board · P screenshot.",
             "Ctrl+S save (beside the file opened) · Ctrl+Shift+S save as · Ctrl+Q quit.",
@@ -1231,6 +1244,19 @@ def play(state: GameState, *, save_path: Path, size: tuple[int, int] = (1280, 82
     except pygame.error as exc:
         raise NoDisplay(str(exc)) from None
     return app.run()
+
+
+def _wrap(s: str, width: int) -> list[str]:
+    """``s`` cut into lines of at most ``width`` characters, at spaces."""
+    out: list[str] = []
+    line = ""
+    for word in s.split(" "):
+        if line and len(line) + 1 + len(word) > width:
+            out.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return [*out, line] if line else out
 
 
 def _merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:
