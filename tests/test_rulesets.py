@@ -28,7 +28,7 @@ T9 = _state(t9a([block("u"), block("e", "red", at=(30.0, 22.0))]))
 def test_the_registry_holds_one_object_per_ruleset() -> None:
     assert rulesets.names() == ("wh40k-11e", "t9a-2")
     assert rulesets.of(WH) is rulesets.get("wh40k-11e") is rulesets.REGISTRY["wh40k-11e"]
-    with pytest.raises(UserError, match="unknown ruleset 'chess'; one of wh40k-11e, t9a-2"):
+    with pytest.raises(UserError, match='unknown ruleset "chess"; one of wh40k-11e, t9a-2'):
         rulesets.get("chess")
     with pytest.raises(TypeError):
         rulesets.REGISTRY["chess"] = rulesets.get("t9a-2")  # type: ignore[index]
