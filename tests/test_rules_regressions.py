@@ -367,3 +367,25 @@ def test_a_deep_strike_set_up_zone_is_anywhere_more_than_8_from_enemies() -> Non
     reserves = setup_zone(state, "ds1", "ingress")
     assert deep.contains(30.0, 35.0) and not reserves.contains(30.0, 35.0)  # enemy zone, inland
     assert not deep.contains(9.0, 9.0)  # within 8" of the enemy
+
+
+def test_the_tactical_set_up_the_search_finds_commits(tmp_path: Path) -> None:
+    """The set-up that decides Tactical over Combat is a real one: placed as found, it commits
+    (wholly within 3", unengaged, in coherency, on no model or terrain)."""
+    import tomli_w
+
+    from tabletop.rulesets.wh40k_11e.movement import tactical_set_up
+    from tabletop.scenario.io import loads_scenario
+
+    foe = squad("foe", "blue", [(24.5, 20.0)])
+    rock = {"id": "rock", "kind": "impassable", "polygon": [[17.0, 16.0], [23.0, 16.0],
+                                                           [23.0, 16.6], [17.0, 16.6]]}
+    state = loads_scenario(tomli_w.dumps(wh40k([_rhino(), _riders(5), foe], terrain=[rock])),
+                           fmt="toml")
+    found = tactical_set_up(state, state.unit("p"), state.unit("t"))  # type: ignore[arg-type]
+    assert found is not None and len(found) == 5
+    actions = [{"do": "select", "unit": "p", "move": "disembark"},
+               *[{"do": "place", "model": m, "at": list(at)} for m, at in found.items()],
+               {"do": "commit"}]
+    out = play(tmp_path, wh40k([_rhino(), _riders(5), foe], terrain=[rock]), actions)
+    assert all(r["ok"] for r in out["results"]), [r["reasons"] for r in out["results"]]

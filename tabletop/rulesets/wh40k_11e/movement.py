@@ -263,27 +263,45 @@ def tactical_set_up(state: GameState, unit: Unit, transport: Unit
     """A set-up of ``unit`` wholly within 3" of ``transport``, unengaged and in coherency, or
     ``None`` when this search finds none.
 
-    Greedy: each model in turn at the legal spot (its exact set-up zone, the models placed so far
+    Greedy: each model in turn at the legal spot of its set-up zone (the models placed so far
     where they stand) closest to the transport's centre for the first, to the centre of the
-    models placed so far for the others. A set-up it finds proves that tactical disembark
-    applies; one it misses could exist in rare tight spots, so :func:`commit_check` also refuses
-    a combat disembark whose models all stand wholly within 3" and unengaged.
+    models placed so far for the others; models on one round base share one zone, less a disk
+    around each model placed. The set-up found is then checked exactly (as a commit would), so
+    it proves that tactical disembark applies; one the search misses could exist in rare tight
+    spots, so :func:`commit_check` also refuses a combat disembark whose models all stand wholly
+    within 3" and unengaged.
     """
+    base = unit.models[0].base
+    alike = isinstance(base, Round) and all(m.base == base for m in unit.models)
+    gap = 2.0 * base.radius / math.cos(math.pi / 64)  # circumscribes the 64-gon of buffer()
     placed: dict[str, tuple[float, float]] = {}
+    free = None
     board = state
     hull = [tm.at for tm in transport.models if tm.at is not None]
     for m in unit.models:
         pts = list(placed.values()) or hull
         aim = (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
-        zone = zones.setup_zone(board, m.id, "disembark", mode="tactical")
-        if zone.geometry.is_empty:
+        if free is None or not alike:
+            zone = zones.setup_zone(board, m.id, "disembark", mode="tactical")
+            x, y = zone.nearest(*aim)
+            if zone.geometry.is_empty or not zone.contains(x, y):
+                return None
+            free = zone.geometry
+        elif free.is_empty:
             return None
-        x, y = zone.nearest(*aim)
-        if not zone.contains(x, y):
-            return None
+        else:
+            q = nearest_points(free, Point(aim))[0]
+            x, y = q.x, q.y
+        if alike:  # the next models may not stand on this one
+            free = free.difference(Point(x, y).buffer(gap, quad_segs=16))
         placed[m.id] = (x, y)
         board = board.with_model(replace(m, at=(x, y)))
-    if checks.coherency_violations(_unit(board, unit.id)):
+    set_up = replace(_unit(board, unit.id), location="battlefield")
+    board = board.with_unit(set_up)
+    if not _tactical_after_all(board, set_up, transport) or any(
+            check(board, set_up) for check in (checks.overlap_violations, checks.edge_violations,
+                                               checks.terrain_violations)) \
+            or checks.coherency_violations(set_up):
         return None
     return placed
 
