@@ -70,18 +70,20 @@ def _text(value: str) -> str:
 
 
 def _in_range(value: float) -> float:
-    if math.isfinite(value) and abs(value) > MAX_NUMBER:
+    """``value`` as a float, refused if it is larger than :data:`MAX_NUMBER` (an integer too
+    large for a float too)."""
+    if (isinstance(value, int) or math.isfinite(value)) and abs(value) > MAX_NUMBER:
         raise PydanticCustomError(
             "range", "{got} is out of range: numbers in a scenario are at most 1000000 in size",
             {"got": describe(value)})
-    return value
+    return float(value)
 
 
 def _number(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise PydanticCustomError("number", "expected a number, got {got}",
                                   {"got": describe(value)})
-    return _in_range(float(value))
+    return _in_range(value)
 
 
 def _point(value: Any) -> tuple[float, float]:
@@ -89,7 +91,7 @@ def _point(value: Any) -> tuple[float, float]:
             or any(isinstance(v, bool) or not isinstance(v, int | float) for v in value)):
         raise PydanticCustomError("point", "a point is [x, y] (two numbers, inches), got {got}",
                                   {"got": describe(value)})
-    return (_in_range(float(value[0])), _in_range(float(value[1])))
+    return (_in_range(value[0]), _in_range(value[1]))
 
 
 def _polygon(value: Any) -> Any:
