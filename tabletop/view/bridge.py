@@ -35,15 +35,10 @@ _NO_RANGES = BlockRanges(0.0, 0.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True)
-class MoveRow:
+class MoveRow(Eligibility):
     """A move type as the panel lists it: the rules' eligibility, and the modes a player may
     choose between (each with whether the rules would accept it now, and why not)."""
 
-    move: str
-    title: str
-    key: str
-    ok: bool
-    reason: str = ""
     modes: tuple[tuple[str, bool, str], ...] = ()
     flags: tuple[str, ...] = ()
     """Yes/no fields of ``select`` the rules accept with this move type now (``fly``)."""
