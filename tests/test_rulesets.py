@@ -93,3 +93,10 @@ def test_a_third_ruleset_is_a_subclass_with_its_hooks() -> None:
     assert after.ok and after.state.battle.step == "halt"
     assert not drill.apply(s, {"do": "select", "unit": "a", "move": "stand"}).ok
     assert drill.eligibility(s, "a")[0].title == "Stand"
+
+
+def test_the_options_a_move_type_lists_are_fields_of_select() -> None:
+    for r in rulesets.REGISTRY.values():
+        for t in r.move_types:
+            assert set(t.options) <= set(r.actions["select"]), (r.name, t.name)
+            assert all(r.actions["select"][o].kind == "bool" for o in t.options)

@@ -45,13 +45,15 @@ __all__ = ["Eligibility", "MoveType", "Preview", "Ruleset"]
 @dataclass(frozen=True)
 class MoveType:
     """A move type a unit may be selected for: its name in actions, its title, the key the
-    window selects it with, and the modes a ``select`` may name (the window offers each one the
-    rules would accept now)."""
+    window selects it with, the modes a ``select`` may name (the window offers each one the
+    rules would accept now) and the options it may set true (wh40k-11e: ``"fly"``, for a unit
+    that may take to the skies)."""
 
     name: str
     title: str
     key: str
     modes: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -135,9 +135,9 @@ class Wh40k11e(Ruleset):
     actions = ACTIONS
     move_types = (
         MoveType("remain-stationary", "Remain stationary", "s"),
-        MoveType("normal", "Normal move", "n"),
-        MoveType("advance", "Advance", "a"),
-        MoveType("fall-back", "Fall back", "f", movement.MODES["fall-back"]),
+        MoveType("normal", "Normal move", "n", options=("fly",)),
+        MoveType("advance", "Advance", "a", options=("fly",)),
+        MoveType("fall-back", "Fall back", "f", movement.MODES["fall-back"], ("fly",)),
         MoveType("disembark", "Disembark", "d", movement.MODES["disembark"]),
         MoveType("ingress", "Ingress (from reserves)", "i", movement.MODES["ingress"]),
     )
