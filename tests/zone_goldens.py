@@ -343,7 +343,8 @@ def full_picture(ev: Evaluated) -> np.ndarray:
     path = _path_for(ev)
     overlay_path = None
     if path is not None:
-        pts = tuple((float(x), float(y)) for x, y in getattr(path, "points", path))
+        # (a turning model's points carry facings: the picture draws the lines)
+        pts = tuple((float(p[0]), float(p[1])) for p in getattr(path, "points", path))
         length = float(getattr(path, "length", shapely.LineString(pts).length))
         cap = getattr(ev.zone, "max_distance", None)
         overlay_path = PathOverlay(points=pts, length=length,

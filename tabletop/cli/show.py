@@ -93,6 +93,7 @@ def _zone_overlays(state: Any, args: argparse.Namespace, overlays: Any) -> Any:
         found = zone.path_to(x, y)
         if found is None:
             raise UserError(f"--to {x:g},{y:g}: no legal path reaches this point")
-        overlays = replace(overlays, path=PathOverlay(tuple(found.points), found.length,
+        overlays = replace(overlays, path=PathOverlay(tuple((p[0], p[1]) for p in found.points),
+                                                      found.length,
                                                       zone.max_distance))
     return overlays

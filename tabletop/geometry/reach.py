@@ -80,6 +80,7 @@ __all__ = [
     "ERODE",
     "GeodesicDisk",
     "ReachMap",
+    "clipped",
     "conservative_buffer",
     "convex_pieces",
     "disk_sum",
@@ -254,11 +255,54 @@ def _ring(poly: Polygon) -> np.ndarray:
     return _ccw(c[keep])
 
 
-def _circle_coords(x: float, y: float, radius: float, n: int) -> np.ndarray:
+def _circle_coords(x: float, y: float, radius: float, n: int, phase: float = 0.0
+                   ) -> np.ndarray:
     k = np.arange(n)
-    theta = (k + 0.5) * 2.0 * math.pi / n
+    theta = phase + (k + 0.5) * 2.0 * math.pi / n
     rho = radius / math.cos(math.pi / n)
     return np.column_stack([x + rho * np.cos(theta), y + rho * np.sin(theta)])
+
+
+CLOSE_GAP = 0.02
+"""Inflated circles closer than this (inches) turn their polygons so that no vertex points
+into the gap between them (see :func:`_circle_phases`)."""
+
+
+def _circle_phases(circles: np.ndarray) -> np.ndarray:
+    """A turn of each circle's circumscribed polygon that keeps its vertices out of the gaps
+    to its close neighbours.
+
+    A circumscribed polygon of ``n`` vertices reaches ``rho * (1 / cos(pi / n) - 1)`` beyond
+    its circle at a vertex (0.006" for two 32 mm bases at n = 32) but only
+    ``rho * (cos(pi / n - a) / cos(pi / n) - 1)`` in a direction ``a`` from an edge's middle.
+    A gap between two circles a little wider than the mover would close or not depending on
+    its orientation (issue 12); each circle with neighbours within :data:`CLOSE_GAP` is turned
+    (among 32 trial turns) so that its largest reach towards them is smallest.
+    """
+    nc = len(circles)
+    phase = np.zeros(nc)
+    if nc < 2:
+        return phase
+    seg = 2.0 * math.pi / CIRCLE_SEGMENTS
+    trials = np.arange(32) * seg / 32
+    xy, rr = circles[:, :2], circles[:, 2]
+    for s0 in range(0, nc, 512):
+        d = np.hypot(xy[s0:s0 + 512, None, 0] - xy[None, :, 0],
+                     xy[s0:s0 + 512, None, 1] - xy[None, :, 1])
+        gap = d - rr[s0:s0 + 512, None] - rr[None, :]
+        ii, jj = np.nonzero((gap < CLOSE_GAP) & (d > 1e-12))
+        if not len(ii):
+            continue
+        ii = ii + s0
+        ang = np.arctan2(xy[jj, 1] - xy[ii, 1], xy[jj, 0] - xy[ii, 0])
+        for i in np.unique(ii).tolist():
+            a = ang[ii == i]
+            # angle from the nearest edge middle, for each trial turn and neighbour
+            off = np.mod(a[None, :] - trials[:, None], seg)
+            off = np.minimum(off, seg - off)
+            excess = np.cos(seg / 2 - off) / math.cos(seg / 2)
+            phase[i] = trials[int(np.argmin(excess.max(axis=1)))]
+    return phase
 
 
 def _sign(v: np.ndarray) -> np.ndarray:
@@ -325,23 +369,31 @@ class ReachMap:
 
     def __init__(self, width: float, height: float, radius: float,
                  circles: Sequence[tuple[float, float, float]] = (),
-                 polygons: Sequence[Sequence[tuple[float, float]]] = ()) -> None:
+                 polygons: Sequence[Sequence[tuple[float, float]]] = (), *,
+                 grown: Sequence[tuple[np.ndarray, object]] = (),
+                 bounds: tuple[float, float, float, float] | None = None) -> None:
         self.width, self.height, self.radius = float(width), float(height), float(radius)
         r = self.radius
-        self.box = (r, r, self.width - r, self.height - r)
+        self.box = bounds if bounds is not None else (r, r, self.width - r, self.height - r)
         self.box_polygon = box(*self.box)
         rings: list[np.ndarray] = []
         self._circles = np.array([(float(x), float(y), float(re) + r) for x, y, re in circles]
                                  ).reshape(-1, 3)
+        self._phase = _circle_phases(self._circles)
         # analytic description of each piece for the start-point cut: (kind, data)
         self._exact: list[tuple[str, object]] = []
-        for x, y, re in circles:
-            rings.append(_circle_coords(float(x), float(y), float(re) + r, CIRCLE_SEGMENTS))
-            self._exact.append(("circle", (float(x), float(y), float(re) + r)))
+        for (x, y, rr), ph in zip(self._circles.tolist(), self._phase.tolist(), strict=True):
+            rings.append(_circle_coords(x, y, rr, CIRCLE_SEGMENTS, ph))
+            self._exact.append(("circle", (x, y, rr)))
         for pts in polygons:
             for piece in convex_pieces(Polygon(pts)):
                 rings.append(offset_convex(_ring(piece), r) if r > 0 else _ring(piece))
                 self._exact.append(("polygon", piece))
+        # pieces already grown by the mover (the layers of a turning mover): each with what
+        # separates it from a pose in contact (tabletop.geometry.cspace.separation)
+        for ring, how in grown:
+            rings.append(np.asarray(ring, dtype=float))
+            self._exact.append(("grown", how))
         self.rings = rings
         self.pieces = [Polygon(c) for c in rings]
         self.eroded = [p.buffer(-ERODE, join_style="mitre") for p in self.pieces]
@@ -473,9 +525,10 @@ class ReachMap:
                 normals_b.append(al + math.pi)
                 valid.append(ra + rb < d)
             seg = 2.0 * math.pi / CIRCLE_SEGMENTS
+            pa, pb = self._phase[a], self._phase[b]
             for na, nb, vv in zip(normals_a, normals_b, valid, strict=True):
-                ka = np.floor(np.mod(na, 2 * math.pi) / seg).astype(np.int64)
-                kb = np.floor(np.mod(nb, 2 * math.pi) / seg).astype(np.int64)
+                ka = np.floor(np.mod(na - pa, 2 * math.pi) / seg).astype(np.int64)
+                kb = np.floor(np.mod(nb - pb, 2 * math.pi) / seg).astype(np.int64)
                 aa, bb, kaa, kbb = a[vv], b[vv], ka[vv], kb[vv]
                 for oa in (-1, 0, 1):
                     for ob in (-1, 0, 1):
@@ -628,9 +681,17 @@ class ReachMap:
             self._slack[key] = got
         return got
 
-    def disk(self, p: tuple[float, float], distance: float) -> GeodesicDisk:
-        """The reachable set from ``p`` within ``distance``: Dijkstra now, region on demand."""
-        return GeodesicDisk(self, (float(p[0]), float(p[1])), float(distance))
+    def disk(self, p: tuple[float, float], distance: float,
+             sources: Sequence[tuple[float, float, float]] = (), start: float = 0.0
+             ) -> GeodesicDisk:
+        """The reachable set from ``p`` within ``distance``: Dijkstra now, region on demand.
+
+        ``start`` is the distance already travelled at ``p``; ``sources`` are more points
+        ``(x, y, d0)`` reached already at ``d0`` (free points; one that stands in a piece is
+        dropped, which can only make the set smaller).
+        """
+        return GeodesicDisk(self, (float(p[0]), float(p[1])), float(distance), sources,
+                            float(start))
 
     def _start_query(self, p: tuple[float, float]) -> tuple[_Query, np.ndarray, np.ndarray,
                                                             np.ndarray, set[int]]:
@@ -648,7 +709,14 @@ class ReachMap:
         for k in hits:
             k = int(k)
             kind, data = self._exact[k]
-            if kind == "circle":
+            if kind == "grown":
+                # a piece grown by a turning mover's footprint: the separating axis of the two
+                # exact shapes (None: they overlap, the piece stays whole)
+                got = data(p)  # type: ignore[operator]
+                if got is None:
+                    continue
+                normal = np.asarray(got, dtype=float)
+            elif kind == "circle":
                 cxy = np.asarray(data, dtype=float)[:2]
                 normal = np.array(p) - cxy
             else:
@@ -755,42 +823,70 @@ class GeodesicDisk:
         Index of each node's predecessor on its shortest path (-1 for the start).
     """
 
-    def __init__(self, rm: ReachMap, p: tuple[float, float], distance: float) -> None:
+    def __init__(self, rm: ReachMap, p: tuple[float, float], distance: float,
+                 sources: Sequence[tuple[float, float, float]] = (), start: float = 0.0
+                 ) -> None:
         self.rm, self.p, self.distance = rm, p, distance
         rm._ensure_graph(distance)
         q, extra, eprev, enext, removed = rm._start_query(p)
         self._q = q
         n = len(rm.corners)
         m = len(extra)
-        # node numbering: 0..n-1 corners, n = p, n+1.. extra corners (in reused buffers: the
-        # corner arrays are large and copying them per pick-up costs more than the rest)
-        allc, allprev, allnext, owner = rm._node_buffers(m)
+        # more points reached already (a turning mover's switch points, each with its own
+        # distance): free points of this map; one standing in a piece adds nothing
+        more = [(float(x), float(y), float(d0)) for x, y, d0 in sources if d0 < distance]
+        if more and len(rm.pieces):
+            free = ~shapely.intersects_xy(rm._eroded_union(), [x for x, _, _ in more],
+                                          [y for _, y, _ in more])
+            x0, y0, x1, y1 = rm.box
+            more = [src for src, ok in zip(more, free.tolist(), strict=True) if ok and
+                    x0 - 1e-9 <= src[0] <= x1 + 1e-9 and y0 - 1e-9 <= src[1] <= y1 + 1e-9]
+        ns = len(more)
+        # node numbering: 0..n-1 corners, n = p, n+1.. extra corners, then the other sources
+        # (in reused buffers: the corner arrays are large and copying them per pick-up costs
+        # more than the rest)
+        allc, allprev, allnext, owner = rm._node_buffers(m + ns)
         allc[n] = allprev[n] = allnext[n] = p
         owner[n:] = -1
         if m:
-            allc[n + 1:], allprev[n + 1:], allnext[n + 1:] = extra, eprev, enext
+            allc[n + 1:n + 1 + m], allprev[n + 1:n + 1 + m], allnext[n + 1:n + 1 + m] = \
+                extra, eprev, enext
             # which piece the extra corners belong to (for the shadow exclusion)
             for e in range(m):
                 for k, ring in q.changed.items():
                     if len(ring) and np.min(np.hypot(*(ring - extra[e]).T)) < 1e-9:
                         owner[n + 1 + e] = k
-        total = n + 1 + m
-        # edges from the start and the extra corners to everything nearby
-        src_nodes = [n, *range(n + 1, total)]
+        total = n + 1 + m + ns
+        src_rows = list(range(n + 1 + m, total))
+        if ns:
+            pts = np.array([(x, y) for x, y, _ in more])
+            allc[n + 1 + m:total] = allprev[n + 1 + m:total] = allnext[n + 1 + m:total] = pts
+        start0: dict[int, float] = {n: float(start)}
+        start0.update({r: d0 for r, (_, _, d0) in zip(src_rows, more, strict=True)})
+        # edges from the start, the extra corners and the other sources to the corners nearby
         extra_adj: dict[int, list[tuple[int, float]]] = {}
-        near = rm._corners_near(p, distance + 1e-9)
+        near = rm._corners_near(p, distance - start + 1e-9)
         if m:
             mine = n + 1 + np.nonzero(_norm(*(extra - np.array(p)).T) <= distance + 1e-9)[0]
             near = np.concatenate([near, [n], mine])
         if removed:
             near = near[~np.isin(near, list(removed))]
-        for s in src_nodes:
-            tgt = near[near != s]
+        for s in [n, *range(n + 1, n + 1 + m), *src_rows]:
+            if s in start0 and s != n:
+                near_s = rm._corners_near(tuple(allc[s]), distance - start0[s] + 1e-9)
+                if removed:
+                    near_s = near_s[~np.isin(near_s, list(removed))]
+                if m:
+                    near_s = np.concatenate([near_s, np.arange(n + 1, n + 1 + m)])
+            else:
+                near_s = near
+            tgt = near_s[near_s != s]
             if not len(tgt):
                 continue
             a = np.broadcast_to(allc[s], (len(tgt), 2))
             ok = _tangent(allc[tgt], a, allprev[tgt], allnext[tgt])
-            if s != n:
+            corner = s not in start0
+            if corner:
                 ok &= _tangent(a, allc[tgt], allprev[s][None, :], allnext[s][None, :])
             tgt = tgt[ok]
             if not len(tgt):
@@ -800,26 +896,28 @@ class GeodesicDisk:
             w = _norm(*(allc[tgt] - allc[s]).T)
             for t, ww in zip(tgt.tolist(), w.tolist(), strict=True):
                 extra_adj.setdefault(s, []).append((t, ww))
-                if s != n:
+                if corner:
                     extra_adj.setdefault(t, []).append((s, ww))
         # Dijkstra with a limit (dicts: only the corners within reach are ever touched),
-        # seeded with the start's own edges; corners have the cached graph's edges (plus, for
+        # seeded with the sources' own edges; corners have the cached graph's edges (plus, for
         # a start inside a piece, those to and from the cut piece's new corners)
         adj = rm._adjacency()
         edges: Sequence[Sequence[tuple[int, float]]] = \
             adj if not m else _WithExtra(adj, extra_adj, n, total)
         dl: dict[int, float] = dict.fromkeys(removed, -1.0)
-        dl[n] = 0.0
-        par: dict[int, int] = {n: -1}
+        dl.update(start0)
+        par: dict[int, int] = dict.fromkeys(start0, -1)
         heap: list[tuple[float, int]] = []
         lim = distance + 1e-12
         pop, push, get = heapq.heappop, heapq.heappush, dl.get
         inf = math.inf
-        for j, wt in extra_adj.get(n, ()):
-            if wt <= lim and wt < get(j, inf):
-                dl[j] = wt
-                par[j] = n
-                push(heap, (wt, j))
+        for src, d0 in start0.items():
+            for j, wt in extra_adj.get(src, ()):
+                dj = d0 + wt
+                if dj <= lim and dj < get(j, inf):
+                    dl[j] = dj
+                    par[j] = src
+                    push(heap, (dj, j))
         while heap:
             du, u = pop(heap)
             if du > dl[u]:
@@ -833,14 +931,19 @@ class GeodesicDisk:
         for dnode in removed:
             del dl[dnode]
             par.pop(dnode, None)
-        del dl[n]
-        # renumber: row 0 = p, then the reached nodes in index order
-        order = np.concatenate([[n], np.sort(np.fromiter(dl, dtype=np.int64, count=len(dl)))])
+        for src in start0:
+            del dl[src]
+        # renumber: row 0 = p, then the other sources, then the reached nodes in index order
+        order = np.concatenate([[n], src_rows, np.sort(np.fromiter(
+            dl, dtype=np.int64, count=len(dl)))]).astype(np.int64)
         olist = order.tolist()
         row = {k: i for i, k in enumerate(olist)}
         row[-1] = -1
+        self.n_sources = 1 + ns
+        """Rows ``0 .. n_sources - 1`` are the sources (the start first)."""
         self.nodes = allc[order]
-        self.dist = np.array([0.0] + [dl[k] for k in olist[1:]])
+        self.dist = np.array([start0[k] for k in olist[:1 + ns]] +
+                             [dl[k] for k in olist[1 + ns:]])
         self.parent = np.array([row[par[k]] for k in olist], dtype=np.int64)
         self.corner_index = np.where(order < n, order, -1)
         self._prev = allprev[order]
@@ -871,16 +974,28 @@ class GeodesicDisk:
         return self._best(x, y)[0]
 
     def path_to(self, x: float, y: float) -> list[tuple[float, float]] | None:
-        """The shortest path from the start to ``(x, y)`` (start first), or ``None``."""
+        """The shortest path from the start to ``(x, y)`` (start first), or ``None``.
+
+        With several sources the path begins at the one it comes from
+        (:meth:`path_from_source`)."""
+        got = self.path_from_source(x, y)
+        return None if got is None else got[1]
+
+    def path_from_source(self, x: float, y: float
+                         ) -> tuple[int, list[tuple[float, float]]] | None:
+        """The source row (0: the start) and the shortest path from it to ``(x, y)``."""
         _, k = self._best(x, y)
         if k < 0:
             return None
         pts = [(float(x), float(y))]
         while k >= 0:
             pts.append((float(self.nodes[k, 0]), float(self.nodes[k, 1])))
+            src = k
             k = int(self.parent[k])
         pts.reverse()
-        return pts
+        if len(pts) > 1 and pts[-1] == pts[-2]:
+            pts.pop()
+        return src, pts
 
     # -- the region ----------------------------------------------------------------------
     def region(self, exclude: BaseGeometry | None = None, exclude_key: object = None
@@ -913,21 +1028,28 @@ class GeodesicDisk:
         most :data:`ARC_TOLERANCE`) or, with ``outer``, a few points around each sector (its
         arc by tangents turning at most pi / 4): enough to test whether a wedge lies in a set.
         """
+        # the sources' disks (the start first): full disks, no apex
+        ns = self.n_sources
+        srcp = self.nodes[:ns]
+        srad = self.distance - self.dist[:ns]
         if outer:
-            # the start's disk is never tested: its outline is the square around it
-            n0 = 4
-            disk = np.array(self.p) + self.distance * np.array([[-1, -1], [1, -1], [1, 1],
-                                                                 [-1, 1]])
+            # a source's disk is never tested: its outline is the square around it
+            sq = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], dtype=float)
+            n0 = np.full(ns, 4, dtype=np.int64)
+            disk = (srcp[:, None, :] + srad[:, None, None] * sq[None]).reshape(-1, 2)
         else:
-            step0 = 2.0 * math.acos(max(-1.0, 1.0 - ARC_TOLERANCE / max(self.distance, 1e-9)))
-            n0 = max(3, math.ceil(2 * math.pi / step0))
-            ang0 = np.arange(n0) * (2 * math.pi / n0)
-            disk = np.column_stack([self.p[0] + self.distance * np.cos(ang0),
-                                    self.p[1] + self.distance * np.sin(ang0)])
-        only = (_Wedges(np.array([self.p]), np.array([self.distance]), np.zeros(1),
-                        np.array([2 * math.pi]), np.array([-1]), np.array([True]),
-                        np.zeros(1, dtype=np.int64)), disk, np.array([n0]))
-        k = np.arange(1, len(self.nodes))
+            step0 = 2.0 * np.arccos(np.maximum(-1.0, 1.0 - ARC_TOLERANCE /
+                                               np.maximum(srad, 1e-9)))
+            n0 = np.maximum(3, np.ceil(2 * math.pi / step0)).astype(np.int64)
+            wd = np.repeat(np.arange(ns), n0)
+            jj = np.arange(len(wd)) - np.repeat(np.cumsum(n0) - n0, n0)
+            ang0 = jj * (2 * math.pi / n0[wd])
+            disk = np.column_stack([srcp[wd, 0] + srad[wd] * np.cos(ang0),
+                                    srcp[wd, 1] + srad[wd] * np.sin(ang0)])
+        only = (_Wedges(srcp.copy(), srad, np.zeros(ns), np.full(ns, 2 * math.pi),
+                        np.full(ns, -1), np.ones(ns, bool), np.arange(ns, dtype=np.int64)),
+                disk, n0)
+        k = np.arange(ns, len(self.nodes))
         if not len(k):
             return only
         rho = self.distance - self.dist[k]
@@ -993,7 +1115,7 @@ class GeodesicDisk:
                          np.concatenate([w0.own, self._owner[k]]),
                          np.concatenate([w0.query, np.zeros(len(k), bool)]),
                          np.concatenate([w0.node, k]))
-        return wedges, np.concatenate([disk, pts]), np.concatenate([[n0], size])
+        return wedges, np.concatenate([disk, pts]), np.concatenate([n0, size])
 
     def _rays(self, wedges: _Wedges) -> tuple[list[np.ndarray], np.ndarray]:
         """Each wedge's visible part as a star-shaped outline (apex first, then its rays).
@@ -1016,7 +1138,8 @@ class GeodesicDisk:
         apx, apy = apex[:, 0].copy(), apex[:, 1].copy()
         side = np.where(sweep < 0, -1.0, 1.0)
         span = np.abs(sweep)
-        span[0] = 2 * math.pi
+        full = wedges.query
+        span[full] = 2 * math.pi
         two_pi = 2 * math.pi
         eps = 1e-9
         # bounding boxes of the sectors: apex, arc ends and the arc's axis extremes
@@ -1068,11 +1191,15 @@ class GeodesicDisk:
                    for o in own_dirs]
             par = [pp & (out_dir[:, 0] * o[:, 0] + out_dir[:, 1] * o[:, 1] > 0)
                    for pp, o in zip(par, own_dirs, strict=True)]
-            own_edge = (at_p | at_q) & (par[0] | par[1]) & (tw > 0)
+            own_edge = (at_p | at_q) & (par[0] | par[1]) & ~full[tw]
             touching[tw[~own_edge]] = True
             # the obstacles' angular cones at apexes on the outline: counter-clockwise from
             # each edge leaving the apex to the nearest edge arriving there
             oang = np.arctan2(out_dir[:, 1], out_dir[:, 0])
+            # an apex inside an edge (a start in contact with a wall's face) has the half
+            # plane on the edge's left as its cone: its sides, along the face, are events,
+            # so the rays along the face are cast (issue 12: no ray ran along it)
+            inner = ~(at_p | at_q)
             for w in np.unique(tw[touching[tw]]).tolist():
                 mine = tw == w
                 outs = oang[mine & at_p]
@@ -1082,6 +1209,10 @@ class GeodesicDisk:
                     cone_w.extend([w] * len(outs))
                     cone_a.extend(outs.tolist())
                     cone_n.extend(width.tolist())
+                faces = np.arctan2(ed[mine & inner, 1], ed[mine & inner, 0])
+                cone_w.extend([w] * len(faces))
+                cone_a.extend(faces.tolist())
+                cone_n.extend([math.pi] * len(faces))
         f = np.nonzero(front)[0]
         wi, ei = wi[f], ei[f]
         px, py, qx, qy, dx, dy = px[f], py[f], qx[f], qy[f], dx[f], dy[f]
@@ -1120,16 +1251,16 @@ class GeodesicDisk:
         # arc samples (the ends nudged inside the wedge)
         step = 2.0 * np.arccos(np.maximum(-1.0, 1.0 - ARC_TOLERANCE / np.maximum(rho, 1e-9)))
         nseg = np.maximum(1, np.ceil(span / step)).astype(np.int64)
-        nseg[0] = max(3, int(nseg[0]))
+        nseg[full] = np.maximum(3, nseg[full])
         cnt = nseg + 1
-        cnt[0] = nseg[0]
+        cnt[full] = nseg[full]
         aw = np.repeat(np.arange(nw), cnt)
         j = np.arange(len(aw)) - np.repeat(np.cumsum(cnt) - cnt, cnt)
         # rays, per wedge in angular order
         rw = np.concatenate([aw, evw, evw])
         rp = np.concatenate([span[aw] * j / nseg[aw], evp - eps, evp + eps])
         # the start's disk wraps round; a wedge's rays stay just inside its two sides
-        at0 = rw == 0
+        at0 = full[rw]
         rp0 = np.mod(rp[at0], two_pi)
         rp = np.minimum(np.maximum(rp, eps), span[rw] - eps)
         rp[at0] = rp0
@@ -1203,16 +1334,18 @@ class GeodesicDisk:
         keep = ~run
         keep[1:] &= ~(same_w[1:] & (_norm(X[1:] - X[:-1], Y[1:] - Y[:-1]) <= 1e-9))
         rw, X, Y = rw[keep], X[keep], Y[keep]
-        # apex first (not for the start's disk)
+        # apex first (not for the sources' disks)
+        apexed = (~full).astype(np.int64)
+        sizes = np.bincount(rw, minlength=nw) + apexed
+        ends = np.cumsum(sizes)
+        begin = ends - sizes
         first = np.searchsorted(rw, np.arange(nw), "left")
-        out = np.empty((len(rw) + nw - 1, 2))
-        rows = np.arange(len(rw)) + rw
+        out = np.empty((int(ends[-1]) if nw else 0, 2))
+        rows = begin[rw] + apexed[rw] + (np.arange(len(rw)) - first[rw])
         out[rows, 0] = X
         out[rows, 1] = Y
-        out[first[1:] + np.arange(1, nw) - 1] = apex[1:]
-        sizes = np.bincount(rw, minlength=nw) + 1
-        sizes[0] -= 1
-        ends = np.cumsum(sizes).tolist()
+        out[begin[~full]] = apex[~full]
+        ends = ends.tolist()
         return [out[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)], touching
 
     def _build_swept(self, exclude: BaseGeometry | None, exclude_key: object
@@ -1224,8 +1357,7 @@ class GeodesicDisk:
         wedges, flat, sizes = self._wedges(slack, ahead=True, outer=True)
         if exclude is not None and not exclude.is_empty and len(wedges) > 1:
             # wedges wholly inside the excluded set add nothing (the start's disk stays)
-            keep = np.ones(len(wedges), bool)
-            keep[1:] = ~shapely.contains(exclude, _polygons(flat[sizes[0]:], sizes[1:]))
+            keep = ~shapely.contains(exclude, _polygons(flat, sizes)) | wedges.query
             wedges = wedges.take(keep)
         coords, touching = self._rays(wedges)
         merged, members = self._chains(wedges, coords, np.ones(len(wedges), bool)) \
@@ -1263,8 +1395,7 @@ class GeodesicDisk:
         coords = [flat[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
         if exclude is not None and not exclude.is_empty:
             # wedges wholly inside the excluded set add nothing
-            keep = ~shapely.contains(exclude, polys)
-            keep[0] = True
+            keep = ~shapely.contains(exclude, polys) | wedges.query
             polys = polys[keep]
             wedges = wedges.take(keep)
             coords = [c for c, k in zip(coords, keep.tolist(), strict=True) if k]
@@ -1408,11 +1539,11 @@ class GeodesicDisk:
         out = raw if b[0] >= x0 and b[1] >= y0 and b[2] <= x1 and b[3] <= y1 else \
             raw.intersection(self.rm.box_polygon)
         if exclude is not None and not exclude.is_empty and not out.is_empty:
-            out = out.difference(_clipped(exclude, out.bounds))
+            out = out.difference(clipped(exclude, out.bounds))
         return _polygonal(out)
 
 
-def _clipped(geom: BaseGeometry, bounds: tuple[float, float, float, float],
+def clipped(geom: BaseGeometry, bounds: tuple[float, float, float, float],
              pad: float = 0.1) -> BaseGeometry:
     """``geom`` cut to the rectangle ``bounds`` grown by ``pad``, for overlays inside ``bounds``.
 
@@ -1421,8 +1552,12 @@ def _clipped(geom: BaseGeometry, bounds: tuple[float, float, float, float],
     clip is the same point set inside the rectangle; its topology is not guaranteed, so an
     invalid clip falls back on ``geom`` itself.
     """
-    clip = shapely.clip_by_rect(geom, bounds[0] - pad, bounds[1] - pad, bounds[2] + pad,
-                                bounds[3] + pad)
+    try:
+        clip = shapely.clip_by_rect(geom, bounds[0] - pad, bounds[1] - pad, bounds[2] + pad,
+                                    bounds[3] + pad)
+    except shapely.errors.GEOSException:
+        # GEOS's rectangle clipping can fail on a valid input (a ring it cuts to 3 points)
+        return geom
     return clip if shapely.is_valid(clip) else geom
 
 

@@ -62,15 +62,21 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
 from tabletop.errors import UserError, describe, quote
+from tabletop.geometry.cspace import angle_between, pieces_at, sweep_pieces, turn_hits
 from tabletop.geometry.footprints import (
+    EXACT_SEGMENTS,
+    ROUND_SEGMENTS,
     Footprint,
     Oval,
     Round,
     circumscribed_circle,
+    extent,
     footprint_distance,
 )
+from tabletop.geometry.layers import TurnReach, default_step, facing_grid, turn_map
 from tabletop.geometry.reach import (
     GeodesicDisk,
+    clipped,
     conservative_buffer,
     convex_pieces,
     disk_sum,
@@ -107,6 +113,10 @@ END_SEGMENTS = 128
 """Vertices of the circumscribed polygons of round end regions (radius excess 0.03 %)."""
 END_QUAD_SEGS = 16
 """``quad_segs`` of the conservative buffers of the end regions."""
+END_OVAL_SEGMENTS = 64
+"""Vertices of the circumscribed polygon of an oval mover in its end regions: at most
+``rho_max * (1 / cos(pi / 64) - 1)`` outside the oval (0.0024" for a 60x35 mm oval, 0.0037"
+for 90x52.5 mm), on the safe side; the exact point test (8192 vertices) lies inside it."""
 SNAP_MARGIN = 0.05
 """Points farther than this outside the zone polygon are decided without the exact test."""
 PATH_SEGMENTS = 64
@@ -121,9 +131,11 @@ and blew the visibility graph up on real layouts (O(corners^2) candidate edges).
 # results
 # --------------------------------------------------------------------------------------------
 class PathResult(NamedTuple):
-    """A shortest path: its points (start first) and its length, inches."""
+    """A shortest path: its points (start first) and its length, inches.
 
-    points: tuple[tuple[float, float], ...]
+    Points are ``(x, y)``, or ``(x, y, facing)`` for a model that turns as it moves."""
+
+    points: tuple[tuple[float, ...], ...]
     length: float
 
 
@@ -131,7 +143,7 @@ class PathResult(NamedTuple):
 class PathCheck:
     """The verdict on a drawn path: every violation, the length and the limit."""
 
-    points: tuple[tuple[float, float], ...]
+    points: tuple[tuple[float, ...], ...]
     length: float
     limit: float
     violations: tuple[Violation, ...] = ()
@@ -170,8 +182,7 @@ class _Other:
 
     @property
     def exact(self) -> Polygon:
-        segs = 2048 if isinstance(self.base, Oval) else 256
-        return self.base.placed(self.at[0], self.at[1], self.facing, segments=segs)
+        return _placed(self.base, self.at, self.facing)
 
 
 @dataclass
@@ -359,8 +370,9 @@ def fly_penalty(unit: Unit) -> float:
 # --------------------------------------------------------------------------------------------
 @lru_cache(maxsize=64)
 def _mover_pieces(base: Footprint, facing: float) -> tuple[np.ndarray, ...]:
-    """Convex pieces of the mover's footprint reflected through its centre (``-F``)."""
-    poly = base.placed(0.0, 0.0, facing)
+    """Convex pieces of the mover's footprint reflected through its centre (``-F``); an oval
+    as its circumscribed polygon of :data:`END_OVAL_SEGMENTS` vertices."""
+    poly = base.placed(0.0, 0.0, facing, segments=END_OVAL_SEGMENTS)
     return tuple(-np.asarray(p.exterior.coords)[:-1] for p in convex_pieces(poly))
 
 
@@ -451,9 +463,16 @@ def _facing_key(base: Footprint, facing: float) -> float:
 # --------------------------------------------------------------------------------------------
 # exact point tests
 # --------------------------------------------------------------------------------------------
-def _exact_self(base: Footprint, at: tuple[float, float], facing: float) -> Polygon:
-    segs = 2048 if isinstance(base, Oval) else 256
+@lru_cache(maxsize=256)
+def _placed(base: Footprint, at: tuple[float, float], facing: float) -> Polygon:
+    """A placed footprint for contact decisions: an oval as its fine circumscribed polygon
+    (:data:`~tabletop.geometry.footprints.EXACT_SEGMENTS`, within 4e-7" of it)."""
+    segs = EXACT_SEGMENTS if isinstance(base, Oval) else ROUND_SEGMENTS
     return base.placed(at[0], at[1], facing, segments=segs)
+
+
+def _exact_self(base: Footprint, at: tuple[float, float], facing: float) -> Polygon:
+    return _placed(base, (float(at[0]), float(at[1])), float(facing))
 
 
 def _overlaps_model(base: Footprint, at: tuple[float, float], facing: float, o: _Other) -> bool:
@@ -476,22 +495,26 @@ def _overlaps_shape(base: Footprint, at: tuple[float, float], facing: float,
     return bool(mine.intersects(shape))
 
 
-def _end_violations(sit: _Situation, x: float, y: float, *, engagement: bool = True,
-                    ignore_engaged: frozenset[str] = frozenset()) -> list[Violation]:
+def _end_violations(sit: _Situation, x: float, y: float, *, facing: float | None = None,
+                    engagement: bool = True, ignore_engaged: frozenset[str] = frozenset()
+                    ) -> list[Violation]:
+    """Every end rule ``(x, y)`` breaks with the model at ``facing`` (default: its own)."""
     at = (float(x), float(y))
-    base, facing, mid = sit.base, sit.facing, sit.model.id
+    base, mid = sit.base, sit.model.id
+    facing = sit.facing if facing is None else float(facing)
     out: list[Violation] = []
-    x0, y0, x1, y1 = _end_box(base, facing, sit.width, sit.depth)
-    if isinstance(base, Round):
-        over = max(x0 - x, y0 - y, x - x1, y - y1)
-    else:
-        bx0, by0, bx1, by1 = _exact_self(base, at, facing).bounds
-        over = max(-bx0, -by0, bx1 - sit.width, by1 - sit.depth)
+    # exact extents (an oval's polygon would reach a little beyond it)
+    ex0, ey0, ex1, ey1 = extent(base, facing)
+    over = max(-(x + ex0), -(y + ey0), x + ex1 - sit.width, y + ey1 - sit.depth)
     if over > EPS:
         out.append(Violation(
             "off-battlefield", f"the base of {mid} would stick {_fmt(over)} off the battlefield",
             (mid,), over, 0.0, sit.state.battlefield.polygon.exterior))
+    reach = base.radius + rulings.ENGAGEMENT_RANGE + EPS
     for o in sit.others:
+        if abs(o.at[0] - at[0]) > reach + o.base.radius or \
+                abs(o.at[1] - at[1]) > reach + o.base.radius:
+            continue
         if _overlaps_model(base, at, facing, o):
             out.append(Violation(
                 "overlap-model", f"the base of {mid} would overlap model {o.id}", (mid, o.id),
@@ -528,6 +551,34 @@ def _query_point(x: Any, y: Any) -> tuple[float, float]:
     return fx, fy
 
 
+Pose = tuple[float, float, float]
+"""``(x, y, facing)``."""
+
+
+class _EndPose(NamedTuple):
+    facing: float
+    poses: list[Pose]
+
+
+def _compact_poses(poses: Sequence[Pose]) -> list[Pose]:
+    """Drop repeated poses and join consecutive turns in place that go the same way (up to
+    less than half a turn each): the exact turn test answers the same for the joined turn."""
+    out: list[Pose] = []
+    for q in poses:
+        q = (float(q[0]), float(q[1]), float(q[2]))
+        if out and math.dist(out[-1][:2], q[:2]) <= 1e-12:
+            if abs(angle_between(out[-1][2], q[2])) <= 1e-9:
+                continue
+            if len(out) >= 2 and math.dist(out[-2][:2], q[:2]) <= 1e-12:
+                a = angle_between(out[-2][2], out[-1][2])
+                b = angle_between(out[-1][2], q[2])
+                if a * b > 0 and abs(a + b) < 180.0 - 1e-9:
+                    out[-1] = q
+                    continue
+        out.append(q)
+    return out
+
+
 class Zone:
     """A legal zone: where a model may end its move (or be set up).
 
@@ -544,17 +595,20 @@ class Zone:
     """
 
     def __init__(self, sit: _Situation, geometry: BaseGeometry, disk: GeodesicDisk | None,
-                 *, kind: str, setup_checks: Any = None) -> None:
+                 *, kind: str, setup_checks: Any = None,
+                 turning: tuple[TurnReach, _TurnPhase] | None = None) -> None:
         self._sit = sit
         self.geometry = geometry
         shapely.prepare(self.geometry)
         self._disk = disk
+        self._turning = turning
         self.model = sit.model.id
         self.move = kind
         self.mode = sit.mode
-        self.max_distance = sit.limit if disk is not None else 0.0
+        self.max_distance = sit.limit if disk is not None or turning is not None else 0.0
         self._setup_checks = setup_checks
         self._near_geometry: BaseGeometry | None = None
+        self._pose_memo: tuple[tuple[float, float], _EndPose | None] | None = None
 
     def __repr__(self) -> str:
         return (f"Zone(model={self.model!r}, move={self.move!r}, "
@@ -578,7 +632,12 @@ class Zone:
     @property
     def start(self) -> tuple[float, float] | None:
         """Where the model stands (``None`` for a set-up zone)."""
-        return self._sit.start if self._disk is not None else None
+        return self._sit.start if self._disk is not None or self._turning else None
+
+    @property
+    def turns(self) -> bool:
+        """Whether the model turns as it moves (a non-round base): paths carry facings."""
+        return self._turning is not None
 
     def contains(self, x: float, y: float) -> bool:
         """Whether ``(x, y)`` is a legal end point (exact test near the zone's boundary)."""
@@ -592,6 +651,8 @@ class Zone:
     def explain(self, x: float, y: float) -> list[Violation]:
         """Every reason why ``(x, y)`` is not a legal end point (empty when it is legal)."""
         x, y = _query_point(x, y)
+        if self._turning is not None:
+            return self._turning_reasons(x, y)
         if self._disk is None:
             return list(self._setup_checks(float(x), float(y)))
         out = _end_violations(self._sit, x, y)
@@ -654,8 +715,20 @@ class Zone:
 
         The path only follows the reach rule; whether ``(x, y)`` is a legal end point is
         :meth:`contains`. A set-up zone has no path.
+
+        A model that turns as it moves (a non-round base) gets its witness: points ``(x, y,
+        facing)``, a turn in place being two consecutive points with the same ``x, y`` (each
+        turn the shorter way); it ends at :meth:`facing_at`, or, where no facing there is a
+        legal end, at the facing of the layer that reaches it.
         """
         x, y = _query_point(x, y)
+        if self._turning is not None:
+            pose = self._end_pose(x, y)
+            poses = pose.poses if pose is not None else self._any_arrival(x, y)
+            if poses is None:
+                return None
+            length = sum(math.dist(a[:2], b[:2]) for a, b in itertools.pairwise(poses))
+            return PathResult(tuple(poses), length)
         if self._disk is None:
             return None
         pts = self._disk.path_to(x, y)
@@ -665,6 +738,98 @@ class Zone:
         if length > self._sit.limit + EPS:
             return None
         return PathResult(tuple(pts), length)
+
+    def facing_at(self, x: float, y: float) -> float | None:
+        """The facing the model would end at on ``(x, y)``: the legal one closest to its
+        current facing (``None`` where no facing is a legal end). A round base keeps its own."""
+        x, y = _query_point(x, y)
+        if self._turning is None:
+            return self._sit.facing if self.contains(x, y) else None
+        pose = self._end_pose(x, y)
+        return None if pose is None else pose.facing
+
+    # -- non-round movers ----------------------------------------------------------------
+    def _arrivals(self, x: float, y: float) -> list[tuple[float, list[Pose]]]:
+        """The distance and the witness of every layer that reaches ``(x, y)``."""
+        assert self._turning is not None
+        reach = self._turning[0]
+        out = []
+        for f in [*reach.layers, *([None] if reach.hub is not None else [])]:
+            poses = reach.witness(x, y, f)
+            if poses is not None:
+                d = sum(math.dist(a[:2], b[:2]) for a, b in itertools.pairwise(poses))
+                if d <= self._sit.limit + EPS:
+                    out.append((d, poses))
+        return out
+
+    def _any_arrival(self, x: float, y: float) -> list[Pose] | None:
+        got = self._arrivals(x, y)
+        return min(got, key=lambda a: a[0])[1] if got else None
+
+    def _end_pose(self, x: float, y: float) -> _EndPose | None:
+        """The legal end facing closest to the model's own at ``(x, y)``, with its witness."""
+        if self._pose_memo is not None and self._pose_memo[0] == (x, y):
+            return self._pose_memo[1]
+        got = self._find_end_pose(x, y)
+        self._pose_memo = ((x, y), got)
+        return got
+
+    def _find_end_pose(self, x: float, y: float) -> _EndPose | None:
+        assert self._turning is not None
+        reach, ph = self._turning
+        sit = self._sit
+        arrivals = self._arrivals(x, y)
+        if not arrivals:
+            return None
+        own = sit.facing
+        per = ph.tm.period
+        hub = ph.tm.in_hub(x, y)
+        cands: list[tuple[float, float, float, list[Pose]]] = []
+        for d, poses in arrivals:
+            f = poses[-1][2]
+            cands.append((abs(angle_between(own, f)), d, f, poses))
+            if hub:
+                # a clear circle: any facing, turning at the end
+                for g in (own, *reach.grid):
+                    g = g + per * round(angle_between(g, own) / per)
+                    cands.append((abs(angle_between(own, g)), d, g, [*poses, (x, y, g)]))
+        cands.sort(key=lambda c: (round(c[0], 9), c[1]))
+        tried: set[float] = set()
+        for _, _, f, poses in cands:
+            k = round(f % 360.0, 9)
+            if k in tried:
+                continue
+            tried.add(k)
+            if not _end_violations(sit, x, y, facing=f):
+                return _EndPose(f, _compact_poses(poses))
+        return None
+
+    def _turning_reasons(self, x: float, y: float) -> list[Violation]:
+        """Why ``(x, y)`` is not a legal end of a turning mover: the end rules at the facing
+        it would arrive at (the closest to its own), or why no facing reaches it."""
+        if self._end_pose(x, y) is not None:
+            return []
+        sit, mid = self._sit, self.model
+        arrivals = self._arrivals(x, y)
+        if arrivals:
+            best = min((abs(angle_between(sit.facing, p[-1][2])), p[-1][2]) for _, p in
+                       arrivals)[1]
+            return _end_violations(sit, x, y, facing=best)
+        out = _end_violations(sit, x, y)
+        straight = math.dist(sit.start, (x, y))
+        if straight > sit.limit + EPS:
+            out.append(Violation(
+                "too-far", f"{mid} would move {_fmt(straight)} in a straight line, more than "
+                f"its {_fmt(sit.limit)} {sit.move} move", (mid,), straight, sit.limit,
+                LineString([sit.start, (x, y)])))
+        else:
+            step = self._turning[1].grid[1] - self._turning[1].grid[0] if \
+                self._turning and len(self._turning[1].grid) > 1 else 180.0
+            out.append(Violation(
+                "unreachable", f"no legal path of {_fmt(sit.limit)} or less reaches this point "
+                f"at any facing {mid} can turn to (facings every {step:g} degrees): the base "
+                "cannot fit through on the way", (mid,), straight, sit.limit, None))
+        return out
 
     def to_geojson(self) -> dict[str, Any]:
         """The zone as one GeoJSON Feature (scenario inches)."""
@@ -736,13 +901,15 @@ def _phase(sit: _Situation, fkey: float) -> tuple[Any, BaseGeometry, _Key]:
     return got
 
 
-def _friends_region(sit: _Situation, near: BaseGeometry) -> BaseGeometry:
-    """Overlap regions of the non-enemy models close enough to matter."""
+def _friends_region(sit: _Situation, near: BaseGeometry, facing: float | None = None
+                    ) -> BaseGeometry:
+    """Overlap regions of the non-enemy models close enough to matter (the mover at
+    ``facing``, default its own)."""
     if near.is_empty:
         return Polygon()
     x0, y0, x1, y1 = near.bounds
     parts = []
-    fkey = _facing_key(sit.base, sit.facing)
+    fkey = _facing_key(sit.base, sit.facing if facing is None else facing)
     memo = _memo(sit.state)
     friends = memo.get(("friends", sit.unit.player))
     if friends is None:
@@ -759,8 +926,128 @@ def _friends_region(sit: _Situation, near: BaseGeometry) -> BaseGeometry:
     return shapely.union_all(parts) if parts else Polygon()
 
 
+# --------------------------------------------------------------------------------------------
+# zones of non-round movers: layers of facings (tabletop.geometry.layers)
+# --------------------------------------------------------------------------------------------
+@dataclass
+class _TurnPhase:
+    """The per-phase geometry of a turning mover: its layers and, per facing, where it may
+    not end (built on first use)."""
+
+    tm: Any
+    grid: tuple[float, ...]
+    enemies: tuple[tuple[object, ...], ...]
+    terrain: tuple[tuple[tuple[float, ...], ...], ...]
+    key: _Key
+    ends: dict[float, tuple[BaseGeometry, _Key]] = field(default_factory=dict)
+    hub_end: tuple[BaseGeometry, _Key] | None = None
+
+
+def _turn_phase(sit: _Situation, step: float) -> _TurnPhase:
+    who = ("turn", sit.path_key, sit.base, step)
+    memo = _memo(sit.state)
+    got = memo.get(who)
+    if got is None:
+        W, H, _, circles, polys = _reach_inputs(sit)
+        tm = turn_map(W, H, sit.base, circles, polys)
+        enemies = tuple(sorted((o.key() for o in sit.others if o.enemy),
+                               key=lambda k: (k[0], k[2])))
+        terrain = tuple(sorted(tuple(tuple(map(float, c)) for c in shape.exterior.coords[:-1])
+                               for _, _, shape in sit.end_terrain))
+        grid = facing_grid(sit.base, 0.0, step)
+        got = _TurnPhase(tm, grid, enemies, terrain,
+                         _Key(("turn-end", sit.base, step, tm, enemies, terrain)))
+        memo[who] = got
+    return got
+
+
+def _turn_end(ph: _TurnPhase, base: Footprint, facing: float) -> tuple[BaseGeometry, _Key]:
+    """Where the mover at ``facing`` may not end: enemies' engagement and terrain (static,
+    prepared), and its key."""
+    k = ph.tm.key(facing)
+    got = ph.ends.get(k)
+    if got is None:
+        got = (_static_end(base, k, ph.enemies, ph.terrain), _Key(("at", ph.key, k)))
+        ph.ends[k] = got
+    return got
+
+
+def _hub_end(ph: _TurnPhase, base: Footprint) -> tuple[BaseGeometry, _Key]:
+    """Where a mover whose circumscribed circle is clear (so it may turn to any facing) may
+    not end: where every grid facing breaks the end rules (within the hub's box)."""
+    if ph.hub_end is None:
+        stuck: BaseGeometry = box(*ph.tm.hub.box)
+        for m in ph.grid:
+            xm = _turn_end(ph, base, m)[0]
+            stuck = stuck.intersection(clipped(xm, stuck.bounds)) if not xm.is_empty else \
+                Polygon()
+            if stuck.is_empty:
+                break
+        stuck = _clean(stuck)
+        shapely.prepare(stuck)
+        ph.hub_end = (stuck, _Key(("hub", ph.key)))
+    return ph.hub_end
+
+
+def _near_friends(sit: _Situation, near: BaseGeometry) -> BaseGeometry:
+    """Where some facing of the mover could touch a non-enemy model: the friends' circles
+    grown by the mover's circumscribed radius (a superset, circumscribed polygons)."""
+    if near.is_empty:
+        return Polygon()
+    x0, y0, x1, y1 = near.bounds
+    memo = _memo(sit.state)
+    friends = memo.get(("friends", sit.unit.player))
+    if friends is None:
+        friends = [o for o in _everyone(sit.state, sit.unit.player) if not o.enemy]
+        memo[("friends", sit.unit.player)] = friends
+    parts = []
+    for o in friends:
+        if o.id == sit.model.id:
+            continue
+        r = o.base.radius + sit.radius + 1e-6
+        if o.at[0] < x0 - r or o.at[0] > x1 + r or o.at[1] < y0 - r or o.at[1] > y1 + r:
+            continue
+        parts.append(circumscribed_circle(o.at[0], o.at[1], r, segments=32))
+    return shapely.union_all(parts) if parts else Polygon()
+
+
+def _turning_zone(sit: _Situation, kind: str, step: float | None = None) -> Zone:
+    """The zone of a non-round mover (module docstring; :mod:`tabletop.geometry.layers`).
+
+    Each layer's reach minus the end rules at its facing, and the hub's reach (its
+    circumscribed circle clear all the way, so any facing at the end) minus where every grid
+    facing breaks them; within reach of a friendly model only the layers count, each at its
+    own facing.
+    """
+    step = default_step(sit.base) if step is None else step
+    ph = _turn_phase(sit, step)
+    reach = TurnReach(ph.tm, sit.start, sit.facing, sit.limit, step)
+    regions: dict[float, BaseGeometry] = {}
+    for f, lay in reach.layers.items():
+        excl, key = _turn_end(ph, sit.base, f)
+        g = lay.disk.region(excl, key)
+        if not g.is_empty:
+            regions[f] = g
+    parts = list(regions.values())
+    near = _near_friends(sit, box(*shapely.total_bounds(parts))) if parts else Polygon()
+    if not near.is_empty:
+        # within reach of a friend the end facing matters: there the mover may end only at
+        # the facing a layer arrives at, clear of the friends (the hub's any-facing end is
+        # given up there: on the safe side)
+        parts = [g.difference(_friends_region(sit, g, f)) for f, g in regions.items()]
+    if reach.hub is not None:
+        hub = reach.hub.disk.region(*_hub_end(ph, sit.base))
+        if not hub.is_empty and not near.is_empty:
+            hub = hub.difference(near)
+        if not hub.is_empty:
+            parts.append(hub)
+    geom = shapely.union_all(parts) if parts else Polygon()
+    return Zone(sit, _clean(geom), None, kind=kind, turning=(reach, ph))
+
+
 def legal_zone(state: GameState, model_id: str, move: str, *, roll: int | None = None,
-               mode: str | None = None, fly: bool = False) -> Zone:
+               mode: str | None = None, fly: bool = False, step: float | None = None
+               ) -> Zone:
     """The legal zone of ``model_id`` for ``move`` (see the module docstring).
 
     Parameters
@@ -777,6 +1064,10 @@ def legal_zone(state: GameState, model_id: str, move: str, *, roll: int | None =
     fly : bool
         The unit takes to the skies (a FLY unit, rulings): its move is 2" shorter unless it has
         HOVER and passes over every model and all terrain; where it may end does not change.
+    step : float, optional
+        For a model on a non-round base, the facing step of its layers in degrees (default
+        15, 30 for ovals; :mod:`tabletop.geometry.layers`): smaller is closer to the true zone
+        and slower. Between 1 and 90.
 
     Raises
     ------
@@ -784,13 +1075,15 @@ def legal_zone(state: GameState, model_id: str, move: str, *, roll: int | None =
         Unknown model, move or mode, missing roll, model not on the battlefield.
     """
     sit = _situation(state, model_id, move, roll, mode, fly)
+    if step is not None and not (isinstance(step, int | float) and 1.0 <= step <= 90.0):
+        raise UserError(f"a facing step is a number of degrees from 1 to 90, not "
+                        f"{describe(step)}")
+    if not isinstance(sit.base, Round):
+        return _turning_zone(sit, move, None if step is None else float(step))
     fkey = _facing_key(sit.base, sit.facing)
     rm, static, key = _phase(sit, fkey)
     disk = rm.disk(sit.start, sit.limit)
     geom = disk.region(static, key)
-    if not isinstance(sit.base, Round):
-        # the region is already inside the path box; a non-round base's end box may be smaller
-        geom = geom.intersection(box(*_end_box(sit.base, sit.facing, sit.width, sit.depth)))
     friends = _friends_region(sit, geom)
     if not friends.is_empty:
         geom = geom.difference(friends)
@@ -809,25 +1102,26 @@ def _clean(g: BaseGeometry) -> BaseGeometry:
 # --------------------------------------------------------------------------------------------
 # validate a drawn path
 # --------------------------------------------------------------------------------------------
-def _sweep(sit: _Situation, a: tuple[float, float], b: tuple[float, float]) -> BaseGeometry:
-    """The area the base covers moving from ``a`` to ``b`` at its facing."""
+def _sweep(sit: _Situation, a: tuple[float, float], b: tuple[float, float],
+           facing: float | None = None) -> BaseGeometry:
+    """The area the base covers moving from ``a`` to ``b`` at ``facing`` (default its own)."""
     if isinstance(sit.base, Round):
         if math.dist(a, b) == 0:
             return Point(a).buffer(sit.radius, quad_segs=32)
         return LineString([a, b]).buffer(sit.radius, quad_segs=32)
-    pa = sit.base.placed(a[0], a[1], sit.facing)
-    pieces = convex_pieces(pa)
+    pa = _exact_self(sit.base, a, sit.facing if facing is None else facing)
     off = np.array([b[0] - a[0], b[1] - a[1]])
     parts = []
-    for p in pieces:
+    for p in convex_pieces(pa):
         c = np.asarray(p.exterior.coords)[:-1]
         parts.append(MultiPoint(np.vstack([c, c + off])).convex_hull)
     return shapely.union_all(parts)
 
 
 def _segment_violations(sit: _Situation, a: tuple[float, float], b: tuple[float, float],
-                        k: int) -> list[Violation]:
+                        k: int, facing: float | None = None) -> list[Violation]:
     mid = sit.model.id
+    facing = sit.facing if facing is None else facing
     out: list[Violation] = []
     where = f"on line {k + 1} of the path"
     if isinstance(sit.base, Round):
@@ -849,71 +1143,168 @@ def _segment_violations(sit: _Situation, a: tuple[float, float], b: tuple[float,
         x0, y0, x1, y1 = (r, r, sit.width - r, sit.depth - r)
         over = max(max(x0 - p[0], y0 - p[1], p[0] - x1, p[1] - y1) for p in (a, b))
     else:
-        sweep = _sweep(sit, a, b)
+        # the convex pieces translate: each sweeps the hull of its two placements (exact; an
+        # oval as its fine polygon, within 4e-7")
+        sweep = _sweep(sit, a, b, facing)
         thin = sweep.buffer(-EPS, join_style="mitre")
         for o in sit.path_models:
-            if thin.intersects(o.exact if not isinstance(o.base, Round) else
-                               Point(o.at).buffer(o.base.radius, quad_segs=64)):
-                d = -float(thin.intersection(o.exact).area > 0)
+            if isinstance(o.base, Round):
+                c = Point(o.at)
+                hit = bool(sweep.contains(c)) or sweep.distance(c) < o.base.radius - EPS
+            else:
+                hit = bool(thin.intersects(o.exact))
+            if hit:
                 out.append(Violation(
                     "crosses-enemy", f"{mid} would pass over enemy model {o.id} {where}",
-                    (mid, o.id), d, 0.0, sweep.intersection(o.exact)))
+                    (mid, o.id), -1.0, 0.0, sweep.intersection(o.exact)))
         for tid, kind, shape in sit.path_terrain:
             if thin.intersects(shape):
-                out.append(_terrain_violation(sit, tid, kind, shape, 0.0, a, b, where))
-        bx0, by0, bx1, by1 = sweep.bounds
-        over = max(-bx0, -by0, bx1 - sit.width, by1 - sit.depth)
+                out.append(_terrain_violation(sit, tid, kind, shape, 0.0, a, b, where, facing))
+        # exact extents at both ends (the sweep of a translation spans them)
+        ex0, ey0, ex1, ey1 = extent(sit.base, facing)
+        over = max(max(-(p[0] + ex0), -(p[1] + ey0), p[0] + ex1 - sit.width,
+                       p[1] + ey1 - sit.depth) for p in (a, b))
     if over > EPS:
         out.append(Violation(
             "leaves-battlefield", f"the base of {mid} would leave the battlefield {where}",
-            (mid,), over, 0.0, _sweep(sit, a, b)))
+            (mid,), over, 0.0, _sweep(sit, a, b, facing)))
     return out
 
 
 def _terrain_violation(sit: _Situation, tid: str, kind: str, shape: BaseGeometry, d: float,
-                       a: tuple[float, float], b: tuple[float, float], where: str
-                       ) -> Violation:
+                       a: tuple[float, float], b: tuple[float, float], where: str,
+                       facing: float | None = None) -> Violation:
     mid = sit.model.id
     why = "impassable" if kind == "impassable" else \
         f"dense and taller than {_fmt(rulings.DENSE_LOW)}, which {mid} cannot cross"
     return Violation("crosses-terrain", f"{mid} would cross terrain {tid} ({why}) {where}",
-                         (mid, tid), d, 0.0, _sweep(sit, a, b).intersection(shape))
+                     (mid, tid), d, 0.0, _sweep(sit, a, b, facing).intersection(shape))
+
+
+def turn_violations(sit: _Situation, at: tuple[float, float], f0: float, f1: float,
+                    where: str) -> list[Violation]:
+    """Everything a turn in place at ``at`` from ``f0`` to ``f1`` (the shorter way) runs into.
+
+    Exact (:func:`tabletop.geometry.cspace.turn_hits`: vertex arcs against edges), the base as
+    its fine polygon; contact is allowed. Each violation carries the area the turn sweeps
+    over the obstacle (conservative, for drawing).
+    """
+    turn = angle_between(f0, f1)
+    base, mid = sit.base, sit.model.id
+    if isinstance(base, Round) or abs(turn) <= 1e-12:
+        return []
+    foot = pieces_at(base, 0.0, EXACT_SEGMENTS)
+    reach = base.radius * 1.001 + 1e-6
+    near_models = [o for o in sit.path_models
+                   if math.dist(o.at, at) <= reach + o.base.radius]
+    circles = [(o.at[0], o.at[1], o.base.radius) for o in near_models
+               if isinstance(o.base, Round)]
+    round_ids = [o for o in near_models if isinstance(o.base, Round)]
+    poly_models = [o for o in near_models if not isinstance(o.base, Round)]
+    near_terrain = [t for t in sit.path_terrain if t[2].distance(Point(at)) <= reach]
+    rings = [np.asarray(o.exact.exterior.coords)[:-1] for o in poly_models] + \
+        [np.asarray(t[2].exterior.coords)[:-1] for t in near_terrain]
+    hp, hc, leaves = turn_hits(foot, at, f0, turn, rings, circles,
+                               (0.0, 0.0, sit.width, sit.depth))
+    if not (hp or hc or leaves):
+        return []
+    swept = shapely.union_all([Polygon(p + np.asarray(at)) for p in
+                               sweep_pieces(pieces_at(base, 0.0), f0, turn)])
+    out: list[Violation] = []
+    how = f"turning from {f0 % 360:g} to {f1 % 360:g} degrees {where}"
+    for k in hp:
+        if k < len(poly_models):
+            o = poly_models[k]
+            out.append(Violation("crosses-enemy", f"{mid} would pass over enemy model {o.id} "
+                                 f"{how}", (mid, o.id), -1.0, 0.0, swept.intersection(o.exact)))
+        else:
+            tid, kind, shape = near_terrain[k - len(poly_models)]
+            why = "impassable" if kind == "impassable" else \
+                f"dense and taller than {_fmt(rulings.DENSE_LOW)}, which {mid} cannot cross"
+            out.append(Violation("crosses-terrain", f"{mid} would cross terrain {tid} ({why}) "
+                                 f"{how}", (mid, tid), 0.0, 0.0, swept.intersection(shape)))
+    for k in hc:
+        o = round_ids[k]
+        out.append(Violation("crosses-enemy", f"{mid} would pass over enemy model {o.id} {how}",
+                             (mid, o.id), -1.0, 0.0, swept.intersection(o.exact)))
+    if leaves:
+        out.append(Violation("leaves-battlefield", f"the base of {mid} would leave the "
+                             f"battlefield {how}", (mid,), 0.0, 0.0, swept))
+    return out
+
+
+def _poses(sit: _Situation, points: Sequence[Sequence[float]]) -> list[Pose]:
+    """The poses a path passes through, the start first.
+
+    Each point ``(x, y)`` or ``(x, y, facing)`` means: move straight there keeping the facing,
+    then (with a facing) turn in place to it, the shorter way. A first point at the start is
+    the start itself (its facing, if given, a turn there).
+    """
+    sx, sy = sit.start
+    out: list[Pose] = [(sx, sy, float(sit.facing))]
+    for k, p in enumerate(points):
+        if len(p) not in (2, 3):
+            raise UserError(f"a path point is [x, y] or [x, y, facing], not {describe(p)}")
+        x, y = _query_point(p[0], p[1])
+        if len(p) == 3:
+            _query_point(p[2], 0.0)
+        cur = out[-1][2]
+        if not (k == 0 and math.dist((x, y), (sx, sy)) <= EPS):
+            out.append((x, y, cur))
+        if len(p) == 3 and abs(angle_between(cur, float(p[2]))) > 1e-12:
+            out.append((out[-1][0], out[-1][1], float(p[2])))
+    return out
 
 
 def validate_path(state: GameState, model_id: str, move: str,
                   points: Sequence[Sequence[float]], *, roll: int | None = None,
                   mode: str | None = None, fly: bool = False) -> PathCheck:
-    """Check a drawn chain of straight lines for ``model_id`` making ``move``.
+    """Check a drawn path of straight lines and turns for ``model_id`` making ``move``.
 
-    The swept area of the base along each line is tested exactly (not by sampling), the length
-    against the limit ``D``, and the end point against the end rules. ``points`` may begin with
-    the model's position; otherwise the path starts there.
+    ``points`` are ``(x, y)`` or ``(x, y, facing)``: the base moves straight to each point at
+    its current facing, then turns in place to the facing given (the shorter way); a turn alone
+    is a point at the same place with a new facing. The path may begin with the model's
+    position (its facing, if given, a turn at the start); otherwise it starts there.
+
+    The swept area of the base along each line is tested exactly (not by sampling), each turn
+    by the exact test of :func:`turn_violations`, the length of the lines (turns cost nothing)
+    against the limit ``D``, and the end against the end rules at the final facing.
 
     ``fly``: the unit takes to the skies, as in :func:`legal_zone`.
 
     Returns
     -------
     PathCheck
-        ``legal``, ``length``, ``limit`` and every violation with its geometry.
+        ``legal``, ``length``, ``limit`` and every violation with its geometry; ``points``
+        carry facings when the base turns or the path gave any.
     """
     sit = _situation(state, model_id, move, roll, mode, fly)
     if len(points) > MAX_PATH_POINTS:
         raise UserError(f"a path has at most {MAX_PATH_POINTS:,} points, not {len(points):,}")
-    pts = [_query_point(p[0], p[1]) for p in points]
-    if not pts or math.dist(pts[0], sit.start) > EPS:
-        pts.insert(0, sit.start)
-    length = sum(math.dist(a, b) for a, b in itertools.pairwise(pts))
+    poses = _poses(sit, points)
+    length = sum(math.dist(a[:2], b[:2]) for a, b in itertools.pairwise(poses))
     out: list[Violation] = []
     mid = sit.model.id
     if length > sit.limit + EPS:
+        line = [p[:2] for p in poses]
         out.append(Violation(
             "path-too-long", f"the path of {mid} is {_fmt(length)} long, more than its "
-            f"{_fmt(sit.limit)} {move} move", (mid,), length, sit.limit, LineString(pts)
-            if len(pts) > 1 else None))
-    for k, (a, b) in enumerate(itertools.pairwise(pts)):
-        out.extend(_segment_violations(sit, a, b, k))
-    out.extend(_end_violations(sit, *pts[-1]))
-    return PathCheck(tuple(pts), length, sit.limit, tuple(out))
+            f"{_fmt(sit.limit)} {move} move", (mid,), length, sit.limit, LineString(line)
+            if len({tuple(q) for q in line}) > 1 else None))
+    line_no = 0
+    for a, b in itertools.pairwise(poses):
+        if math.dist(a[:2], b[:2]) > 0 or a[2] == b[2]:
+            out.extend(_segment_violations(sit, a[:2], b[:2], line_no, a[2]))
+            line_no += 1
+        else:
+            out.extend(turn_violations(sit, a[:2], a[2], b[2], f"before line {line_no + 1}"
+                                       if line_no else "at the start"))
+    end = poses[-1]
+    out.extend(_end_violations(sit, end[0], end[1], facing=end[2]))
+    with_facing = not isinstance(sit.base, Round) or any(len(p) == 3 for p in points)
+    pts: tuple[tuple[float, ...], ...] = tuple(poses) if with_facing else \
+        tuple((x, y) for x, y, _ in poses)
+    return PathCheck(pts, length, sit.limit, tuple(out))
 
 
 # --------------------------------------------------------------------------------------------

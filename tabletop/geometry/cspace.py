@@ -1,0 +1,427 @@
+"""The configuration space of a mover that translates and turns in place (issue 12).
+
+A pose is ``(x, y, facing)``. A facing ``f`` (degrees) turns the footprint's own frame by ``f``:
+a local point ``(u, v)`` lies at ``(u cos f - v sin f, u sin f + v cos f)`` from the centre
+(:meth:`tabletop.geometry.footprints.Footprint.placed`), so a growing facing is a growing angle
+in board coordinates (clockwise on the y-down board).
+
+This module holds the pieces the layered zone engine (:mod:`tabletop.geometry.layers`) and the
+path checks build on, all pure geometry:
+
+- :func:`pieces_at`: the footprint's convex pieces at a facing (an oval as a circumscribed
+  polygon, so never smaller than the base);
+- :func:`grow`: obstacles grown by a footprint at a fixed facing (the configuration-space
+  obstacle of a translating footprint: ``A (+) -F``, exact for convex polygon pieces, tangent
+  arcs around round obstacles);
+- :func:`separation`: a half-plane through a pose's centre that contains the grown obstacle,
+  from a separating axis of the two exact shapes (for a start in contact);
+- :func:`sweep_pieces`: convex pieces that contain the area a footprint covers while turning
+  through an interval of facings (conservative);
+- :func:`turn_hits`: the exact test of a turn in place against polygons, circles and the
+  battlefield's edge (vertex arcs against edges and edge offsets, analytic).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import cast
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+from shapely.ops import nearest_points
+
+from tabletop.geometry.footprints import Footprint, Hull, Round
+from tabletop.geometry.reach import convex_pieces, offset_convex
+
+__all__ = [
+    "ENGINE_SEGMENTS",
+    "SWEEP_TOLERANCE",
+    "Obstacle",
+    "angle_between",
+    "grow",
+    "period",
+    "pieces_at",
+    "separation",
+    "sweep_pieces",
+    "turn_hits",
+    "turn_steps",
+    "turned",
+]
+
+ENGINE_SEGMENTS = 32
+"""Vertices of the circumscribed polygon of an oval mover in the zone engine.
+
+Its vertices lie at most ``rho_max * (1 / cos(pi / 32) - 1)`` outside the oval (``rho_max =
+a**2 / b``, the largest radius of curvature: 0.0098" for a 60x35 mm oval), on the safe side; the
+exact checks use a finer polygon whose vertex count is a multiple (an even one) of this, which
+lies inside it."""
+
+SWEEP_TOLERANCE = 0.002
+"""How far the pieces of :func:`sweep_pieces` may lie outside the area swept by a turn, inches."""
+
+Obstacle = tuple[str, object]
+"""``("polygon", ring)`` with a counter-clockwise ``(k, 2)`` array of a convex piece, or
+``("circle", (x, y, r))``."""
+
+
+def turned(pts: np.ndarray, facing: float) -> np.ndarray:
+    """Points of a footprint's own frame turned to ``facing`` (degrees), about the origin."""
+    a = math.radians(facing)
+    c, s = math.cos(a), math.sin(a)
+    out = np.empty_like(pts, dtype=float)
+    out[..., 0] = pts[..., 0] * c - pts[..., 1] * s
+    out[..., 1] = pts[..., 0] * s + pts[..., 1] * c
+    return out
+
+
+def angle_between(f0: float, f1: float) -> float:
+    """The signed turn from facing ``f0`` to ``f1`` the shorter way, in (-180, 180] degrees."""
+    d = (f1 - f0) % 360.0
+    return d - 360.0 if d > 180.0 else d
+
+
+@lru_cache(maxsize=256)
+def period(fp: Footprint) -> float:
+    """360 degrees, or 180 for a footprint that looks the same turned half round (ovals,
+    rectangles, hulls symmetric about their centre)."""
+    if isinstance(fp, Round):
+        return 360.0
+    if isinstance(fp, Hull):
+        pts = np.array(fp.points, dtype=float)
+        a = np.round(pts, 9)
+        b = np.round(-pts, 9)
+        same = {tuple(p) for p in a.tolist()} == {tuple(p) for p in b.tolist()}
+        return 180.0 if same else 360.0
+    return 180.0
+
+
+@lru_cache(maxsize=256)
+def _local(fp: Footprint, segments: int) -> tuple[np.ndarray, ...]:
+    """Convex pieces of the footprint in its own frame (counter-clockwise vertices)."""
+    poly = fp.local_polygon(segments=segments)
+    return tuple(_ccw(np.asarray(p.exterior.coords)[:-1]) for p in convex_pieces(poly))
+
+
+@lru_cache(maxsize=1024)
+def pieces_at(fp: Footprint, facing: float, segments: int = ENGINE_SEGMENTS
+              ) -> tuple[np.ndarray, ...]:
+    """The footprint's convex pieces at ``facing``, centred on the origin (never smaller than
+    the base: an oval is its circumscribed polygon of ``segments`` vertices)."""
+    return tuple(turned(p, facing) for p in _local(fp, segments))
+
+
+def _ccw(c: np.ndarray) -> np.ndarray:
+    x, y = c[:, 0], c[:, 1]
+    area = float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+    return c.astype(float) if area > 0 else c[::-1].astype(float)
+
+
+# --------------------------------------------------------------------------------------------
+# obstacles grown by a footprint
+# --------------------------------------------------------------------------------------------
+def grow(obstacles: Sequence[Obstacle], foot: Sequence[np.ndarray], *,
+         max_step: float = math.pi / 16) -> tuple[list[np.ndarray], list[tuple[int, int]]]:
+    """Centres at which a footprint made of the convex ``foot`` pieces meets an obstacle.
+
+    For each obstacle piece ``A`` and footprint piece ``F`` the grown piece is ``A (+) -F``:
+    the convex hull of the vertex differences (exact) for a polygon, the offset of ``-F`` by
+    the radius for a circle (straight edges exact, corners by tangent segments turning at most
+    ``max_step``: never smaller). Returns the rings (counter-clockwise) and, for each, the
+    indices ``(obstacle, foot piece)`` it comes from.
+    """
+    rings: list[np.ndarray] = []
+    pairs: list[tuple[int, int]] = []
+    poly_sums: list[np.ndarray] = []
+    poly_pairs: list[tuple[int, int]] = []
+    for i, (kind, data) in enumerate(obstacles):
+        for j, f in enumerate(foot):
+            if kind == "circle":
+                x, y, r = cast(tuple[float, float, float], data)
+                ring = offset_convex(-f, float(r), max_step=max_step) if r > 0 else -f
+                rings.append(ring + np.array([x, y]))
+                pairs.append((i, j))
+            else:
+                a = np.asarray(data, dtype=float)
+                poly_sums.append((a[:, None, :] - f[None, :, :]).reshape(-1, 2))
+                poly_pairs.append((i, j))
+    if poly_sums:
+        idx = np.repeat(np.arange(len(poly_sums)), [len(s) for s in poly_sums])
+        hulls = shapely.convex_hull(shapely.multipoints(np.concatenate(poly_sums),
+                                                         indices=idx))
+        hulls = shapely.orient_polygons(hulls, exterior_cw=False)
+        xy, which = shapely.get_coordinates(shapely.get_exterior_ring(hulls),
+                                            return_index=True)
+        bounds = np.searchsorted(which, np.arange(len(poly_sums) + 1))
+        for k in range(len(poly_sums)):
+            ring = xy[bounds[k]:bounds[k + 1] - 1]
+            if len(ring) >= 3:
+                rings.append(ring)
+                pairs.append(poly_pairs[k])
+    return rings, pairs
+
+
+def separation(obstacle: Obstacle, piece: np.ndarray, tol: float = 1e-9
+               ) -> np.ndarray | None:
+    """A unit normal ``n`` of a line separating ``obstacle`` from the placed convex ``piece``.
+
+    The obstacle lies on the side ``x . n <= c`` and the piece on ``x . n >= c``; for the
+    grown piece ``A (+) -F`` and the centre ``p`` of a pose whose footprint piece is ``piece``,
+    the half-plane ``(q - p) . n <= 0`` then contains the whole grown piece (a start in
+    contact cuts the grown piece along it). ``None`` when they overlap by more than ``tol``.
+    """
+    kind, data = obstacle
+    if kind == "circle":
+        x, y, r = cast(tuple[float, float, float], data)
+        c = np.array([x, y], dtype=float)
+        poly = Polygon(piece)
+        if poly.contains(shapely.Point(c)):
+            return None
+        q = nearest_points(poly, shapely.Point(c))[0]
+        v = np.array([q.x, q.y]) - c
+        d = float(np.hypot(*v))
+        if d < r - tol or d == 0.0:
+            return None
+        return v / d
+    a = np.asarray(data, dtype=float)
+    na = _normals(a)
+    nf = _normals(piece)
+    # axes normal to the obstacle's edges (pointing out of it), then to the piece's edges
+    # (pointing into it): the gap between the two shapes' projections on each
+    gap_a = (piece @ na.T).min(axis=0) - (a * na).sum(axis=1)
+    gap_f = (a @ nf.T).min(axis=0) - (piece * nf).sum(axis=1)
+    ka, kf = int(np.argmax(gap_a)), int(np.argmax(gap_f))
+    if gap_a[ka] >= gap_f[kf]:
+        best, n = float(gap_a[ka]), na[ka]
+    else:
+        best, n = float(gap_f[kf]), -nf[kf]
+    if best < -tol:
+        return None
+    return n
+
+
+def _normals(ring: np.ndarray) -> np.ndarray:
+    """Outward unit normals of a counter-clockwise ring's edges (one per vertex, from it)."""
+    e = np.roll(ring, -1, axis=0) - ring
+    n = np.column_stack([e[:, 1], -e[:, 0]])
+    ln = np.hypot(n[:, 0], n[:, 1])
+    return n / np.where(ln > 1e-300, ln, 1.0)[:, None]
+
+
+# --------------------------------------------------------------------------------------------
+# turning in place
+# --------------------------------------------------------------------------------------------
+def turn_steps(radius: float, turn: float, tol: float = SWEEP_TOLERANCE) -> int:
+    """Sub-steps of a turn by ``turn`` degrees for :func:`sweep_pieces`: a power of two, each
+    small enough that ``radius * (1 / cos(step / 2) - 1) <= tol``."""
+    if radius <= 0 or turn == 0:
+        return 1
+    step = 2.0 * math.acos(1.0 / (1.0 + tol / radius))
+    need = max(1, math.ceil(math.radians(abs(turn)) / step))
+    return 1 << (need - 1).bit_length()
+
+
+def sweep_pieces(foot: Sequence[np.ndarray], f0: float, turn: float, *,
+                 tol: float = SWEEP_TOLERANCE) -> list[np.ndarray]:
+    """Convex pieces covering the area the ``foot`` pieces (facing 0, centred on the origin)
+    cover while turning from facing ``f0`` by ``turn`` degrees (signed, below 180).
+
+    Over a sub-step of ``delta`` from ``a`` to ``b`` every point of a piece ``P`` moves along
+    an arc inside the triangle of its two ends and the meeting point of their tangents, which
+    lies at ``1 / cos(delta / 2)`` times its radius at the middle angle; so the convex hull of
+    ``P`` at ``a``, at ``b`` and at the middle angle scaled by ``1 / cos(delta / 2)`` contains
+    the swept area, and lies at most ``radius * (1 / cos(delta / 2) - 1)`` (``tol``) outside it.
+    """
+    radius = max(float(np.hypot(p[:, 0], p[:, 1]).max()) for p in foot)
+    n = turn_steps(radius, turn, tol)
+    step = turn / n
+    scale = 1.0 / math.cos(math.radians(abs(step)) / 2.0)
+    pts: list[np.ndarray] = []
+    for p in foot:
+        for k in range(n):
+            a = f0 + k * step
+            pts.append(np.concatenate([turned(p, a), turned(p, a + step),
+                                       scale * turned(p, a + step / 2)]))
+    idx = np.repeat(np.arange(len(pts)), [len(x) for x in pts])
+    hulls = shapely.orient_polygons(shapely.convex_hull(shapely.multipoints(
+        np.concatenate(pts), indices=idx)), exterior_cw=False)
+    return [np.asarray(h.exterior.coords)[:-1] for h in hulls]
+
+
+def _in_arc(gamma: np.ndarray, beta: np.ndarray, turn: np.ndarray) -> np.ndarray:
+    """Whether angles ``gamma`` lie on arcs from ``beta`` turning by ``turn`` (radians)."""
+    two_pi = 2.0 * math.pi
+    fwd = np.mod(gamma - beta, two_pi)
+    back = np.mod(beta - gamma, two_pi)
+    tiny = 1e-12
+    return np.where(turn >= 0, fwd <= turn + tiny, back <= -turn + tiny)
+
+
+def _arcs_cross_segments(c: np.ndarray, rho: np.ndarray, beta: np.ndarray, turn: float,
+                         p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """For each segment ``p[k] -> q[k]``, whether some arc (centre ``c``, radii ``rho``,
+    starting at angles ``beta``, turning by ``turn`` radians) meets it. Returns a mask over
+    the segments."""
+    if not len(rho) or not len(p):
+        return np.zeros(len(p), bool)
+    d = q - p                                        # (m, 2)
+    w = p - c                                        # (m, 2)
+    a = (d * d).sum(axis=1)[None, :]                 # (1, m)
+    b = (d * w).sum(axis=1)[None, :]
+    cc = (w * w).sum(axis=1)[None, :] - (rho * rho)[:, None]  # (n, m)
+    disc = b * b - a * cc
+    ok = (disc >= 0) & (a > 0)
+    sq = np.sqrt(np.maximum(disc, 0.0))
+    hit = np.zeros(disc.shape, bool)
+    for sgn in (-1.0, 1.0):
+        t = (-b + sgn * sq) / np.where(a > 0, a, 1.0)
+        on = ok & (t >= 0) & (t <= 1)
+        x = w[None, :, 0] + t * d[None, :, 0]
+        y = w[None, :, 1] + t * d[None, :, 1]
+        g = np.arctan2(y, x)
+        hit |= on & _in_arc(g, beta[:, None], np.full_like(g, turn))
+    return np.asarray(hit.any(axis=0))
+
+
+def _arcs_cross_circles(c: np.ndarray, rho: np.ndarray, beta: np.ndarray, turn: float,
+                        o: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """For each circle ``(o[k], r[k])``, whether some arc meets it (see above)."""
+    if not len(rho) or not len(o):
+        return np.zeros(len(o), bool)
+    v = o - c
+    dd = np.hypot(v[:, 0], v[:, 1])[None, :]          # (1, m)
+    R = rho[:, None]
+    rr = r[None, :]
+    ok = (dd <= R + rr) & (dd >= np.abs(R - rr)) & (dd > 0)
+    dsafe = np.where(dd > 0, dd, 1.0)
+    along = (R * R - rr * rr + dd * dd) / (2 * dsafe)
+    h = np.sqrt(np.maximum(R * R - along * along, 0.0))
+    base = np.arctan2(v[:, 1], v[:, 0])[None, :]
+    half = np.arctan2(h, along)
+    hit = np.zeros(ok.shape, bool)
+    for sgn in (-1.0, 1.0):
+        g = base + sgn * half
+        hit |= ok & _in_arc(g, beta[:, None], np.full_like(g, turn))
+    return np.asarray(hit.any(axis=0))
+
+
+def turn_hits(foot: Sequence[np.ndarray], centre: tuple[float, float], f0: float, turn: float,
+              polygons: Sequence[np.ndarray] = (),
+              circles: Sequence[tuple[float, float, float]] = (),
+              bounds: tuple[float, float, float, float] | None = None, *, tol: float = 1e-6
+              ) -> tuple[list[int], list[int], bool]:
+    """What a footprint turning in place from ``f0`` by ``turn`` degrees (signed) runs into.
+
+    ``foot`` are its convex pieces in its own frame (facing 0); ``polygons`` are obstacle
+    rings (any simple polygons), ``circles`` ``(x, y, r)``; ``bounds`` the battlefield
+    ``(x0, y0, x1, y1)`` the footprint must stay inside. Contact is allowed: obstacles are
+    shrunk by ``tol`` (the rules tolerance) first.
+
+    Exact for polygons and circles: a turning footprint first meets a polygon when one of its
+    vertices, moving along a circular arc, crosses an edge, or a vertex of the polygon (turning
+    the other way in the footprint's frame) crosses one of its edges; it first meets a circle
+    when a vertex's arc crosses the circle or the circle's centre crosses an edge moved out by
+    the radius; it leaves the battlefield when a vertex's arc does. An overlap at ``f0``
+    counts too.
+
+    Returns the indices of the polygons and of the circles it meets, and whether it leaves
+    ``bounds``.
+    """
+    cx, cy = float(centre[0]), float(centre[1])
+    c = np.array([cx, cy])
+    tr = math.radians(turn)
+    placed = [turned(p, f0) + c for p in foot]
+    verts = np.concatenate(placed)
+    rel = verts - c
+    rho = np.hypot(rel[:, 0], rel[:, 1])
+    beta = np.arctan2(rel[:, 1], rel[:, 0])
+    reach = float(rho.max())
+    # the footprint's edges at f0, as segments, with outward normals
+    ep, eq = [], []
+    for pl in placed:
+        ep.append(pl)
+        eq.append(np.roll(pl, -1, axis=0))
+    fp_p, fp_q = np.concatenate(ep), np.concatenate(eq)
+    foot_polys = [Polygon(pl) for pl in placed]
+    hit_polys: list[int] = []
+    for k, ring in enumerate(polygons):
+        poly = Polygon(ring)
+        if poly.distance(shapely.Point(cx, cy)) > reach + tol:
+            continue
+        thin = poly.buffer(-tol, join_style="mitre")
+        if thin.is_empty:
+            continue
+        if any(fpoly.intersects(thin) for fpoly in foot_polys):
+            hit_polys.append(k)
+            continue
+        rings = [np.asarray(r.coords)[:-1] for r in shapely.get_rings(shapely.get_parts(thin))]
+        op = np.concatenate(rings)
+        oq = np.concatenate([np.roll(r, -1, axis=0) for r in rings])
+        if _arcs_cross_segments(c, rho, beta, tr, op, oq).any():
+            hit_polys.append(k)
+            continue
+        # the polygon's vertices turn the other way about the centre, against the footprint
+        orel = op - c
+        orho = np.hypot(orel[:, 0], orel[:, 1])
+        near = orho <= reach + tol
+        if near.any():
+            obeta = np.arctan2(orel[near, 1], orel[near, 0])
+            if _arcs_cross_segments(c, orho[near], obeta, -tr, fp_p, fp_q).any():
+                hit_polys.append(k)
+    hit_circles: list[int] = []
+    for k, (ox, oy, orad) in enumerate(circles):
+        r = float(orad) - tol
+        o = np.array([float(ox), float(oy)])
+        dist_c = float(np.hypot(*(o - c)))
+        if dist_c > reach + r:
+            continue
+        if r <= 0:
+            continue
+        if any(fpoly.distance(shapely.Point(o)) < r for fpoly in foot_polys):
+            hit_circles.append(k)
+            continue
+        if _arcs_cross_circles(c, rho, beta, tr, o[None, :], np.array([r])).any():
+            hit_circles.append(k)
+            continue
+        # the circle's centre against the footprint's edges moved out by its radius
+        e = fp_q - fp_p
+        ln = np.hypot(e[:, 0], e[:, 1])
+        okk = ln > 1e-15
+        nrm = np.column_stack([e[okk, 1], -e[okk, 0]]) / ln[okk, None]
+        # outward normals: every piece is counter-clockwise
+        sp, sq = fp_p[okk] + r * nrm, fp_q[okk] + r * nrm
+        ob = math.atan2(o[1] - cy, o[0] - cx)
+        if _arcs_cross_segments(c, np.array([dist_c]), np.array([ob]), -tr, sp, sq).any():
+            hit_circles.append(k)
+    leaves = False
+    if bounds is not None:
+        x0, y0, x1, y1 = bounds
+        lo_x, hi_x, lo_y, hi_y = _arc_extents(rho, beta, tr)
+        leaves = bool((cx + lo_x < x0 - tol).any() or (cx + hi_x > x1 + tol).any()
+                      or (cy + lo_y < y0 - tol).any() or (cy + hi_y > y1 + tol).any())
+    return hit_polys, hit_circles, leaves
+
+
+def _arc_extents(rho: np.ndarray, beta: np.ndarray, turn: float
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Smallest and largest x and y offsets of arcs about the origin (radii ``rho`` from
+    angles ``beta`` turning by ``turn``)."""
+    end = beta + turn
+    xs = np.stack([rho * np.cos(beta), rho * np.cos(end)])
+    ys = np.stack([rho * np.sin(beta), rho * np.sin(end)])
+    lo_x, hi_x = xs.min(axis=0), xs.max(axis=0)
+    lo_y, hi_y = ys.min(axis=0), ys.max(axis=0)
+    t = np.full_like(beta, turn)
+    for ang, which in ((0.0, "hx"), (math.pi, "lx"), (0.5 * math.pi, "hy"), (1.5 * math.pi, "ly")):
+        inside = _in_arc(np.full_like(beta, ang), beta, t)
+        if which == "hx":
+            hi_x = np.where(inside, rho, hi_x)
+        elif which == "lx":
+            lo_x = np.where(inside, -rho, lo_x)
+        elif which == "hy":
+            hi_y = np.where(inside, rho, hi_y)
+        else:
+            lo_y = np.where(inside, -rho, lo_y)
+    return lo_x, hi_x, lo_y, hi_y

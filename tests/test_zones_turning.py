@@ -1,0 +1,227 @@
+"""Zones of models that turn as they move (issue 12): hand-computed cases and the four faults.
+
+Vehicles, bikes and monsters on non-round bases move by straight lines at a fixed facing and
+turns in place (``shared/spec/rulings.md``); their zone is where some reachable facing is a
+legal end. Every zone point must have a witness path that the exact checks accept.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+import shapely
+from shapely.geometry import box
+from zones_boards import R32, rect, state, unit
+
+from tabletop.geometry.footprints import mm
+from tabletop.rules.zones import legal_zone, validate_path
+
+HULL_4X7 = ((-2.0, -3.5), (2.0, -3.5), (2.0, 3.5), (-2.0, 3.5))
+
+
+def hull_unit(uid: str, at: tuple[float, float], facing: float, *, M: float = 10.0,
+              keywords: tuple[str, ...] = ("VEHICLE",), points=HULL_4X7):  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    from tabletop.geometry.footprints import Hull
+
+    u = unit(uid, "red", [("mv", *at)], base="32mm", keywords=keywords, M=M, facing=facing)
+    m = replace(u.models[0], base=Hull(points))
+    return replace(u, models=(m,))
+
+
+def witnesses_hold(st, zone, n: int = 40, seed: int = 0, move: str = "normal") -> int:  # type: ignore[no-untyped-def]
+    """Sample ``n`` points of the zone; each must have a path that validate_path accepts."""
+    rng = np.random.default_rng(seed)
+    x0, y0, x1, y1 = zone.geometry.bounds
+    done = 0
+    for _ in range(50 * n):
+        if done == n:
+            break
+        x, y = rng.uniform(x0, x1), rng.uniform(y0, y1)
+        if not shapely.contains_xy(zone.geometry, x, y):
+            continue
+        res = zone.path_to(x, y)
+        assert res is not None, (x, y)
+        check = validate_path(st, zone.model, move, res.points)
+        assert check.legal, (x, y, res.points, [v.message for v in check.violations])
+        assert check.length == pytest.approx(res.length)
+        done += 1
+    return done
+
+
+# -- hand-computed ----------------------------------------------------------------------------
+def gap_walls(gap: float, y0: float = 21.0, y1: float = 23.0, cx: float = 30.0) -> list:  # type: ignore[type-arg]
+    """Two long impassable walls across the board with a gap of ``gap`` centred on ``cx``."""
+    return [rect("w1", "impassable", 1.0, y0, cx - gap / 2, y1),
+            rect("w2", "impassable", cx + gap / 2, y0, 59.0, y1)]
+
+
+def test_oval_passes_a_gap_lengthwise_not_across() -> None:
+    # a 60x35 mm oval is 1.38" across and 2.36" long: a 1.5" gap lets it through lengthwise
+    st = state([unit("a", "red", [("mv", 30.0, 18.0)], base="oval 60x35mm", facing=90.0,
+                     keywords=("MOUNTED",), M=8)], gap_walls(1.5))
+    zone = legal_zone(st, "mv", "normal")
+    assert zone.contains(30.0, 26.0)
+    path = zone.path_to(30.0, 26.0)
+    assert path is not None
+    # through the gap the facing is along it (0 or 180); it turns back to 90 in the open
+    facings = {round(p[2] % 180.0, 6) for p in path.points[1:-1]}
+    assert facings == {0.0}, path.points
+    assert zone.facing_at(30.0, 26.0) == pytest.approx(90.0)
+    assert validate_path(st, "mv", "normal", path.points).legal
+    # across (facing 90, no turn) the same straight line is refused: it crosses the walls
+    across = validate_path(st, "mv", "normal", [(30.0, 26.0)])
+    assert {v.rule for v in across.violations} == {"crosses-terrain"}
+    # and a gap narrower than the oval (1.3") stops it at every facing
+    st2 = state([unit("a", "red", [("mv", 30.0, 18.0)], base="oval 60x35mm", facing=90.0,
+                      keywords=("MOUNTED",), M=8)], gap_walls(1.3))
+    zone2 = legal_zone(st2, "mv", "normal")
+    assert not zone2.contains(30.0, 26.0)
+    assert any(v.rule == "unreachable" for v in zone2.explain(30.0, 26.0))
+
+
+def test_rect_passes_a_gap_only_when_turned() -> None:
+    # 25 mm frontage (0.98"), 50 mm depth (1.97"): a 1.2" gap in a wall along x lets it through
+    # facing along y only; it starts at 90 (1.97" across the gap) and must turn
+    st = state([unit("a", "red", [("mv", 30.0, 18.0)], base="rect 25x50mm", facing=90.0,
+                     keywords=("MOUNTED",), M=8)], gap_walls(1.2))
+    zone = legal_zone(st, "mv", "normal")
+    assert zone.contains(30.0, 25.5)
+    path = zone.path_to(30.0, 25.5)
+    assert path is not None
+    assert path.points[0] == (30.0, 18.0, 90.0)
+    assert any(a[:2] == b[:2] and a[2] != b[2] for a, b in itertools.pairwise(path.points))
+    assert validate_path(st, "mv", "normal", path.points).legal
+    assert not validate_path(st, "mv", "normal", [(30.0, 25.5)]).legal
+    witnesses_hold(st, zone, 25)
+
+
+def test_hull_along_the_board_edge_keeps_its_full_strip() -> None:
+    # a 4x7" hull lying along the top edge (facing 90: its 7" along x), touching it; its own
+    # facing is exact, so it may slide along the edge all the way its move allows
+    st = state([hull_unit("a", (30.0, 2.0), 90.0, M=10)])
+    zone = legal_zone(st, "mv", "normal")
+    strip = box(20.5, 2.0, 39.5, 2.5)
+    assert zone.geometry.intersection(strip).area == pytest.approx(strip.area, rel=1e-3)
+    assert zone.contains(39.9, 2.0) and zone.contains(20.1, 2.0)
+    assert not zone.contains(30.0, 1.99)
+    assert zone.facing_at(38.0, 2.0) == pytest.approx(90.0)
+    # it cannot turn where it stands (its corners would leave the battlefield) ...
+    turn = validate_path(st, "mv", "normal", [(30.0, 2.0, 100.0)])
+    assert [v.rule for v in turn.violations] == ["leaves-battlefield", "off-battlefield"]
+    # ... but it turns once it has moved out far enough, and every point has its witness
+    witnesses_hold(st, zone, 30)
+
+
+def test_a_turn_blocked_in_a_corridor_is_refused_with_its_reason() -> None:
+    # a 4x7" hull in a 4.2" corridor (walls 0.1" off its sides): it can drive along it, not turn
+    walls = [rect("wl", "impassable", 27.0, 10.0, 27.9, 34.0),
+             rect("wr", "impassable", 32.1, 10.0, 33.0, 34.0)]
+    st = state([hull_unit("a", (30.0, 22.0), 0.0, M=10)], walls)
+    check = validate_path(st, "mv", "normal", [(30.0, 22.0, 20.0)])
+    assert not check.legal
+    (v,) = [v for v in check.violations if v.rule == "crosses-terrain"][:1]
+    assert "turning from 0 to 20 degrees" in v.message and v.geometry is not None
+    assert v.geometry.area > 0
+    # a turn of 1 degree fits (3.5 * sin(1) + 2 cos(1) - 2 = 0.061 < 0.1)
+    assert validate_path(st, "mv", "normal", [(30.0, 22.0, 1.0)]).legal
+    zone = legal_zone(st, "mv", "normal")
+    assert zone.contains(30.0, 15.0) and zone.contains(30.0, 29.0)
+    assert zone.facing_at(30.0, 29.0) in (0.0, pytest.approx(0.0))
+
+
+def test_paths_with_facings_are_checked_as_sweeps() -> None:
+    st = state([hull_unit("a", (30.0, 22.0), 0.0, M=10),
+                unit("b", "blue", [("e1", 36.0, 22.0)], keywords=("VEHICLE",))])
+    # turning to 90 swings the hull's 3.5" end over the enemy's base 6" away? no: 4.03" reach
+    ok = validate_path(st, "mv", "normal", [(30.0, 22.0, 90.0), (30.0, 30.0)])
+    assert ok.legal and ok.length == pytest.approx(8.0)
+    assert ok.points[1] == (30.0, 22.0, 90.0) and ok.points[-1] == (30.0, 30.0, 90.0)
+    # moving next to the enemy first, then turning, sweeps over it
+    bad = validate_path(st, "mv", "normal", [(32.5, 22.0), (32.5, 22.0, 90.0)])
+    assert any(v.rule == "crosses-enemy" and "turning" in v.message for v in bad.violations)
+    # two-value paths keep working (no turn, the model's facing)
+    old = validate_path(st, "mv", "normal", [(30.0, 27.0)])
+    assert old.legal and old.points[-1] == (30.0, 27.0, 0.0)
+
+
+# -- the four faults ------------------------------------------------------------------------------
+def test_hull_touching_a_corner_at_the_start_is_not_permissive() -> None:
+    # the hull's side touches a block's corner: its circumscribed circle overlaps the block; the
+    # old engine cut the circle's polygon with the wrong half-plane and let paths through it
+    block = rect("blk", "impassable", 32.0, 18.0, 36.0, 20.0)
+    st = state([hull_unit("a", (30.0, 22.0), 0.0, M=8)], [block])
+    zone = legal_zone(st, "mv", "normal")
+    assert witnesses_hold(st, zone, 40) == 40
+    # a point just past the block's corner is reached only around it
+    assert not validate_path(st, "mv", "normal", [(33.0, 16.0)]).legal
+    res = zone.path_to(33.0, 16.0)
+    if res is not None:
+        assert validate_path(st, "mv", "normal", res.points).legal
+
+
+def test_bike_in_base_contact_falling_back_has_legal_witnesses() -> None:
+    # an oval in base contact with two enemies (distance 0): ordered retreat
+    a, b = mm(60) / 2, mm(35) / 2
+    st = state([unit("a", "red", [("mv", 30.0, 22.0)], base="oval 60x35mm", facing=0.0,
+                     keywords=("MOUNTED",), M=8),
+                unit("b", "blue", [("e1", 30.0 + b + R32, 22.0), ("e2", 30.0, 22.0 - a - R32)])])
+    zone = legal_zone(st, "mv", "fall-back")
+    assert zone.area > 20
+    assert witnesses_hold(st, zone, 40, move="fall-back") == 40
+
+
+def test_round_base_touching_a_wall_face_keeps_its_half_disk() -> None:
+    # a 32 mm base in contact with a long wall: its zone is the half disk (no ray ran along the
+    # face, and 1.2-1.6 % was lost)
+    for y_end in (34.0, 22.0):  # a face, then a convex corner at the start's level
+        wall = rect("w", "impassable", 20.0, 10.0, 21.0, y_end)
+        st = state([unit("a", "red", [("mv", 21.0 + R32, 22.0)])], [wall])
+        zone = legal_zone(st, "mv", "normal")
+        moved = state([unit("a", "red", [("mv", 21.0 + R32 + 1e-3, 22.0)])], [wall])
+        ref = legal_zone(moved, "mv", "normal").area
+        assert zone.area >= ref * (1 - 0.0005), (y_end, zone.area, ref)
+    half = math.pi * 36 / 2
+    wall = rect("w", "impassable", 20.0, 10.0, 21.0, 34.0)
+    zone = legal_zone(state([unit("a", "red", [("mv", 21.0 + R32, 22.0)])], [wall]), "mv",
+                      "normal")
+    assert half * (1 - 0.001) <= zone.area <= half * (1 + 1e-9)
+
+
+def test_oval_touching_the_battlefield_edge_moves_along_it() -> None:
+    # the sweep's bounds came from a polygon 9e-5" outside the oval, against a 1e-6" tolerance
+    b = mm(60) / 2
+    for facing, at, to in ((0.0, (mm(35) / 2, 22.0), (mm(35) / 2, 27.0)),
+                           (90.0, (30.0, mm(35) / 2), (35.0, mm(35) / 2)),
+                           (0.0, (20.0, b), (25.0, b))):
+        st = state([unit("a", "red", [("mv", *at)], base="oval 60x35mm", facing=facing,
+                         keywords=("MOUNTED",), M=8)])
+        check = validate_path(st, "mv", "normal", [to])
+        assert check.legal, [v.message for v in check.violations]
+        zone = legal_zone(st, "mv", "normal")
+        assert zone.contains(*to)
+        witnesses_hold(st, zone, 15)
+
+
+@pytest.mark.parametrize("angle", [0.0, 2.8, 5.625, 16.875, 28.125, 45.0])
+def test_gap_between_enemies_a_hair_wider_than_the_base_stays_open(angle: float) -> None:
+    # two lines of 32 mm enemies with a gap 0.01" wider than the mover; the 32-sided
+    # circumscribed circles (0.006" too big at a vertex) closed it at some orientations
+    a = math.radians(angle)
+    u, n = (math.cos(a), math.sin(a)), (-math.sin(a), math.cos(a))
+    half = R32 + (2 * R32 + 0.01) / 2
+    enemies = []
+    for k in range(4):
+        for s in (1, -1):
+            d = half + k * 2 * R32
+            enemies.append((f"e{k}{s}", 30 + s * d * u[0], 22 + s * d * u[1]))
+    st = state([unit("a", "red", [("mv", 30 + 3 * n[0], 22 + 3 * n[1])], M=12),
+                unit("b", "blue", enemies)])
+    zone = legal_zone(st, "mv", "fall-back", mode="ordered-retreat")
+    far = (30 - 3 * n[0], 22 - 3 * n[1])
+    path = zone.path_to(*far)
+    assert path is not None and path.length == pytest.approx(6.0, abs=1e-6)
