@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -225,3 +226,39 @@ def test_gap_between_enemies_a_hair_wider_than_the_base_stays_open(angle: float)
     far = (30 - 3 * n[0], 22 - 3 * n[1])
     path = zone.path_to(*far)
     assert path is not None and path.length == pytest.approx(6.0, abs=1e-6)
+
+
+def test_move_action_turns_along_its_path_and_saves(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from tabletop.rulesets import apply_actions
+    from tabletop.scenario.io import load_scenario, save_scenario
+
+    # the rect must turn to pass the 1.2" gap: staged with facings, checked as sweeps
+    st = state([unit("a", "red", [("mv", 30.0, 18.0)], base="rect 25x50mm", facing=90.0,
+                     keywords=("MOUNTED",), M=8)], gap_walls(1.2))
+    st = replace(st, battle=replace(st.battle, step="move-units"))
+    straight = [{"do": "select", "unit": "a", "move": "normal"},
+                {"do": "move", "model": "mv", "path": [[30.0, 25.5]]}]
+    _, res = apply_actions(st, straight)
+    assert not res[1].ok and any("cross terrain" in r for r in res[1].reasons)
+    turned = [{"do": "select", "unit": "a", "move": "normal"},
+              {"do": "move", "model": "mv", "path": [[30.0, 18.0, 0.0], [30.0, 25.5]],
+               "facing": 90.0}]
+    end, res = apply_actions(st, turned)
+    assert all(r.ok for r in res), [r.reasons for r in res]
+    model = end.model("mv")[1]
+    assert model.at == (30.0, 25.5) and model.facing == 90.0
+    assert res[1].events[0]["to"] == [30.0, 25.5]
+    # a saved game in the middle of the move loads back to the same staged path
+    f = tmp_path / "mid.toml"
+    save_scenario(end, f)
+    back = load_scenario(f)
+    assert back.battle.selection is not None
+    assert [list(p) for p in back.battle.selection.staged[0]["path"]] == [[30.0, 18.0, 0.0],
+                                                                          [30.0, 25.5]]
+    # a turn that sweeps over the wall is refused with the reason
+    blocked = [{"do": "select", "unit": "a", "move": "normal"},
+               {"do": "move", "model": "mv", "path": [[30.0, 20.5], [30.0, 20.5, 0.0]]}]
+    _, res = apply_actions(st, blocked)
+    assert not res[1].ok and any("turning" in r for r in res[1].reasons)

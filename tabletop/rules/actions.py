@@ -62,6 +62,11 @@ def _point(v: Any) -> bool:
     return isinstance(v, list | tuple) and len(v) == 2 and all(_num(x) for x in v)
 
 
+def _path_point(v: Any) -> bool:
+    """``[x, y]`` or ``[x, y, facing]`` (move there, then turn to the facing)."""
+    return isinstance(v, list | tuple) and len(v) in (2, 3) and all(_num(x) for x in v)
+
+
 def _unit_ids(state: GameState) -> set[str]:
     return {u.id for u in state.units}
 
@@ -86,8 +91,9 @@ FIELD_KINDS: dict[str, Checker] = {
     else f"not a list of dice (at most {MAX_DICE} integers 1 to 6)",
     "point": lambda s, v: "" if _point(v) else f"not a point [x, y] ({_RANGE} each)",
     "path": lambda s, v: "" if isinstance(v, list) and 1 <= len(v) <= MAX_PATH_POINTS
-    and all(_point(p) for p in v)
-    else f"not a list of 1 to {MAX_PATH_POINTS:,} points [[x, y], ...] ({_RANGE} each)",
+    and all(_path_point(p) for p in v)
+    else f"not a list of 1 to {MAX_PATH_POINTS:,} points [[x, y], ...] or [[x, y, facing], "
+         f"...] ({_RANGE} each)",
     "placements": lambda s, v: "" if isinstance(v, Mapping) and all(
         k in _model_ids(s) and isinstance(p, list | tuple) and len(p) in (2, 3)
         and all(_num(x) for x in p) for k, p in v.items())

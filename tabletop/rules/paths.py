@@ -4,7 +4,8 @@
 every path rule — length against the cap, no base passing over enemy models (with the
 MONSTER/VEHICLE and Desperate Escape exceptions), the battlefield edge, impassable and dense
 terrain — and leaves the end checks to the commit, where the whole unit is checked at once.
-A model keeps its facing along the lines and turns at the end (rotations are free).
+A model keeps its facing along each line; a point ``[x, y, facing]`` turns it in place there
+(turns cost nothing, but the turning base sweeps an area that is checked like a line's).
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ COMMIT_ONLY = frozenset({"engaged", "overlap-model", "overlap-terrain"})
 models may stand on each other or in engagement range; the whole unit is checked when it ends."""
 
 
-def path_length(points: Sequence[tuple[float, float]]) -> float:
-    """Sum of the straight lines travelled by the base centre."""
-    return sum(math.dist(points[i], points[i + 1]) for i in range(len(points) - 1))
+def path_length(points: Sequence[Sequence[float]]) -> float:
+    """Sum of the straight lines travelled by the base centre (facings, if given, ignored)."""
+    return sum(math.dist(points[i][:2], points[i + 1][:2]) for i in range(len(points) - 1))
 
 
 def move_cap(unit: Unit, model: Model, move: str, roll: int | None, fly: bool = False
@@ -38,7 +39,7 @@ def move_cap(unit: Unit, model: Model, move: str, roll: int | None, fly: bool = 
 
 
 def check_path(state: GameState, model_id: str, move: str,
-               points: Sequence[tuple[float, float]], *, roll: int | None = None,
+               points: Sequence[Sequence[float]], *, roll: int | None = None,
                mode: str | None = None, fly: bool = False) -> list[Violation]:
     """Every path violation of moving ``model_id`` along ``points`` (the first point is its start).
 

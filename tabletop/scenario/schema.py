@@ -94,6 +94,15 @@ def _point(value: Any) -> tuple[float, float]:
     return (_in_range(value[0]), _in_range(value[1]))
 
 
+def _path_point(value: Any) -> tuple[float, ...]:
+    if (not isinstance(value, list | tuple) or len(value) not in (2, 3)
+            or any(isinstance(v, bool) or not isinstance(v, int | float) for v in value)):
+        raise PydanticCustomError(
+            "point", "a path point is [x, y] or [x, y, facing] (numbers: inches, degrees), "
+                     "got {got}", {"got": describe(value)})
+    return tuple(_in_range(float(v)) for v in value)
+
+
 def _polygon(value: Any) -> Any:
     if not isinstance(value, list | tuple):
         raise PydanticCustomError(
@@ -154,6 +163,12 @@ Point = Annotated[
     BeforeValidator(_point),
     Field(json_schema_extra={"description": "[x, y] in inches"}),
 ]
+PathPoint = Annotated[
+    tuple[_Finite, ...],
+    BeforeValidator(_path_point),
+    Field(json_schema_extra={"description": "[x, y] in inches, or [x, y, facing]: move there, "
+                                            "then turn to the facing (degrees)"}),
+]
 PolygonPoints = Annotated[list[Point], BeforeValidator(_polygon),
                           Field(json_schema_extra={"description": "absolute [x, y] points"})]
 BaseText = Annotated[str, AfterValidator(_base), Field(
@@ -199,7 +214,7 @@ class MoveAction(_Strict):
 
     do: Literal["move"]
     model: Id
-    path: Annotated[list[Point], Field(min_length=1)]
+    path: Annotated[list[PathPoint], Field(min_length=1)]
     facing: Number | None = None
 
 

@@ -521,14 +521,18 @@ def _model_of_selection(state: GameState, sel: Selection, model_id: str) -> tupl
     return unit, model
 
 
-def _model_path(sel: Selection, model_id: str) -> list[tuple[float, float]]:
-    """The model's path so far: its start and the points of its staged moves."""
+def _model_path(sel: Selection, model_id: str) -> list[tuple[float, ...]]:
+    """The model's path so far: its start and the points of its staged moves, a point
+    ``(x, y, facing)`` turning it there (a move's ``facing`` is a turn at its end)."""
     start = next(at for mid, at, _ in sel.start if mid == model_id)
-    pts: list[tuple[float, float]] = [start] if start is not None else []
+    pts: list[tuple[float, ...]] = [start] if start is not None else []
     for a in sel.staged:
         if a.get("model") == model_id and a.get("do") == "move":
             path: Any = a["path"]
-            pts += [(float(p[0]), float(p[1])) for p in path]
+            pts += [tuple(float(v) for v in p) for p in path]
+            turn: Any = a.get("facing")
+            if turn is not None:
+                pts.append((pts[-1][0], pts[-1][1], float(turn)))
     return pts
 
 
@@ -545,6 +549,9 @@ def _staged_state(state: GameState, sel: Selection, staged: Sequence[Mapping[str
         if a["do"] == "move":
             p = a["path"][-1]
             at = (float(p[0]), float(p[1]))
+            for q in a["path"]:
+                if len(q) == 3:
+                    facing = float(q[2]) % 360.0
         else:
             p = a["at"]
             at = (float(p[0]), float(p[1]))
@@ -587,16 +594,19 @@ def stage_move(state: GameState, model_id: str, path: Sequence[Sequence[float]],
                facing: float | None = None) -> ActionResult:
     """Stage one model move of the selected unit: straight lines through ``path``.
 
-    The model's whole path since the unit was selected is checked (length against its cap,
-    enemy models, edge, terrain).
+    A point ``[x, y, facing]`` turns the model there, and ``facing`` turns it at the end; a
+    turn sweeps the base round (checked like the lines). The model's whole path since the unit
+    was selected is checked (length against its cap, enemy models, edge, terrain).
     """
     try:
         sel = _selection(state)
         if sel.move not in MOVING:
             raise Refusal(f"{_a(sel.move)} move sets models up: use place, not move")
         unit, model = _model_of_selection(state, sel, model_id)
-        new = [(float(p[0]), float(p[1])) for p in path]
+        new = [tuple(float(v) for v in p) for p in path]
         full = _model_path(sel, model_id) + new
+        if facing is not None:
+            full.append((full[-1][0], full[-1][1], float(facing)))
         board = _staged_state(state, sel, [a for a in sel.staged if a.get("model") != model_id])
         fly = flying(unit)
         vs = check_path(board, model_id, sel.move, full, roll=sel.roll, mode=sel.mode, fly=fly)
@@ -607,7 +617,7 @@ def stage_move(state: GameState, model_id: str, path: Sequence[Sequence[float]],
             action["facing"] = float(facing)
         new_state = _staged_state(state, sel, [*sel.staged, action])
         cap = move_cap(unit, model, sel.move, sel.roll, fly)
-        ev = {"kind": "move", "model": model_id, "to": list(new[-1]),
+        ev = {"kind": "move", "model": model_id, "to": list(new[-1][:2]),
               "length": round(path_length(full), 6), "max": cap}
         return ActionResult(new_state, True, (), (ev,))
     except Refusal as r:
