@@ -8,6 +8,7 @@ legal end. Every zone point must have a witness path that the exact checks accep
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from pathlib import Path
 
@@ -17,6 +18,8 @@ import shapely
 from shapely.geometry import box
 from zones_boards import R32, rect, state, unit
 
+from tabletop.cli import main
+from tabletop.geometry.cspace import angle_between
 from tabletop.geometry.footprints import mm
 from tabletop.rules.zones import legal_zone, validate_path
 
@@ -262,3 +265,17 @@ def test_move_action_turns_along_its_path_and_saves(tmp_path: Path) -> None:
                {"do": "move", "model": "mv", "path": [[30.0, 20.5], [30.0, 20.5, 0.0]]}]
     _, res = apply_actions(st, blocked)
     assert not res[1].ok and any("turning" in r for r in res[1].reasons)
+
+
+def test_cli_path_prints_facings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tabletop.scenario.io import save_scenario
+
+    st = state([unit("a", "red", [("mv", 30.0, 18.0)], base="oval 60x35mm", facing=90.0,
+                     keywords=("MOUNTED",), M=8)], gap_walls(1.5))
+    f = tmp_path / "gap.toml"
+    save_scenario(st, f)
+    assert main(["path", str(f), "--model", "mv", "--move", "normal", "--to", "30,26"]) == 0
+    ans = json.loads(capsys.readouterr().out)
+    assert ans["legal"] and all(len(p) == 3 for p in ans["path"])
+    assert ans["facing"] == pytest.approx(90.0)
+    assert abs(angle_between(ans["path"][2][2], 0.0)) % 180 == pytest.approx(0.0)

@@ -31,8 +31,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p = subparsers.add_parser(
         "path",
         help="the shortest legal path of a model to a point",
-        description="Print JSON {legal, length, path, reasons}: the shortest legal path to the "
-        "point when the point is a legal end of the move, otherwise every reason why not.",
+        description="Print JSON {legal, length, path, facing, reasons}: the shortest legal path "
+        "to the point when the point is a legal end of the move, otherwise every reason why not. "
+        "A model on a non-round base turns as it moves: its path points are [x, y, facing] (a "
+        "turn in place is two points at the same place) and facing is the one it ends at.",
     )
     add_move_arguments(p)
     p.add_argument("--to", required=True, type=point_arg, metavar="X,Y",
@@ -50,8 +52,11 @@ def answer(zone: Any, x: float, y: float) -> dict[str, Any]:
     if res is None:  # pragma: no cover - explain() found no reason, so a path exists
         return {"legal": False, "length": 0.0, "path": [],
                 "reasons": [{"rule": "unreachable", "message": "no legal path found"}]}
+    # a model that turns as it moves: every point carries its facing, a turn in place being
+    # two points at the same place; "facing" is where it ends facing
     return {"legal": True, "length": round(res.length, 6),
-            "path": [[round(px, 6), round(py, 6)] for px, py in res.points], "reasons": []}
+            "path": [[round(v, 6) for v in p] for p in res.points],
+            "facing": round(zone.facing_at(x, y), 6), "reasons": []}
 
 
 def run(args: argparse.Namespace) -> int:
