@@ -14,14 +14,21 @@ mover) with 10, 30, 100 and 300 enemies and prints, for D = 6 (normal move) and 
   on the cells), median ms of 9, and its area error against our zone;
 - the ratio fmm / ours (cached).
 
+Then the same boards for models that turn as they move (issue 12): a 60x35 mm oval (a bike,
+MOUNTED) and a 4x7" hull (a tank, VEHICLE: it passes over the infantry), normal move (D = 6
+and 12), cold and cached, against what a user could pick instead: the round engine with the
+model's circumscribed circle (the previous approximation: never permissive, but it finds no gap
+narrower than the circle), its time and how much of our zone it misses.
+
 When the 40kdc data is present (``<repo>/../shared/data/40kdc``, or ``--data FOLDER``) it also
 times zones on the 33 real layouts (issue 8, item 4): each layout gets a battle with ``tabletop
 new``'s deployment (red: Intercessor Squad x10, Redemptor Dreadnought; blue: Boyz x20, Outrider
 Squad x3) and a normal-move zone is timed for the first model of every unit *cold* (every cache
 cleared, footprint sums included: a new program on a new layout) and for its second model
-*cached* (same base, same phase: a pick-up during the move). Prints median, p95 and max ms
-per mover and over all movers (``--layouts N``: only the first N layouts; ``--real-only``:
-skip the synthetic boards).
+*cached* (same base, same phase: a pick-up during the move). Two turning units join red on
+every layout, set up in red's zone facing the middle: two 4x7" tanks and three 60x35 mm bikes.
+Prints median, p95 and max ms per mover and over all movers (``--layouts N``: only the first N
+layouts; ``--real-only``: skip the synthetic boards).
 
     .venv/bin/python benchmarks/zones.py [--data ../shared/data/40kdc] [--layouts N] [--real-only]
 
@@ -36,6 +43,7 @@ import math
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -44,7 +52,7 @@ from shapely.geometry import Polygon
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tabletop.geometry.footprints import parse_base
+from tabletop.geometry.footprints import Hull, Round, parse_base
 from tabletop.rules import zones
 from tabletop.state import (
     Battle,
@@ -199,6 +207,7 @@ def real_layouts(data: Path, limit: int | None) -> None:
     times: dict[str, dict[str, list[float]]] = {}
     for layout_id in ids:
         state = new_battle(load_data(layouts, layout_id).state(), catalogue, KDC_ARMIES)
+        state = with_turning_units(state)
         for unit in state.units:
             assert isinstance(unit, Unit)
             row = times.setdefault(f"{unit.name or unit.id} ({unit.models[0].base.spec})",
@@ -225,6 +234,77 @@ def real_layouts(data: Path, limit: int | None) -> None:
         print(f"{'all movers':<40} {kind:>6} {_stats(values)}")
 
 
+TANK = Hull(((-2.0, -3.5), (2.0, -3.5), (2.0, 3.5), (-2.0, 3.5)))
+BIKE = parse_base("oval 60x35mm")
+TURNING = [("Tank (4x7in hull)", "tank", TANK, ("VEHICLE",), 10.0, 2),
+           ("Bike (oval 60x35mm)", "bike", BIKE, ("MOUNTED",), 12.0, 3)]
+
+
+def with_turning_units(state: GameState) -> GameState:
+    """``state`` with red's turning units set up in red's zone (see the module docstring):
+    each model at the first free spot of a 1" scan, facing the middle, clear of everyone by 1"."""
+    from tabletop.rules.zones import _end_violations, _situation
+
+    zone = state.player("red").zone_polygon
+    assert zone is not None
+    x0, y0, x1, y1 = zone.bounds
+    cx, cy = state.battlefield.width / 2, state.battlefield.depth / 2
+    units = list(state.units)
+    for _, uid, base, kw, M, n in TURNING:
+        models: list[Model] = []
+        for x in np.arange(x0 + 4.5, x1 - 4.0, 1.0):
+            for y in np.arange(y0 + 4.5, y1 - 4.0, 1.0):
+                if len(models) == n:
+                    break
+                facing = math.degrees(math.atan2(cx - x, -(cy - y))) % 360.0
+                if not zone.contains(base.placed(float(x), float(y), facing)):
+                    continue
+                m = Model(f"{uid}{len(models) + 1}", base, (float(x), float(y)), facing)
+                trial = replace(state, units=(*units, Unit(uid, "red", kw, M, 10, 6, 2,
+                                                           (*models, m))))
+                sit = _situation(trial, m.id, "normal", None, None)
+                if _end_violations(sit, float(x), float(y)):
+                    continue
+                if any(math.dist(o.at, m.at) < o.base.radius + base.radius + 1.0
+                       for o in sit.others):
+                    continue
+                models.append(m)
+        units.append(Unit(uid, "red", kw, M, 10, 6, 2, tuple(models)))
+    return replace(state, units=tuple(units))
+
+
+def turning_boards() -> None:
+    """Turning movers on the synthetic boards: ours against the circumscribed circle."""
+    print()
+    print("Models that turn as they move (facing layers), normal move from the board's start;")
+    print("circle = the round engine with the model's circumscribed circle (what was used")
+    print("before): its time per pick-up and how much of our zone it misses.")
+    print(f"{'mover':<20} {'enemies':>7} {'D':>3} {'cold ms':>8} {'cached ms':>9} {'area':>8} "
+          f"{'circle ms':>9} {'circle misses':>13}")
+    for name, _, base, kw, _, _ in TURNING:
+        for n in (30, 100, 300):
+            st0 = board(n)
+            for D in (6.0, 12.0):
+                mover = Unit("red", "red", kw, D, 2, 6, 1, (Model("mv", base, START, 90.0),))
+                st = replace(st0, units=(mover, *st0.units[1:]))
+                circle = replace(st, units=(replace(mover, models=(Model(
+                    "mv", Round(2 * base.radius * 25.4), START, 90.0),)), *st0.units[1:]))
+
+                def cold(st: GameState = st) -> None:
+                    clear()
+                    zones.legal_zone(st, "mv", "normal")
+                t_cold = median_ms(cold, 3)
+                zones.legal_zone(st, "mv", "normal")
+                t_cached = median_ms(lambda st=st: zones.legal_zone(st, "mv", "normal"), 11)
+                z = zones.legal_zone(st, "mv", "normal")
+                zones.legal_zone(circle, "mv", "normal")
+                t_circle = median_ms(lambda c=circle: zones.legal_zone(c, "mv", "normal"), 11)
+                zc = zones.legal_zone(circle, "mv", "normal")
+                miss = z.geometry.difference(zc.geometry).area / z.area * 100 if z.area else 0.0
+                print(f"{name:<20} {n:>7} {D:>3.0f} {t_cold:>8.1f} {t_cached:>9.2f} "
+                      f"{z.area:>8.2f} {t_circle:>9.2f} {miss:>12.1f}%")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=KDC, help="folder of the 40kdc files")
@@ -233,6 +313,7 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     if not args.real_only:
         synthetic()
+        turning_boards()
     if (args.data / "terrain-layouts.json").is_file():
         real_layouts(args.data, args.layouts)
     else:
