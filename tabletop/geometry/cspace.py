@@ -41,6 +41,7 @@ __all__ = [
     "SWEEP_TOLERANCE",
     "Obstacle",
     "angle_between",
+    "convex_sum",
     "grow",
     "period",
     "pieces_at",
@@ -59,8 +60,9 @@ a**2 / b``, the largest radius of curvature: 0.0098" for a 60x35 mm oval), on th
 exact checks use a finer polygon whose vertex count is a multiple (an even one) of this, which
 lies inside it."""
 
-SWEEP_TOLERANCE = 0.002
-"""How far the pieces of :func:`sweep_pieces` may lie outside the area swept by a turn, inches."""
+SWEEP_TOLERANCE = 0.01
+"""How far the pieces of :func:`sweep_pieces` may lie outside the area swept by a turn, inches
+(they only draw why a turn is refused: the turn test itself is exact)."""
 
 Obstacle = tuple[str, object]
 """``("polygon", ring)`` with a counter-clockwise ``(k, 2)`` array of a convex piece, or
@@ -127,40 +129,48 @@ def grow(obstacles: Sequence[Obstacle], foot: Sequence[np.ndarray], *,
     """Centres at which a footprint made of the convex ``foot`` pieces meets an obstacle.
 
     For each obstacle piece ``A`` and footprint piece ``F`` the grown piece is ``A (+) -F``:
-    the convex hull of the vertex differences (exact) for a polygon, the offset of ``-F`` by
+    the exact sum of two convex polygons (:func:`convex_sum`) for a polygon, the offset of ``-F`` by
     the radius for a circle (straight edges exact, corners by tangent segments turning at most
     ``max_step``: never smaller). Returns the rings (counter-clockwise) and, for each, the
     indices ``(obstacle, foot piece)`` it comes from.
     """
     rings: list[np.ndarray] = []
     pairs: list[tuple[int, int]] = []
-    poly_sums: list[np.ndarray] = []
-    poly_pairs: list[tuple[int, int]] = []
     for i, (kind, data) in enumerate(obstacles):
         for j, f in enumerate(foot):
             if kind == "circle":
                 x, y, r = cast(tuple[float, float, float], data)
                 ring = offset_convex(-f, float(r), max_step=max_step) if r > 0 else -f
                 rings.append(ring + np.array([x, y]))
-                pairs.append((i, j))
             else:
-                a = np.asarray(data, dtype=float)
-                poly_sums.append((a[:, None, :] - f[None, :, :]).reshape(-1, 2))
-                poly_pairs.append((i, j))
-    if poly_sums:
-        idx = np.repeat(np.arange(len(poly_sums)), [len(s) for s in poly_sums])
-        hulls = shapely.convex_hull(shapely.multipoints(np.concatenate(poly_sums),
-                                                         indices=idx))
-        hulls = shapely.orient_polygons(hulls, exterior_cw=False)
-        xy, which = shapely.get_coordinates(shapely.get_exterior_ring(hulls),
-                                            return_index=True)
-        bounds = np.searchsorted(which, np.arange(len(poly_sums) + 1))
-        for k in range(len(poly_sums)):
-            ring = xy[bounds[k]:bounds[k + 1] - 1]
-            if len(ring) >= 3:
-                rings.append(ring)
-                pairs.append(poly_pairs[k])
+                rings.append(convex_sum(np.asarray(data, dtype=float), -f))
+            pairs.append((i, j))
     return rings, pairs
+
+
+def convex_sum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The Minkowski sum of two convex polygons (counter-clockwise vertices), exactly: their
+    edges merged by direction from the lowest vertices (``O(n + m)``, not the hull of all
+    ``n * m`` vertex sums)."""
+    def start(c: np.ndarray) -> np.ndarray:
+        # the lowest vertex, the leftmost of a bottom edge level up to rounding (starting at
+        # its right end would shift the whole sum by the edge)
+        y = c[:, 1]
+        low = y <= y.min() + 1e-12 * max(1.0, float(np.abs(c).max()))
+        k = int(np.nonzero(low)[0][np.argmin(c[low, 0])])
+        return np.roll(c, -k, axis=0)
+
+    a, b = start(np.asarray(a, float)), start(np.asarray(b, float))
+    ea = np.roll(a, -1, axis=0) - a
+    eb = np.roll(b, -1, axis=0) - b
+    e = np.concatenate([ea, eb])
+    ang = np.mod(np.arctan2(e[:, 1], e[:, 0]), 2 * math.pi)
+    # from the lowest vertex the edges of a convex ring turn from 0 to 2 pi; an edge at 2 pi
+    # (a rounding of 0) goes first
+    ang = np.where(ang > 2 * math.pi - 1e-12, 0.0, ang)
+    order = np.argsort(ang, kind="stable")
+    out = a[0] + b[0] + np.concatenate([[[0.0, 0.0]], np.cumsum(e[order], axis=0)[:-1]])
+    return out
 
 
 def separation(obstacle: Obstacle, piece: np.ndarray, tol: float = 1e-9
@@ -215,10 +225,11 @@ def _normals(ring: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 def turn_steps(radius: float, turn: float, tol: float = SWEEP_TOLERANCE) -> int:
     """Sub-steps of a turn by ``turn`` degrees for :func:`sweep_pieces`: a power of two, each
-    small enough that ``radius * (1 / cos(step / 2) - 1) <= tol``."""
+    of ``delta`` radians with ``radius * delta * (1 + delta / 8) <= tol``."""
     if radius <= 0 or turn == 0:
         return 1
-    step = 2.0 * math.acos(1.0 / (1.0 + tol / radius))
+    step = tol / radius
+    step = tol / (radius * (1.0 + step / 8.0))
     need = max(1, math.ceil(math.radians(abs(turn)) / step))
     return 1 << (need - 1).bit_length()
 
@@ -232,7 +243,10 @@ def sweep_pieces(foot: Sequence[np.ndarray], f0: float, turn: float, *,
     an arc inside the triangle of its two ends and the meeting point of their tangents, which
     lies at ``1 / cos(delta / 2)`` times its radius at the middle angle; so the convex hull of
     ``P`` at ``a``, at ``b`` and at the middle angle scaled by ``1 / cos(delta / 2)`` contains
-    the swept area, and lies at most ``radius * (1 / cos(delta / 2) - 1)`` (``tol``) outside it.
+    the swept area. It lies within ``P``'s largest move (``2 r sin(delta / 2)``) plus the
+    tangents' reach (``r (1 / cos(delta / 2) - 1)``) of it, at most ``r delta (1 + delta / 8)``
+    (``tol``, :func:`turn_steps`): the hull fills the notch where two turned copies of a long
+    straight side cross.
     """
     radius = max(float(np.hypot(p[:, 0], p[:, 1]).max()) for p in foot)
     n = turn_steps(radius, turn, tol)

@@ -45,6 +45,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
+from typing import cast
 
 import numpy as np
 import shapely
@@ -149,6 +150,7 @@ class TurnMap:
         self.obstacles = obstacles
         self._rings = [np.asarray(p, dtype=float) for p in self.polygons]
         self._layers: dict[float, ReachMap] = {}
+        self._local: dict[tuple[float, tuple[int, ...]], ReachMap] = {}
         self._not_hub: BaseGeometry | None = None
         self.hub: ReachMap = reach_map(self.width, self.height, self.radius, self.circles,
                                        self.polygons)
@@ -163,18 +165,38 @@ class TurnMap:
         x0, y0, x1, y1 = extent(self.footprint, facing)
         return (-x0, -y0, self.width - x1, self.height - y1)
 
-    def layer(self, facing: float) -> ReachMap:
-        """The layer at ``facing``: obstacles grown by the footprint at that facing."""
+    def layer(self, facing: float, near: tuple[float, float, float] | None = None
+              ) -> ReachMap:
+        """The layer at ``facing``: obstacles grown by the footprint at that facing.
+
+        With ``near = (x, y, reach)`` only the obstacles within ``reach`` of ``(x, y)`` (a
+        layer of the start's own facing, off the grid: nothing farther can meet a footprint
+        whose centre stays within ``reach - radius``); kept for the next pick-up from there.
+        """
         k = self.key(facing)
-        got = self._layers.get(k)
+        if near is None:
+            got = self._layers.get(k)
+            if got is None:
+                got = self._build(k, range(len(self.obstacles)))
+                self._layers[k] = got
+            return got
+        x, y, reach = near
+        which = tuple(i for i, (kind, data) in enumerate(self.obstacles)
+                      if _within(kind, data, x, y, reach))
+        key = (k, which)
+        got = self._local.get(key)
         if got is None:
-            foot = pieces_at(self.footprint, k)
-            rings, pairs = grow(self.obstacles, foot)
-            grown = [(ring, partial(_separate, self.obstacles[i], self.footprint, k, j))
-                     for ring, (i, j) in zip(rings, pairs, strict=True)]
-            got = ReachMap(self.width, self.height, 0.0, grown=grown, bounds=self.box(k))
-            self._layers[k] = got
+            got = self._build(k, which)
+            self._local = {key: got, **dict(list(self._local.items())[:7])}
         return got
+
+    def _build(self, k: float, which: Sequence[int]) -> ReachMap:
+        foot = pieces_at(self.footprint, k)
+        obstacles = [self.obstacles[i] for i in which]
+        rings, pairs = grow(obstacles, foot)
+        grown = [(ring, partial(_separate, obstacles[i], self.footprint, k, j))
+                 for ring, (i, j) in zip(rings, pairs, strict=True)]
+        return ReachMap(self.width, self.height, 0.0, grown=grown, bounds=self.box(k))
 
     def not_hub(self) -> BaseGeometry:
         """Where the circumscribed circle is not clear: the hub's pieces and the frame of the
@@ -226,6 +248,15 @@ def turn_map(width: float, height: float, footprint: Footprint,
     return TurnMap(width, height, footprint, circles, polygons)
 
 
+def _within(kind: str, data: object, x: float, y: float, reach: float) -> bool:
+    """Whether an obstacle comes within ``reach`` of ``(x, y)``."""
+    if kind == "circle":
+        cx, cy, r = cast(tuple[float, float, float], data)
+        return math.hypot(cx - x, cy - y) <= reach + r
+    ring = np.asarray(data)
+    return bool(Polygon(ring).distance(shapely.Point(x, y)) <= reach)
+
+
 def _ccw(c: np.ndarray) -> np.ndarray:
     x, y = c[:, 0], c[:, 1]
     area = float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
@@ -264,6 +295,9 @@ class TurnReach:
                  distance: float, step: float = DEFAULT_STEP) -> None:
         self.tm, self.start, self.facing, self.distance = tm, start, float(facing), distance
         self.grid = facing_grid(tm.footprint, facing, step)
+        base_grid = facing_grid(tm.footprint, 0.0, step)
+        self.own_layer = tm.key(facing) not in base_grid
+        """Whether the start's facing is off the grid (its layer holds only what is near)."""
         self.start_in_hub = tm.in_hub(*start)
         chains = self._start_turns()
         self.start_facings = sorted(chains)
@@ -273,13 +307,24 @@ class TurnReach:
         there; ``None`` when the start cannot get out to it)."""
         p = (float(start[0]), float(start[1]))
         for f, chain in chains.items():
-            disk = tm.layer(f).disk(p, distance)
+            # the start's own facing off the grid is a layer built for this start: when it may
+            # turn freely there, its paths at that facing bend once at most (the grid's layers
+            # have the rest)
+            once = self.start_in_hub and self.own_layer and f == tm.key(facing)
+            disk = self._map(f).disk(p, distance, bends=1 if once else 2)
             self.layers[f] = _LayerReach(f, disk, [_Source(p, 0.0, chain)])
         if self.start_in_hub:
             self.hub = _LayerReach(self.facing, tm.hub.disk(p, distance),
                                    [_Source(p, 0.0, [(p[0], p[1], self.facing)])])
         else:
             self._exits(p)
+
+    def _map(self, f: float) -> ReachMap:
+        """The layer at ``f``; the start's own facing off the grid gets only what is near."""
+        tm = self.tm
+        if self.own_layer and f == tm.key(self.facing):
+            return tm.layer(f, (self.start[0], self.start[1], self.distance + tm.radius + 1e-6))
+        return tm.layer(f)
 
     # -- turning at the start ------------------------------------------------------------
     def _start_turns(self) -> dict[float, list[Pose]]:
@@ -364,14 +409,14 @@ class TurnReach:
             got = self.layers.get(g)
             if got is None:
                 first, rest = srcs[0], srcs[1:]
-                disk = self.tm.layer(g).disk(first.point, D, [(*s.point, s.dist) for s in rest],
+                disk = self._map(g).disk(first.point, D, [(*s.point, s.dist) for s in rest],
                                              start=first.dist)
                 kept = [first, *_kept(rest, disk)]
                 self.layers[g] = _LayerReach(g, disk, kept)
             else:
                 # a start facing: the exits add sources to its disk
                 start_src = got.sources[0]
-                disk = self.tm.layer(g).disk(start_src.point, D,
+                disk = self._map(g).disk(start_src.point, D,
                                              [(*s.point, s.dist) for s in srcs])
                 self.layers[g] = _LayerReach(g, disk, [start_src, *_kept(srcs, disk)])
 

@@ -682,16 +682,18 @@ class ReachMap:
         return got
 
     def disk(self, p: tuple[float, float], distance: float,
-             sources: Sequence[tuple[float, float, float]] = (), start: float = 0.0
-             ) -> GeodesicDisk:
+             sources: Sequence[tuple[float, float, float]] = (), start: float = 0.0,
+             bends: int = 2) -> GeodesicDisk:
         """The reachable set from ``p`` within ``distance``: Dijkstra now, region on demand.
 
         ``start`` is the distance already travelled at ``p``; ``sources`` are more points
         ``(x, y, d0)`` reached already at ``d0`` (free points; one that stands in a piece is
-        dropped, which can only make the set smaller).
+        dropped, which can only make the set smaller). ``bends=1``: paths bend at most once,
+        at a corner a source sees (no corner-to-corner graph: a part of the set, cheap for a
+        map used once).
         """
         return GeodesicDisk(self, (float(p[0]), float(p[1])), float(distance), sources,
-                            float(start))
+                            float(start), bends)
 
     def _start_query(self, p: tuple[float, float]) -> tuple[_Query, np.ndarray, np.ndarray,
                                                             np.ndarray, set[int]]:
@@ -824,10 +826,11 @@ class GeodesicDisk:
     """
 
     def __init__(self, rm: ReachMap, p: tuple[float, float], distance: float,
-                 sources: Sequence[tuple[float, float, float]] = (), start: float = 0.0
-                 ) -> None:
+                 sources: Sequence[tuple[float, float, float]] = (), start: float = 0.0,
+                 bends: int = 2) -> None:
         self.rm, self.p, self.distance = rm, p, distance
-        rm._ensure_graph(distance)
+        if bends > 1:
+            rm._ensure_graph(distance)
         q, extra, eprev, enext, removed = rm._start_query(p)
         self._q = q
         n = len(rm.corners)
@@ -901,7 +904,7 @@ class GeodesicDisk:
         # Dijkstra with a limit (dicts: only the corners within reach are ever touched),
         # seeded with the sources' own edges; corners have the cached graph's edges (plus, for
         # a start inside a piece, those to and from the cut piece's new corners)
-        adj = rm._adjacency()
+        adj = rm._adjacency() if bends > 1 else [[] for _ in range(n)]
         edges: Sequence[Sequence[tuple[int, float]]] = \
             adj if not m else _WithExtra(adj, extra_adj, n, total)
         dl: dict[int, float] = dict.fromkeys(removed, -1.0)

@@ -62,7 +62,13 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
 from tabletop.errors import UserError, describe, quote
-from tabletop.geometry.cspace import angle_between, pieces_at, sweep_pieces, turn_hits
+from tabletop.geometry.cspace import (
+    angle_between,
+    convex_sum,
+    pieces_at,
+    sweep_pieces,
+    turn_hits,
+)
 from tabletop.geometry.footprints import (
     EXACT_SEGMENTS,
     ROUND_SEGMENTS,
@@ -377,16 +383,19 @@ def _mover_pieces(base: Footprint, facing: float) -> tuple[np.ndarray, ...]:
 
 
 def _minkowski(geom: Polygon, pieces: Sequence[np.ndarray]) -> BaseGeometry:
-    """``geom`` (+) the shape made of ``pieces``: per convex pair, hull of the vertex sums."""
-    sums: list[np.ndarray] = []
-    for g in convex_pieces(geom):
-        a = np.asarray(g.exterior.coords)[:-1]
-        sums.extend((a[:, None, :] + b[None, :, :]).reshape(-1, 2) for b in pieces)
+    """``geom`` (+) the shape made of ``pieces``: the exact sum of each convex pair."""
+    sums = [convex_sum(_ccw_ring(np.asarray(g.exterior.coords)[:-1]), _ccw_ring(b))
+            for g in convex_pieces(geom) for b in pieces]
     if not sums:
         return Polygon()
-    idx = np.repeat(np.arange(len(sums)), [len(x) for x in sums])
-    hulls = shapely.convex_hull(shapely.multipoints(np.concatenate(sums), indices=idx))
-    return shapely.union_all(hulls)
+    return shapely.union_all(shapely.polygons(shapely.linearrings(
+        np.concatenate(sums), indices=np.repeat(np.arange(len(sums)), [len(x) for x in sums]))))
+
+
+def _ccw_ring(c: np.ndarray) -> np.ndarray:
+    x, y = c[:, 0], c[:, 1]
+    area = float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+    return c if area > 0 else c[::-1]
 
 
 def _grow(geom: Polygon, base: Footprint, facing: float, extra: float) -> BaseGeometry:
