@@ -100,7 +100,7 @@ def _path_point(value: Any) -> tuple[float, ...]:
         raise PydanticCustomError(
             "point", "a path point is [x, y] or [x, y, facing] (numbers: inches, degrees), "
                      "got {got}", {"got": describe(value)})
-    return tuple(_in_range(float(v)) for v in value)
+    return tuple(_in_range(v) for v in value)
 
 
 def _polygon(value: Any) -> Any:
