@@ -33,6 +33,7 @@ from shapely.geometry.base import BaseGeometry
 from tabletop.files import atomic_write
 from tabletop.geometry.blocks import BlockGeom
 from tabletop.geometry.footprints import Footprint, parse_base
+from tabletop.geometry.passages import Passage
 from tabletop.geometry.tolerance import mm
 from tabletop.rules import rulings
 from tabletop.state import Block, GameState, Model, Unit
@@ -60,6 +61,7 @@ __all__ = [
     "font",
     "player_colour",
     "render_board",
+    "render_passages",
     "render_zone_layer",
     "render_zone_png",
     "save_png",
@@ -960,3 +962,34 @@ def draw_polyline(surface: pygame.Surface, vp: Viewport, pts: Sequence[Pt],
     r = pygame.draw.lines(surface, (0, 0, 0), False, px, 5)
     pygame.draw.lines(surface, colour, False, px, 2)
     return r
+
+
+# -- passages (tabletop fit) -------------------------------------------------------------------
+PASSES = (90, 230, 120)
+
+
+def render_passages(state: GameState, base: Footprint, found: Sequence[Passage]
+                    ) -> pygame.Surface:
+    """The board with each passage of ``found``: its neck in green when ``base`` gets through
+    (the base drawn there at its roomiest facing), in magenta when not, labelled with the width
+    and the answer."""
+    bf = state.battlefield
+    size = (round(bf.width * 20 + 40), round(bf.depth * 20 + 68))
+    vp = Viewport.fit(bf.width, bf.depth, (0, 28, size[0], size[1] - 28), margin=20)
+    surf = render_board(state, size=size, viewport=vp)
+    for p in found:
+        col = PASSES if p.passes else VIOLATION
+        if p.passes:
+            pts = base_outline_px(vp, base, p.middle, p.facing)
+            _fill_polygon_alpha(surf, pts, (*col, 90))
+            _outline(surf, pts, col, 2)
+        a, b = vp.to_px(*p.neck[0]), vp.to_px(*p.neck[1])
+        pygame.draw.line(surf, (0, 0, 0), a, b, 5)
+        pygame.draw.line(surf, col, a, b, 3)
+        label = (f'{p.width:.2f}" ok at {p.facing:.0f}°' if p.passes else
+                 f'{p.width:.2f}" < {p.needs:.2f}"' if p.facings is None else
+                 f'{p.width:.2f}" shut by {p.blocked_by}')
+        mx, my = vp.to_px(*p.middle)
+        text(surf, label, (mx, my - 12), size=12, bold=True, colour=col, anchor="midbottom",
+             box=(0, 0, 0, 200))
+    return surf
