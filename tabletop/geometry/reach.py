@@ -101,6 +101,10 @@ ARC_TOLERANCE = 0.002
 ERODE = 1e-7
 """Pieces are shrunk by this much for the blocking test, so that touching is not blocking."""
 
+SNAP = 1e-9
+"""Grid to which :func:`disk_sum` snaps a polygon GEOS cannot otherwise grow (far below the
+rules tolerance)."""
+
 SHADOW_SLOTS = 9
 """Far points per shadow (angular step at most pi / 8)."""
 
@@ -134,16 +138,29 @@ def disk_sum(geom: BaseGeometry, distance: float, *, quad_segs: int = BUFFER_QUA
     """
     if distance <= 0:
         return geom
-    pieces = disk_sum_pieces(geom, distance, quad_segs=quad_segs)
-    if not len(pieces):
-        return conservative_buffer(geom, distance, quad_segs=quad_segs)
-    return shapely.union_all(pieces)
+    for snap in (False, True):
+        pieces = disk_sum_pieces(geom, distance, quad_segs=quad_segs, snap=snap)
+        if not len(pieces):
+            break
+        try:
+            out = shapely.union_all(pieces)
+        except shapely.errors.GEOSException:
+            continue
+        if out.is_valid:
+            return out
+    # nothing to cut, or pieces GEOS cannot join even snapped: the buffer, made conservative
+    return conservative_buffer(geom, distance, quad_segs=quad_segs)
 
 
 def disk_sum_pieces(geom: BaseGeometry, distance: float, *,
-                    quad_segs: int = BUFFER_QUAD_SEGS) -> np.ndarray:
+                    quad_segs: int = BUFFER_QUAD_SEGS, snap: bool = False) -> np.ndarray:
     """The convex pieces of :func:`disk_sum` before their union (for a caller that unions
-    many of them at once)."""
+    many of them at once).
+
+    With ``snap`` the polygon is first snapped to a grid of :data:`SNAP` (a vertex 1e-250 from
+    another makes corners GEOS cannot join): the sum is then smaller by at most half of it."""
+    if snap:
+        geom = shapely.set_precision(geom, SNAP)
     rings = [offset_convex(_ring(p), distance, max_step=math.pi / (2 * quad_segs))
              for p in convex_pieces(geom)]
     if not rings:
@@ -184,7 +201,10 @@ def offset_convex(coords: np.ndarray, distance: float, *,
     out = coords[at].astype(float)
     out[:, 0] += rho * np.cos(ang)
     out[:, 1] += rho * np.sin(ang)
-    return out
+    # corners that turn by a rounding error (an edge of 1e-250 dropped above) can give the
+    # same point twice: a ring with a zero-length edge is invalid
+    nxt = np.roll(out, -1, axis=0)
+    return out[np.abs(out - nxt).max(axis=1) > 1e-12] if len(out) > 3 else out
 
 
 @lru_cache(maxsize=4096)
