@@ -101,10 +101,6 @@ ARC_TOLERANCE = 0.002
 ERODE = 1e-7
 """Pieces are shrunk by this much for the blocking test, so that touching is not blocking."""
 
-SNAP = 1e-9
-"""Grid to which :func:`disk_sum` snaps a polygon GEOS cannot otherwise grow (far below the
-rules tolerance)."""
-
 SHADOW_SLOTS = 9
 """Far points per shadow (angular step at most pi / 8)."""
 
@@ -138,29 +134,22 @@ def disk_sum(geom: BaseGeometry, distance: float, *, quad_segs: int = BUFFER_QUA
     """
     if distance <= 0:
         return geom
-    for snap in (False, True):
-        pieces = disk_sum_pieces(geom, distance, quad_segs=quad_segs, snap=snap)
-        if not len(pieces):
-            break
+    pieces = disk_sum_pieces(geom, distance, quad_segs=quad_segs)
+    if len(pieces):
         try:
             out = shapely.union_all(pieces)
+            if out.is_valid:
+                return out
         except shapely.errors.GEOSException:
-            continue
-        if out.is_valid:
-            return out
-    # nothing to cut, or pieces GEOS cannot join even snapped: the buffer, made conservative
+            pass
+    # nothing to cut, or pieces GEOS cannot join: the buffer, made conservative
     return conservative_buffer(geom, distance, quad_segs=quad_segs)
 
 
 def disk_sum_pieces(geom: BaseGeometry, distance: float, *,
-                    quad_segs: int = BUFFER_QUAD_SEGS, snap: bool = False) -> np.ndarray:
+                    quad_segs: int = BUFFER_QUAD_SEGS) -> np.ndarray:
     """The convex pieces of :func:`disk_sum` before their union (for a caller that unions
-    many of them at once).
-
-    With ``snap`` the polygon is first snapped to a grid of :data:`SNAP` (a vertex 1e-250 from
-    another makes corners GEOS cannot join): the sum is then smaller by at most half of it."""
-    if snap:
-        geom = shapely.set_precision(geom, SNAP)
+    many of them at once)."""
     rings = [offset_convex(_ring(p), distance, max_step=math.pi / (2 * quad_segs))
              for p in convex_pieces(geom)]
     if not rings:
@@ -227,7 +216,10 @@ def _convex_pieces(poly: Polygon) -> list[Polygon]:
             out.append(p)
             continue
         tris = [t for t in shapely.constrained_delaunay_triangles(p).geoms if t.area > 0]
-        out.extend(_merge_convex(tris))
+        merged = _merge_convex(tris)
+        # the pieces must make up the polygon; if merging lost any of it, the triangles do
+        whole = abs(sum(q.area for q in merged) - p.area) <= 1e-9 * max(1.0, p.area)
+        out.extend(merged if whole else tris)
     return out
 
 
@@ -247,7 +239,11 @@ def _merge_convex(parts: list[Polygon]) -> list[Polygon]:
                 if a.intersection(b).length <= 0 and not a.touches(b):
                     continue
                 u = a.union(b)
-                if u.geom_type != "Polygon":
+                # (the pieces of a triangulation only share edges: a union that is not the
+                # sum of both is GEOS rounding a vertex 1 ulp off a line, and its hull would
+                # drop one of them)
+                if u.geom_type != "Polygon" or abs(u.area - a.area - b.area) > \
+                        1e-9 * max(1.0, u.area):
                     continue
                 hull = u.convex_hull
                 if hull.area - u.area <= 1e-12 * max(1.0, hull.area):
