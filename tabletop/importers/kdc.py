@@ -49,7 +49,7 @@ from typing import Any
 
 from shapely.geometry import Polygon
 
-from tabletop.errors import UserError
+from tabletop.errors import UserError, quote
 from tabletop.rulesets.wh40k_11e import NAME as WH40K
 from tabletop.state import Battle, Battlefield, GameState, Player, Point, Terrain
 
@@ -135,7 +135,7 @@ def _kind(value: Any) -> str:
     if isinstance(value, int | float):
         return f"the number {value}"
     if isinstance(value, str):
-        return f'the string "{value}"'
+        return f"the string {quote(value)}"
     if isinstance(value, list):
         return "an array"
     return "an object"
@@ -519,7 +519,7 @@ def find_layout(layouts: Sequence[Mapping[str, Any]], layout_id: str,
     for layout in layouts:
         if layout.get("id") == layout_id:
             return layout
-    raise UserError([f"{path}: no layout with id \"{layout_id}\"; the file has:",
+    raise UserError([f"{path}: no layout with id {quote(str(layout_id))}; the file has:",
                      *(f"  {lay.get('id')}" for lay in layouts)])
 
 
@@ -529,7 +529,8 @@ def find_deployment(patterns: Sequence[Mapping[str, Any]], deployment_id: str,
     for pattern in patterns:
         if pattern.get("id") == deployment_id:
             return pattern
-    raise UserError([f"{path}: no deployment map with id \"{deployment_id}\"; the file has:",
+    raise UserError([f"{path}: no deployment map with id {quote(str(deployment_id))}; the file "
+                     "has:",
                      *(f"  {p.get('id')}" for p in patterns)])
 
 

@@ -41,7 +41,7 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
-from tabletop.errors import UserError
+from tabletop.errors import UserError, quote
 from tabletop.geometry.footprints import Footprint, Oval, Rect, parse_base
 from tabletop.geometry.tolerance import mm
 from tabletop.state import GameState, Model, Player, Unit
@@ -138,7 +138,7 @@ class Catalogue:
         pool = [u for u in self.units if faction is None or u.faction == faction]
         if faction is not None and not pool:
             factions = sorted({u.faction for u in self.units})
-            raise UserError(f"{self.path}: no faction \"{faction}\"; the file has: "
+            raise UserError(f"{self.path}: no faction {quote(str(faction))}; the file has: "
                             + ", ".join(factions))
         exact = _norm(query)
         for u in pool:
@@ -153,7 +153,7 @@ class Catalogue:
         close += [n for n in names if loose and loose in _loose(n) and n not in close][:5]
         hint = f"; did you mean: {', '.join(close[:6])}?" if close else \
             "; check the spelling (names are those of the unit_name column)"
-        raise UserError(f"{self.path}: no unit \"{name.strip()}\"{hint}")
+        raise UserError(f"{self.path}: no unit {quote(str(name.strip()))}{hint}")
 
 
 def _base_of(row: dict[str, str]) -> str | None:
@@ -171,7 +171,8 @@ def _int(row: dict[str, str], key: str, where: str) -> int:
     try:
         return int(float(row[key]))
     except ValueError:
-        raise UserError(f"{where}: column {key} must be a number, got \"{row[key]}\"") from None
+        raise UserError(f"{where}: column {key} must be a number, got {quote(str(row[key]))}"
+                        ) from None
 
 
 def read_units(path: str | Path) -> Catalogue:
@@ -234,12 +235,12 @@ def parse_army(text: str, option: str = "army") -> list[ArmyEntry]:
     out = []
     for item in items:
         if not item:
-            raise UserError(f"{option}: an empty item in \"{text}\" (two commas in a row?)")
+            raise UserError(f"{option}: an empty item in {quote(str(text))} (two commas in a row?)")
         m = _COUNT_AFTER.match(item) or _COUNT_BEFORE.match(item)
         if m and m.group("name").strip():
             n = int(m.group("n"))
             if n < 1:
-                raise UserError(f"{option}: \"{item}\": a unit needs at least 1 model")
+                raise UserError(f"{option}: {quote(str(item))}: a unit needs at least 1 model")
             out.append(ArmyEntry(m.group("name").strip(), n))
         else:
             out.append(ArmyEntry(item, None))
@@ -279,13 +280,14 @@ def _resolve(catalogue: Catalogue, army: Sequence[ArmyEntry], option: str) -> li
         if not entry.model_min <= n <= entry.model_max:
             span = str(entry.model_min) if entry.model_min == entry.model_max else \
                 f"{entry.model_min} to {entry.model_max}"
-            problems.append(f"{option}: \"{entry.name}\" has {span} models in {catalogue.path}, "
-                            f"not {n}")
+            problems.append(f"{option}: {quote(str(entry.name))} has {span} models in "
+                            f"{catalogue.path}, not {n}")
             continue
         profiles = model_profiles(entry, n)
         nobase = sorted({p.base_shape for p in profiles if p.base is None})
         if nobase:
-            problems.append(f"{option}: \"{entry.name}\" has no base size in {catalogue.path} "
+            problems.append(f"{option}: {quote(str(entry.name))} has no base size in "
+                            f"{catalogue.path} "
                             f"(base_shape: {', '.join(nobase)}); only units with a round or "
                             f"oval base size can be deployed")
             continue
@@ -447,7 +449,7 @@ def deploy(state: GameState, player_id: str, army: Sequence[ArmyEntry], catalogu
             n = len(want.profiles)
             raise UserError(
                 f"{option}: the army does not fit in player {player_id}'s deployment zone: "
-                f"no room for \"{want.entry.name}\" ({n} model{'s' if n > 1 else ''}, "
+                f"no room for {quote(str(want.entry.name))} ({n} model{'s' if n > 1 else ''}, "
                 f"{want.profiles[0].base}) in coherency, off terrain features and 1\" from "
                 f"the {k} unit(s) already placed; use fewer or smaller units")
         base_id = f"{player_id}-{_slug(want.entry.name)}"
