@@ -14,6 +14,7 @@ from action_files import block, squad, t9a, wh40k
 
 from tabletop.cli import main
 from tabletop.errors import UserError
+from tabletop.rules.zones import legal_zone, validate_path
 from tabletop.scenario.io import MAX_PROBLEMS_OF_A_KIND, load_scenario, loads_scenario
 
 FALL_BACK = str(Path(__file__).resolve().parents[1] / "tabletop" / "scenarios" / "fall-back.toml")
@@ -150,3 +151,19 @@ def test_a_t9a_game_after_its_movement_phase_saves(tmp_path: Path,
     phase = json.loads(out)["state"]["phase"]
     assert phase not in ("movement", "command")
     assert load_scenario(tmp_path / "o.toml").battle.phase == phase
+
+
+def test_zone_api_refuses_non_finite_input() -> None:
+    state = load_scenario(FALL_BACK)
+    for roll in (math.inf, math.nan, 10**400, 0, 37, 2.5, True):
+        with pytest.raises(UserError, match="an advance roll is a whole number from 1 to 36"):
+            legal_zone(state, "sq1", "advance", roll=roll)  # type: ignore[arg-type]
+    zone = legal_zone(state, "sq1", "fall-back")
+    for x, y in ((math.nan, 10.0), (math.inf, 10.0), (1e308, 1e308), (10**400, 1), ("x", 1)):
+        for query in (zone.contains, zone.explain, zone.nearest, zone.path_to):
+            with pytest.raises(UserError, match="two finite numbers of at most 1,000,000"):
+                query(x, y)  # type: ignore[arg-type]
+        with pytest.raises(UserError):
+            validate_path(state, "sq1", "fall-back", [(x, y)])  # type: ignore[list-item]
+    with pytest.raises(UserError, match="a path has at most 1,000 points, not 100,000"):
+        validate_path(state, "sq1", "fall-back", [(28.0, 20.0)] * 100_000)
