@@ -190,27 +190,39 @@ def assert_saves(state: GameState) -> None:
 MODES = ["ordered-retreat", "desperate-escape", "rapid", "tactical", "combat"]
 
 
-def _near(state: GameState, unit: Unit | Block | None = None) -> list[tuple[float, float]]:
-    """Where models stand (those of ``unit`` if given): where moves are drawn around."""
+def _rarely(draw: st.DrawFn, n: int) -> bool:
+    """True about one time in ``n``; False for hypothesis's simplest draw (0), so shrinking
+    leads to plausible values."""
+    return bool(draw(st.integers(0, n - 1)) == n - 1)
+
+
+def _near(state: GameState, unit: Unit | Block | None = None, model: Any = None
+          ) -> list[tuple[float, float]]:
+    """Where models stand (``model``, else those of ``unit`` if given): where moves are drawn
+    around."""
     units = [unit] if unit is not None else list(state.units)
-    pts = [m.at for u in units if isinstance(u, Unit) for m in u.models if m.at]
+    pts = [m.at for u in units if isinstance(u, Unit) for m in u.models if m.at
+           and (model is None or m.id == model)]
+    if not pts and model is not None:
+        return _near(state, unit)
     pts += [u.at for u in units if isinstance(u, Block)]
     return pts or [(state.battlefield.width / 2, state.battlefield.depth / 2)]
 
 
 @st.composite
-def field_value(draw: st.DrawFn, state: GameState, do: str, key: str, kind: str) -> Any:
-    """A value for one field of an action: mostly plausible, sometimes hostile."""
-    if draw(st.integers(0, 19)) == 0:
+def field_value(draw: st.DrawFn, state: GameState, do: str, key: str, kind: str,
+                partial: dict[str, Any]) -> Any:
+    """A value for one field of an action (``partial``: its fields so far): mostly plausible,
+    sometimes hostile."""
+    if _rarely(draw, 20):
         return draw(leaves)
     sel = state.battle.selection
     mine = [u for u in state.units if u.player == state.battle.active_player]
     moving = [u for u in state.units if sel is not None and u.id == sel.unit]
-    ids = {"unit": [u.id for u in mine] if draw(st.integers(0, 4)) else
-           [u.id for u in state.units],
-           "model": [m.id for u in (moving or mine) if isinstance(u, Unit) for m in u.models]
-           if draw(st.integers(0, 4)) else
-           [m.id for u in state.units if isinstance(u, Unit) for m in u.models]}
+    ids = {"unit": [u.id for u in state.units] if _rarely(draw, 5) else [u.id for u in mine],
+           "model": [m.id for u in state.units if isinstance(u, Unit) for m in u.models]
+           if _rarely(draw, 5) else
+           [m.id for u in (moving or mine) if isinstance(u, Unit) for m in u.models]}
     if kind in ids:
         return draw(st.sampled_from(ids[kind] or ["nobody"]))
     if kind == "str":
@@ -223,14 +235,23 @@ def field_value(draw: st.DrawFn, state: GameState, do: str, key: str, kind: str)
         return draw(st.lists(st.integers(1, 6), max_size=4))
     if kind == "int":
         return draw(st.integers(1, 12))
-    x, y = draw(st.sampled_from(_near(state, moving[0] if moving else None)))
-    reach = draw(st.sampled_from([3.0, 8.0, 14.0]))
+    if kind == "models":
+        return draw(st.lists(st.sampled_from(ids["model"] or ["nobody"]), max_size=2))
+    if kind == "placements":
+        ms = draw(st.lists(st.sampled_from(ids["model"] or ["nobody"]), max_size=3))
+        return {m: [draw(st.floats(0, 60)), draw(st.floats(0, 44))] for m in ms}
+    around = moving[0] if moving else None
+    if "model" in partial:
+        around = next((u for u in state.units if isinstance(u, Unit)
+                       and any(m.id == partial["model"] for m in u.models)), around)
+    x, y = draw(st.sampled_from(_near(state, around, partial.get("model"))))
+    reach = draw(st.sampled_from([2.0, 5.0, 12.0]))
     point = st.tuples(st.floats(-reach, reach), st.floats(-reach, reach)).map(
         lambda d: [round(x + d[0], 3), round(y + d[1], 3)])
     if kind == "point":
         return draw(point)
     if kind == "path":
-        return draw(st.lists(point, min_size=1, max_size=3))
+        return draw(st.lists(point, min_size=1, max_size=2))
     if key == "angle":
         return draw(st.one_of(st.floats(-200, 200), st.sampled_from([1e6, -1e6, 181.0])))
     if key == "facing":
@@ -241,12 +262,25 @@ def field_value(draw: st.DrawFn, state: GameState, do: str, key: str, kind: str)
 @st.composite
 def action(draw: st.DrawFn, state: GameState) -> dict[str, Any]:
     """One action of ``state``'s ruleset, its fields drawn by kind from its action schema."""
-    schema = rulesets.of(state).actions
-    do = draw(st.sampled_from(sorted(schema)))
+    ruleset = rulesets.of(state)
+    schema = ruleset.actions
+    # weighted towards what makes a game go on: a selection, then its moves and commit
+    usual = (["move", "move", "place", "forward", "forward", "wheel", "reform", "commit",
+              "commit", "undo"] if state.battle.selection is not None else
+             ["select", "select", "select", "next"])
+    do = draw(st.sampled_from([d for d in usual if d in schema] + sorted(schema)))
+    if do == "select" and state.battle.selection is None and not _rarely(draw, 4):
+        mine = [u.id for u in state.units if u.player == state.battle.active_player]
+        allowed = sorted(((uid, e.move) for uid in mine for e in ruleset.eligibility(state, uid)
+                          if e.ok), key=lambda um: um[1] == "remain-stationary")  # moves first:
+        # hypothesis draws the first items most
+        if allowed:  # mostly a selection the rules allow now
+            unit, move = draw(st.sampled_from(allowed))
+            return {"do": "select", "unit": unit, "move": move}
     out: dict[str, Any] = {"do": do}
     for key, spec in schema[do].items():
         if spec.required or draw(st.booleans()):
-            out[key] = draw(field_value(state, do, key, spec.kind))
+            out[key] = draw(field_value(state, do, key, spec.kind, out))
     return out
 
 
@@ -276,7 +310,7 @@ coordinate = st.one_of(st.floats(-5, 70), st.sampled_from(HOSTILE_NUMBERS))
 def _mostly(draw: st.DrawFn, usual: st.SearchStrategy[Any], hostile: st.SearchStrategy[Any]
             ) -> Any:
     """A value of ``usual``, or one time in eight of ``hostile``."""
-    return draw(hostile if draw(st.integers(0, 7)) == 0 else usual)
+    return draw(hostile if _rarely(draw, 8) else usual)
 
 
 @st.composite

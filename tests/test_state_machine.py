@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import hostile
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
@@ -45,7 +45,9 @@ class Game(RuleBasedStateMachine):
         try:
             result = rulesets.apply_action(self.state, action)
         except UserError:
+            event(f"{action['do']}: malformed")
             return  # malformed for this state: an error, and nothing to undo
+        event(f"{action['do']}: {'ok' if result.ok else 'refused'}")
         if not result.ok:
             sel = self.state.battle.selection
             if action["do"] == "commit" and sel is not None:
@@ -70,6 +72,6 @@ class Game(RuleBasedStateMachine):
         assert dumps_scenario(final) == dumps_scenario(self.state)
 
 
-Game.TestCase.settings = settings(max_examples=25, stateful_step_count=20, deadline=None,
+Game.TestCase.settings = settings(max_examples=30, stateful_step_count=40, deadline=None,
                                   suppress_health_check=list(HealthCheck))
 test_game = Game.TestCase
