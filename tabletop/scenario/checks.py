@@ -456,6 +456,7 @@ class _Overlaps:
         self.large = np.flatnonzero(~small)
         self.small = small
         self.key = np.floor(mid / self.cell).astype(np.int64)
+        self.keys: list[tuple[int, int]] = [(int(x), int(y)) for x, y in self.key.tolist()]
         self.cells: dict[tuple[int, int], np.ndarray] = {}
         order = np.flatnonzero(small)
         if len(order):
@@ -473,8 +474,8 @@ class _Overlaps:
         stop = b if below is None else below
         found: list[int] = []
         if self.small[b]:
-            cx, cy = (int(v) for v in self.key[b])
-            groups = [self.large[:np.searchsorted(self.large, stop)]]
+            cx, cy = self.keys[b]
+            groups = [self.large[:np.searchsorted(self.large, stop)]] if len(self.large) else []
             for dx in (-1, 0, 1):
                 for dy in (-1, 0, 1):
                     cell = self.cells.get((cx + dx, cy + dy))
@@ -482,12 +483,12 @@ class _Overlaps:
                         groups.append(cell[:np.searchsorted(cell, stop)])
         else:
             groups = [np.arange(stop)]
+        x0, y0, x1, y1 = self.bounds[b]
         for group in groups:
             start, size = 0, OVERLAP_NAMES + 1
             while start < len(group) and len(found) <= OVERLAP_NAMES:
                 chunk = group[start:start + size]
                 start, size = start + size, size * 4
-                x0, y0, x1, y1 = self.bounds[b]
                 box = self.bounds[chunk]
                 chunk = chunk[(box[:, 0] <= x1) & (box[:, 2] >= x0)
                               & (box[:, 1] <= y1) & (box[:, 3] >= y0)]
@@ -504,19 +505,28 @@ class _Overlaps:
         if self.round[b]:
             d = np.hypot(*(self.centres[rounds] - self.centres[b]).T)
             out[rnd] = d < self.radius[rounds] + self.radius[b] - EPS
-            out[~rnd] = (shapely.contains(self.polygons[polys], self.points[b])
-                         | (shapely.distance(self.polygons[polys], self.points[b])
-                            < self.radius[b] - EPS))
+            if len(polys):
+                out[~rnd] = (shapely.contains(self.polygons[polys], self.points[b])
+                             | (shapely.distance(self.polygons[polys], self.points[b])
+                                < self.radius[b] - EPS))
             return out
         poly = self.polygons[b]
-        out[rnd] = (shapely.contains(poly, self.points[rounds])
-                    | (shapely.distance(poly, self.points[rounds]) < self.radius[rounds] - EPS))
+        if len(rounds):
+            out[rnd] = (shapely.contains(poly, self.points[rounds])
+                        | (shapely.distance(poly, self.points[rounds])
+                           < self.radius[rounds] - EPS))
         if len(polys):
-            # Certain when one centre lies deeper than EPS inside both items.
-            sure = ((self.deep[b] & shapely.contains(self.polygons[polys], self.points[b])
-                     & (shapely.distance(self.rings[polys], self.points[b]) > EPS))
-                    | (self.deep[polys] & shapely.contains(poly, self.points[polys])
-                       & (shapely.distance(self.rings[b], self.points[polys]) > EPS)))
+            # Certain when one centre lies deeper than EPS inside both items (b's first: in a
+            # pile it settles every pair).
+            sure = np.zeros(len(polys), dtype=bool)
+            if self.deep[b]:
+                sure = (shapely.contains(self.polygons[polys], self.points[b])
+                        & (shapely.distance(self.rings[polys], self.points[b]) > EPS))
+            rest = ~sure & self.deep[polys]
+            if rest.any():
+                pts = self.points[polys[rest]]
+                sure[rest] = (shapely.contains(poly, pts)
+                              & (shapely.distance(self.rings[b], pts) > EPS))
             if not sure.all():
                 shrunk = self._shrunk.get(b)
                 if shrunk is None:
