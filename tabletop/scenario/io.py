@@ -160,7 +160,10 @@ def load_scenario(path: str | os.PathLike[str], *, check: bool = True) -> GameSt
 
 
 def _existing_or_shipped(path: Path) -> Path:
-    if path.exists() or path.is_symlink() or path.name != str(path):
+    try:
+        if path.exists() or path.is_symlink() or path.name != str(path):
+            return path
+    except OSError:  # a name too long for the file system: _read_bytes says so
         return path
     ref = Path(str(resources.files("tabletop") / "scenarios" / path.name))
     return ref if ref.is_file() else path
