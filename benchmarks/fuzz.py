@@ -62,7 +62,14 @@ def _short(value: Any) -> str:
     return text if len(text) <= 300 else text[:300] + f"... ({len(text):,} characters)"
 
 
-def run_family(name: str, n: int, seed_value: int) -> dict[str, Any]:
+def _keep(folder: Path | None, name: str, kind: str, k: int, value: Any) -> None:
+    """Write an input that crashed or was slow as a Python literal, to replay it."""
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{name}-{kind}-{k}.py").write_text(repr(value) + "\n", encoding="utf-8")
+
+
+def run_family(name: str, n: int, seed_value: int, keep: Path | None = None) -> dict[str, Any]:
     strategy, run = FAMILIES[name]
     counts: collections.Counter[str] = collections.Counter()
     times: list[float] = []
@@ -83,6 +90,7 @@ def run_family(name: str, n: int, seed_value: int) -> dict[str, Any]:
             outcome = "stopped"
         except Exception as exc:  # a crash: counted, not raised (no shrinking in a census)
             outcome = "crashed"
+            _keep(keep, name, "crash", counts["crashed"], value)
             if len(crashes) < 5:
                 crashes.append(f"{_short(value)}\n    {type(exc).__name__}: {_short(str(exc))}\n"
                                + "".join(traceback.format_tb(exc.__traceback__)[-3:]))
@@ -94,6 +102,7 @@ def run_family(name: str, n: int, seed_value: int) -> dict[str, Any]:
         counts["wall"] += wall > SLOW
         if took > SLOW or outcome == "stopped":
             counts["slow"] += 1
+            _keep(keep, name, "slow", counts["slow"], value)
             if len(slow) < 5:
                 slow.append(f"{took:.1f} s CPU, {wall:.1f} s wall: {_short(value)}")
         if len(times) % 5000 == 0:
@@ -111,6 +120,8 @@ def main() -> int:
                         help="comma-separated families (default: all)")
     parser.add_argument("--seed", type=int, default=0, help="hypothesis seed (default 0)")
     parser.add_argument("--memory-gb", type=float, default=4.0, help="address space cap")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="write each crashing or slow input to DIR as a Python literal")
     args = parser.parse_args()
     families = [f.strip() for f in args.family.split(",") if f.strip()]
     unknown = [f for f in families if f not in FAMILIES]
@@ -131,7 +142,7 @@ def main() -> int:
     for name, n in zip(families, share, strict=True):
         if n == 0:
             continue
-        r = run_family(name, n, args.seed)
+        r = run_family(name, n, args.seed, args.keep)
         c, t = r["counts"], sorted(r["times"])
         total.update(c)
         all_times += t

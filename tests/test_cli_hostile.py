@@ -3,6 +3,7 @@ a traceback, and never a message that lies."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -167,3 +168,14 @@ def test_zone_api_refuses_non_finite_input() -> None:
             validate_path(state, "sq1", "fall-back", [(x, y)])  # type: ignore[list-item]
     with pytest.raises(UserError, match="a path has at most 1,000 points, not 100,000"):
         validate_path(state, "sq1", "fall-back", [(28.0, 20.0)] * 100_000)
+
+
+@pytest.mark.xfail(strict=True, raises=ValueError,
+                   reason="the zone engine crashes for a unit with M 0 (tabletop/geometry/reach.py "
+                          "_build_swept: no wedge to concatenate); found by benchmarks/fuzz.py, "
+                          "left to the zone engine's owner")
+def test_a_zone_of_a_unit_with_no_move() -> None:
+    state = load_scenario(FALL_BACK.replace("fall-back.toml", "command-phase.toml"))
+    state = state.with_unit(dataclasses.replace(state.unit("scouts"), M=0.0))
+    zone = legal_zone(state, "sc1", "normal")
+    assert zone.max_distance == 0.0
