@@ -36,6 +36,7 @@ __all__ = [
     "ZoneLike",
     "ruler_label",
     "zone_path",
+    "zone_witness",
 ]
 
 Pt = tuple[float, float]
@@ -59,6 +60,12 @@ shows three decimals, so 2.0004" does not read as 2.00"."""
 
 RULER_NEAR = 0.05
 """How close to a threshold (inches) the ruler switches to three decimals."""
+
+TURN_STEP = 15.0
+"""Degrees a model turns per press of Q (counter-clockwise) or E (clockwise)."""
+
+TURN_STEP_FINE = 1.0
+"""Degrees per press with Shift held."""
 
 BOX_MIN_PX = 4.0
 """A box selection smaller than this (pixels) is a click: it clears the selection."""
@@ -87,20 +94,37 @@ def zone_path(zone: Any, start: Pt, end: Pt) -> tuple[tuple[Pt, ...], float]:
     ``path_to`` may return ``(points, length)`` or an object with ``points`` and ``length``;
     the points may or may not begin with ``start``: the result always does.
     """
+    pts, length, _ = zone_witness(zone, start, end)
+    return pts, length
+
+
+def zone_witness(zone: Any, start: Pt, end: Pt
+                 ) -> tuple[tuple[Pt, ...], float, tuple[tuple[float, float, float], ...]]:
+    """:func:`zone_path`, and the path's poses ``(x, y, facing)`` when the zone gives facings
+    (a model that turns as it moves: a turn in place is two poses at one place; empty
+    otherwise)."""
     fn = getattr(zone, "path_to", None)
     res = fn(end[0], end[1]) if fn is not None else None
     if res is None:
-        return (start, end), math.dist(start, end)
+        return (start, end), math.dist(start, end), ()
     if isinstance(res, tuple) and len(res) == 2 and not isinstance(res[0], (int, float)):
         raw_pts, length = res
     else:
         raw_pts, length = getattr(res, "points"), getattr(res, "length")  # noqa: B009
-    pts = tuple((float(p[0]), float(p[1])) for p in raw_pts)
+    poses = tuple((float(p[0]), float(p[1]), float(p[2])) for p in raw_pts) if raw_pts and \
+        all(len(p) == 3 for p in raw_pts) else ()
+    pts: tuple[Pt, ...] = ()
+    for p in raw_pts:
+        q = (float(p[0]), float(p[1]))
+        if not pts or q != pts[-1]:
+            pts = (*pts, q)
     if not pts:
-        return (start, end), math.dist(start, end)
+        return (start, end), math.dist(start, end), ()
     if math.dist(pts[0], start) > 1e-9:
         pts = (start, *pts)
-    return pts, float(length)
+    if len(pts) == 1:
+        pts = (pts[0], pts[0])
+    return pts, float(length), poses
 
 
 @dataclass(frozen=True)
@@ -151,6 +175,12 @@ class Drag:
     """True for a set-up (ingress, disembark): the models come from a list, not the board."""
     follower_paths: bool = False
     """Followers go along their own legal paths (a multi-selection), not all by one vector."""
+    poses: tuple[tuple[float, float, float], ...] = ()
+    """The anchor's path with its facings, for a model that turns as it moves (the zone's
+    witness: a turn in place is two poses at one place); empty for a round base."""
+    ghost_facings: dict[str, float] = field(default_factory=dict)
+    """The facing each ghost is drawn at: the witness's last one (the legal end facing closest
+    to the model's own), else the facing at pick-up."""
 
 
 @dataclass
@@ -383,13 +413,17 @@ class Controller:
         d.snapped = target != raw
         d.ghosts = {d.anchor: target}
         d.legal = {d.anchor: True}
+        d.ghost_facings = dict(d.facings)
+        d.poses = ()
         start = d.starts[d.anchor]
         if start is None or d.placing:
             d.path, d.length = (), 0.0
         elif zone is None:
             d.path, d.length = (start, target), math.dist(start, target)
         else:
-            d.path, d.length = zone_path(zone, start, target)
+            d.path, d.length, d.poses = zone_witness(zone, start, target)
+            if d.poses:
+                d.ghost_facings[d.anchor] = d.poses[-1][2]
         vec = (target[0] - start[0], target[1] - start[1]) if start is not None else (0.0, 0.0)
         for mid in d.models[1:]:
             s = d.starts[mid]
@@ -468,11 +502,15 @@ class Controller:
             assert s is not None
             if math.dist(s, g) <= EPS:
                 continue
-            if mid == d.anchor and len(d.path) >= 2:
+            z = d.zones.get(mid)
+            if mid == d.anchor and d.poses:
+                # a model that turns: its witness, turns included
+                pts = [list(p) for p in d.poses[1:]]
+            elif mid == d.anchor and len(d.path) >= 2:
                 pts = [list(p) for p in d.path[1:]]
-            elif d.follower_paths and d.zones.get(mid) is not None:
-                path, _ = zone_path(d.zones[mid], s, g)
-                pts = [list(p) for p in path[1:]]
+            elif z is not None and (d.follower_paths or getattr(z, "turns", False)):
+                path, _, poses = zone_witness(z, s, g)
+                pts = [list(p) for p in (poses or path)[1:]]
             else:
                 pts = [[g[0], g[1]]]
             actions.append({"do": "move", "model": mid, "path": pts})
@@ -486,7 +524,7 @@ class Controller:
     def key(self, name: str, *, ctrl: bool = False, shift: bool = False) -> list[Intent]:
         """A key pressed: ``name`` as pygame's ``key.name`` gives it (``"n"``, ``"return"``).
 
-        Keys free for later tools: Q and E (turning a model, on wh40k-11e boards).
+        Q and E turn a model of the moving unit in place (:meth:`turn`).
         """
         name = name.lower()
         if ctrl:
@@ -514,6 +552,8 @@ class Controller:
             if name == "f" and shift:
                 data["mode"] = "desperate-escape"
             return [Intent("select", data)]
+        if name in ("q", "e") and block is None:
+            return self.turn(TURN_STEP_FINE if shift else TURN_STEP, clockwise=name == "e")
         simple = {"return": "commit", "enter": "commit", "keypad enter": "commit",
                   "space": "next", "t": "threat", "p": "screenshot", "f12": "screenshot"}
         if name in simple:
@@ -532,6 +572,40 @@ class Controller:
         if name in toggles:
             return [Intent("toggle", {"what": toggles[name]})]
         return []
+
+    def turn(self, degrees: float, *, clockwise: bool) -> list[Intent]:
+        """Turn a non-round model of the moving unit in place by ``degrees``: the one under the
+        pointer, or with the pointer over no model the last one moved or set up. The rules
+        check the turn as the area its base sweeps (a refusal says what it would run into, and
+        the app draws it)."""
+        sel = self.state.battle.selection
+        if sel is None:
+            return []
+        placed = {str(a["model"]): a for a in sel.staged if a.get("do") == "place"}
+        mid = self.hover
+        if mid is not None and mid not in {m.id for m in self._moving_models()} | set(placed):
+            return []  # over a model of another unit: nothing of this one turns
+        if mid is None:
+            mid = next((str(a["model"]) for a in reversed(sel.staged)
+                        if a.get("do") in ("move", "place")), None)
+        if mid is None:
+            return []
+        _, m = self.state.model(mid)
+        if m.base.is_round:
+            return []
+        step = degrees if clockwise else -degrees
+        if mid in placed:
+            a = placed[mid]
+            f_any: Any = a.get("facing", m.facing)
+            f0 = float(f_any)
+            at: Any = a["at"]
+            act: dict[str, Any] = {"do": "place", "model": mid, "at": [at[0], at[1]],
+                                   "facing": (f0 + step) % 360.0}
+        else:
+            assert m.at is not None
+            act = {"do": "move", "model": mid,
+                   "path": [[m.at[0], m.at[1], (m.facing + step) % 360.0]]}
+        return [Intent("actions", {"actions": [act]})]
 
     def _ctrl_key(self, name: str, *, shift: bool) -> list[Intent]:
         if name == "z":
@@ -631,6 +705,8 @@ def _closest_points(a: Model, b: Model) -> tuple[Pt, Pt]:
 
 
 def ghost_models(drag: Drag) -> Sequence[tuple[str, Footprint, Pt, float, bool]]:
-    """``(model_id, base, at, facing, legal)`` of every ghost of ``drag``."""
-    return [(mid, drag.bases[mid], drag.ghosts[mid], drag.facings[mid], drag.legal.get(mid, True))
+    """``(model_id, base, at, facing, legal)`` of every ghost of ``drag`` (a model that turns
+    as it moves is drawn at the facing its path ends at)."""
+    return [(mid, drag.bases[mid], drag.ghosts[mid],
+             drag.ghost_facings.get(mid, drag.facings[mid]), drag.legal.get(mid, True))
             for mid in drag.models if mid in drag.ghosts]
