@@ -360,7 +360,10 @@ class TurnReach:
         dirs = np.column_stack([np.cos(ang), np.sin(ang)])
         not_hub = tm.not_hub()
         found: list[_Source] = []
-        for f in self.start_facings:
+        # the model's own facing first: an exit found from several facings keeps the fewest
+        # turns
+        own = tm.key(self.facing)
+        for f in sorted(self.start_facings, key=lambda g: abs(angle_between(own, g))):
             lay = self.layers[f]
             rm = lay.disk.rm
             ends = np.asarray(p) + D * dirs

@@ -57,6 +57,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import shapely
+from shapely import affinity
 from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
@@ -89,7 +90,7 @@ from tabletop.geometry.reach import (
     disk_sum_pieces,
     reach_map,
 )
-from tabletop.geometry.tolerance import EPS
+from tabletop.geometry.tolerance import EPS, mm
 from tabletop.rules import rulings
 from tabletop.rules.actions import MAX_NUMBER, MAX_PATH_POINTS
 from tabletop.rules.violation import Violation
@@ -484,13 +485,33 @@ def _exact_self(base: Footprint, at: tuple[float, float], facing: float) -> Poly
     return _placed(base, (float(at[0]), float(at[1])), float(facing))
 
 
+@lru_cache(maxsize=64)
+def _thin(base: Footprint, at: tuple[float, float], facing: float) -> Polygon:
+    """The placed footprint shrunk by the rules tolerance (contact is not overlap), prepared:
+    one end test asks it about every model and piece nearby."""
+    if isinstance(base, Oval):
+        # an oval scaled by 1 - EPS / a about its centre lies between 0.58 EPS (b / a of it,
+        # at the ends) and EPS inside (its polygon 4e-7 outside the oval); buffering the
+        # 8192-gon costs 2 ms a model
+        k = 1.0 - EPS / (mm(max(base.length_mm, base.width_mm)) / 2.0)
+        g = affinity.scale(_placed(base, at, facing), k, k, origin=at)
+    else:
+        g = _placed(base, at, facing).buffer(-EPS, join_style="mitre")
+    shapely.prepare(g)
+    return g
+
+
+def _thin_self(base: Footprint, at: tuple[float, float], facing: float) -> Polygon:
+    return _thin(base, (float(at[0]), float(at[1])), float(facing))
+
+
 def _overlaps_model(base: Footprint, at: tuple[float, float], facing: float, o: _Other) -> bool:
     if isinstance(base, Round) and isinstance(o.base, Round):
         return math.dist(at, o.at) < base.radius + o.base.radius - EPS
     if isinstance(base, Round):
         poly = o.exact
         return bool(poly.contains(Point(at))) or poly.distance(Point(at)) < base.radius - EPS
-    mine = _exact_self(base, at, facing).buffer(-EPS, join_style="mitre")
+    mine = _thin_self(base, at, facing)
     if isinstance(o.base, Round):
         return bool(mine.contains(Point(o.at))) or mine.distance(Point(o.at)) < o.base.radius
     return bool(mine.intersects(o.exact))
@@ -500,8 +521,7 @@ def _overlaps_shape(base: Footprint, at: tuple[float, float], facing: float,
                     shape: BaseGeometry) -> bool:
     if isinstance(base, Round):
         return bool(shape.contains(Point(at))) or shape.distance(Point(at)) < base.radius - EPS
-    mine = _exact_self(base, at, facing).buffer(-EPS, join_style="mitre")
-    return bool(mine.intersects(shape))
+    return bool(_thin_self(base, at, facing).intersects(shape))
 
 
 def _end_violations(sit: _Situation, x: float, y: float, *, facing: float | None = None,
@@ -784,33 +804,39 @@ class Zone:
         return got
 
     def _find_end_pose(self, x: float, y: float) -> _EndPose | None:
+        # lazily, the layers whose facing is nearest the model's own first: the window asks
+        # this for the ghost under the pointer every frame
         assert self._turning is not None
         reach, ph = self._turning
         sit = self._sit
-        arrivals = self._arrivals(x, y)
-        if not arrivals:
+        own, per, limit = sit.facing, ph.tm.period, sit.limit + EPS
+
+        def near_own(f: float) -> float:
+            return f + per * round(angle_between(f, own) / per)
+
+        def arrival(f: float | None) -> list[Pose] | None:
+            poses = reach.witness(x, y, f)
+            if poses is None or sum(math.dist(a[:2], b[:2]) for a, b in
+                                    itertools.pairwise(poses)) > limit:
+                return None
+            return poses
+
+        layers = sorted(reach.layers, key=lambda f: abs(angle_between(own, near_own(f))))
+        if ph.tm.in_hub(x, y):
+            # the circle is clear: any arrival, then the facing nearest the model's own
+            first = next((p for f in ([None] if reach.hub is not None else []) + layers
+                          if (p := arrival(f)) is not None), None)
+            if first is None:
+                return None
+            for g in sorted({own, *(near_own(v) for v in reach.grid)},
+                            key=lambda g: abs(angle_between(own, g))):
+                if not _end_violations(sit, x, y, facing=g):
+                    return _EndPose(g, _compact_poses([*first, (x, y, g)]))
             return None
-        own = sit.facing
-        per = ph.tm.period
-        hub = ph.tm.in_hub(x, y)
-        cands: list[tuple[float, float, float, list[Pose]]] = []
-        for d, poses in arrivals:
-            f = poses[-1][2]
-            cands.append((abs(angle_between(own, f)), d, f, poses))
-            if hub:
-                # a clear circle: any facing, turning at the end
-                for g in (own, *reach.grid):
-                    g = g + per * round(angle_between(g, own) / per)
-                    cands.append((abs(angle_between(own, g)), d, g, [*poses, (x, y, g)]))
-        cands.sort(key=lambda c: (round(c[0], 9), c[1]))
-        tried: set[float] = set()
-        for _, _, f, poses in cands:
-            k = round(f % 360.0, 9)
-            if k in tried:
-                continue
-            tried.add(k)
-            if not _end_violations(sit, x, y, facing=f):
-                return _EndPose(f, _compact_poses(poses))
+        for f in layers:
+            poses = arrival(f)
+            if poses is not None and not _end_violations(sit, x, y, facing=poses[-1][2]):
+                return _EndPose(poses[-1][2], _compact_poses(poses))
         return None
 
     def _turning_reasons(self, x: float, y: float) -> list[Violation]:
@@ -1165,7 +1191,7 @@ def _segment_violations(sit: _Situation, a: tuple[float, float], b: tuple[float,
             if hit:
                 out.append(Violation(
                     "crosses-enemy", f"{mid} would pass over enemy model {o.id} {where}",
-                    (mid, o.id), -1.0, 0.0, sweep.intersection(o.exact)))
+                    (mid, o.id), None, None, sweep.intersection(o.exact)))
         for tid, kind, shape in sit.path_terrain:
             if thin.intersects(shape):
                 out.append(_terrain_violation(sit, tid, kind, shape, 0.0, a, b, where, facing))
@@ -1225,20 +1251,20 @@ def turn_violations(sit: _Situation, at: tuple[float, float], f0: float, f1: flo
         if k < len(poly_models):
             o = poly_models[k]
             out.append(Violation("crosses-enemy", f"{mid} would pass over enemy model {o.id} "
-                                 f"{how}", (mid, o.id), -1.0, 0.0, swept.intersection(o.exact)))
+                                 f"{how}", (mid, o.id), None, None, swept.intersection(o.exact)))
         else:
             tid, kind, shape = near_terrain[k - len(poly_models)]
             why = "impassable" if kind == "impassable" else \
                 f"dense and taller than {_fmt(rulings.DENSE_LOW)}, which {mid} cannot cross"
             out.append(Violation("crosses-terrain", f"{mid} would cross terrain {tid} ({why}) "
-                                 f"{how}", (mid, tid), 0.0, 0.0, swept.intersection(shape)))
+                                 f"{how}", (mid, tid), None, None, swept.intersection(shape)))
     for k in hc:
         o = round_ids[k]
         out.append(Violation("crosses-enemy", f"{mid} would pass over enemy model {o.id} {how}",
-                             (mid, o.id), -1.0, 0.0, swept.intersection(o.exact)))
+                             (mid, o.id), None, None, swept.intersection(o.exact)))
     if leaves:
         out.append(Violation("leaves-battlefield", f"the base of {mid} would leave the "
-                             f"battlefield {how}", (mid,), 0.0, 0.0, swept))
+                             f"battlefield {how}", (mid,), None, None, swept))
     return out
 
 
@@ -1246,19 +1272,20 @@ def _poses(sit: _Situation, points: Sequence[Sequence[float]]) -> list[Pose]:
     """The poses a path passes through, the start first.
 
     Each point ``(x, y)`` or ``(x, y, facing)`` means: move straight there keeping the facing,
-    then (with a facing) turn in place to it, the shorter way. A first point at the start is
-    the start itself (its facing, if given, a turn there).
+    then (with a facing) turn in place to it, the shorter way. A point where the model stands
+    already (the start, or the point before) is a turn alone.
     """
     sx, sy = sit.start
     out: list[Pose] = [(sx, sy, float(sit.facing))]
-    for k, p in enumerate(points):
+    for p in points:
         if len(p) not in (2, 3):
             raise UserError(f"a path point is [x, y] or [x, y, facing], not {describe(p)}")
         x, y = _query_point(p[0], p[1])
         if len(p) == 3:
             _query_point(p[2], 0.0)
         cur = out[-1][2]
-        if not (k == 0 and math.dist((x, y), (sx, sy)) <= EPS):
+        # a point where the model stands already is a turn alone (no line of no length)
+        if math.dist((x, y), out[-1][:2]) > EPS:
             out.append((x, y, cur))
         if len(p) == 3 and abs(angle_between(cur, float(p[2]))) > 1e-12:
             out.append((out[-1][0], out[-1][1], float(p[2])))
