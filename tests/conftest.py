@@ -10,6 +10,23 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 
+@pytest.fixture
+def app_factory(tmp_path):  # type: ignore[no-untyped-def]
+    """Make windows (``App``) on states, saving to ``tmp_path``; the display closes after."""
+    import pygame
+
+    from tabletop.scenario.io import save_scenario
+    from tabletop.view.app import App
+
+    def make(state):  # type: ignore[no-untyped-def]
+        app = App(state, save_path=tmp_path / "game.toml", size=(1100, 700), saver=save_scenario)
+        app.step()
+        return app
+
+    yield make
+    pygame.display.quit()
+
+
 # -- zone goldens (tests/test_zone_goldens.py) ----------------------------------------------------
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-goldens", action="store_true", default=False,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pygame
@@ -40,20 +39,6 @@ def board(*, screen: bool = False) -> GameState:
         terrain=(Terrain("crate", "light", ((20, 2), (22, 2), (22, 4), (20, 4)), height=1.0),),
         units=(squad, foe),
     )
-
-
-@pytest.fixture
-def app_factory(tmp_path: Path):  # type: ignore[no-untyped-def]
-    apps: list[App] = []
-
-    def make(state: GameState) -> App:
-        app = App(state, save_path=tmp_path / "game.toml", size=(1100, 700), saver=save_scenario)
-        app.step()
-        apps.append(app)
-        return app
-
-    yield make
-    pygame.display.quit()
 
 
 def drag(app: App, a: tuple[float, float], b: tuple[float, float], *, steps: int = 6,

@@ -3,8 +3,6 @@ Q / E turning a model in place, a refusal when the turn would sweep over somethi
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pygame
 import pytest
 from view_support import key, post
@@ -12,9 +10,7 @@ from view_support import key, post
 from tabletop.geometry.footprints import Hull, parse_base
 from tabletop.rules.zones import legal_zone
 from tabletop.rulesets import apply_action
-from tabletop.scenario.io import save_scenario
 from tabletop.state import Battle, Battlefield, GameState, Model, Player, Selection, Terrain, Unit
-from tabletop.view.app import App
 from tabletop.view.controller import Controller, ghost_models
 from tabletop.view.viewport import Viewport
 
@@ -119,22 +115,8 @@ def test_a_turn_in_a_corridor_is_refused_with_what_it_would_hit() -> None:
     assert apply_action(st, intent.data["actions"][0]).ok
 
 
-@pytest.fixture
-def app_of(tmp_path: Path):  # type: ignore[no-untyped-def]
-    apps: list[App] = []
-
-    def make(state: GameState) -> App:
-        app = App(state, save_path=tmp_path / "game.toml", size=(1100, 700), saver=save_scenario)
-        app.step()
-        apps.append(app)
-        return app
-
-    yield make
-    pygame.display.quit()
-
-
-def test_the_window_turns_a_model_with_e_and_draws_a_refusal(app_of) -> None:  # type: ignore[no-untyped-def]
-    app = app_of(board())
+def test_the_window_turns_a_model_with_e_and_draws_a_refusal(app_factory) -> None:  # type: ignore[no-untyped-def]
+    app = app_factory(board())
     vp = app.ctrl.viewport
     post(app, pygame.MOUSEMOTION, pos=vp.to_px(15.0, 6.0), rel=(0, 0), buttons=(0, 0, 0))
     key(app, pygame.K_e)
@@ -142,7 +124,7 @@ def test_the_window_turns_a_model_with_e_and_draws_a_refusal(app_of) -> None:  #
     key(app, pygame.K_q, pygame.KMOD_SHIFT)
     assert app.state.model("r1")[1].facing == pytest.approx(104.0)
     # in a corridor the tank cannot turn: the state stays, the refusal is drawn
-    app2 = app_of(board(corridor=True))
+    app2 = app_factory(board(corridor=True))
     vp = app2.ctrl.viewport
     post(app2, pygame.MOUSEMOTION, pos=vp.to_px(15.0, 11.0), rel=(0, 0), buttons=(0, 0, 0))
     before = app2.state
@@ -152,8 +134,8 @@ def test_the_window_turns_a_model_with_e_and_draws_a_refusal(app_of) -> None:  #
     assert any("turning" in r for r in app2.refusal.reasons)
 
 
-def test_the_window_drags_a_rect_through_a_gap_it_must_turn_for(app_of) -> None:  # type: ignore[no-untyped-def]
-    app = app_of(board())
+def test_the_window_drags_a_rect_through_a_gap_it_must_turn_for(app_factory) -> None:  # type: ignore[no-untyped-def]
+    app = app_factory(board())
     vp = app.ctrl.viewport
     a, b = vp.to_px(15.0, 6.0), vp.to_px(15.0, 13.8)
     post(app, pygame.MOUSEBUTTONDOWN, pos=a, button=1, mod=0)

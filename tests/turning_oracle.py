@@ -157,41 +157,40 @@ def layered_grid(state: GameState, model_id: str, move: str, D: float, *, h: flo
             placed.append(shapely.polygons(coords))
         lo, hi, lo_touch = placed
         b0, b1 = shapely.bounds(lo), shapely.bounds(hi) if hi is not None else None
+        def on_table(b: np.ndarray, margin: float) -> np.ndarray:
+            return (b[:, 0] >= margin) & (b[:, 1] >= margin) & (b[:, 2] <= W - margin) & \
+                (b[:, 3] <= H - margin)
+
+        def may_end(shape: np.ndarray, touch: np.ndarray, b: np.ndarray) -> np.ndarray:
+            e = on_table(b, 0.0)
+            if end_union is not None:
+                e &= ~shapely.intersects(touch, end_union)
+            for poly in enemy_polys:
+                e &= shapely.distance(shape, poly) > 2.0
+            for ex, ey, er in enemy_circles:
+                e &= shapely.distance(shape, shapely.Point(ex, ey)) > er + 2.0
+            return e
+
         # lower: clear of the path obstacles by m_lo, and on the battlefield by m_lo
-        ok = (b0[:, 0] >= m_lo) & (b0[:, 1] >= m_lo) & (b0[:, 2] <= W - m_lo) & \
-            (b0[:, 3] <= H - m_lo)
+        ok = on_table(b0, m_lo)
         if path_union is not None:
             ok &= shapely.distance(lo, path_union) >= m_lo
         for ex, ey, er in path_circles:
             ok &= shapely.distance(lo, shapely.Point(ex, ey)) >= er + m_lo
         free_lo[k] = ok
         # lower end: exact at the centre (the circumscribed polygon)
-        e = (b0[:, 0] >= 0) & (b0[:, 1] >= 0) & (b0[:, 2] <= W) & (b0[:, 3] <= H)
-        if end_union is not None:
-            e &= ~shapely.intersects(lo_touch, end_union)
-        for poly in enemy_polys:
-            e &= shapely.distance(lo, poly) > 2.0
-        for ex, ey, er in enemy_circles:
-            e &= shapely.distance(lo, shapely.Point(ex, ey)) > er + 2.0
-        end_lo[k] = e
+        end_lo[k] = may_end(lo, lo_touch, b0)
         if hi is None:
             open_hi[k] = True
             end_hi[k] = True
             continue
-        ok = (b1[:, 0] >= 0) & (b1[:, 1] >= 0) & (b1[:, 2] <= W) & (b1[:, 3] <= H)
+        ok = on_table(b1, 0.0)
         if path_union is not None:
             ok &= ~shapely.intersects(hi, path_union)
         for ex, ey, er in path_circles:
             ok &= shapely.distance(hi, shapely.Point(ex, ey)) >= er
         open_hi[k] = ok
-        e = (b1[:, 0] >= 0) & (b1[:, 1] >= 0) & (b1[:, 2] <= W) & (b1[:, 3] <= H)
-        if end_union is not None:
-            e &= ~shapely.intersects(hi, end_union)
-        for poly in enemy_polys:
-            e &= shapely.distance(hi, poly) > 2.0
-        for ex, ey, er in enemy_circles:
-            e &= shapely.distance(hi, shapely.Point(ex, ey)) > er + 2.0
-        end_hi[k] = e
+        end_hi[k] = may_end(hi, hi, b1)
     side = len(ii)
     start = n * side + n
     lo_d = _relax(free_lo, start, side, h, 1.0)
