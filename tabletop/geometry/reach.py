@@ -1027,7 +1027,8 @@ class GeodesicDisk:
         key = exclude_key if exclude is not None else None
         got = self._geometry.get(key)
         if got is None:
-            got = self._build(exclude, exclude_key)
+            # no distance to move (M 0): the disk is its centre, no area
+            got = self._build(exclude, exclude_key) if self.distance > 0 else Polygon()
             self._geometry[key] = got
         return got
 
