@@ -81,7 +81,10 @@ def fit_file(tmp_path: Path) -> Path:
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(["fit", *args])
+    try:
+        code = main(["fit", *args])
+    except SystemExit as exc:  # argparse's own refusals
+        code = int(exc.code or 0)
     out = capsys.readouterr()
     return code, out.out, out.err
 
@@ -142,6 +145,8 @@ def test_png_draws_every_passage(fit_file: Path, tmp_path: Path,
     (["--base", "hull"], "a hull needs its polygon"),
     (["--base", "32mm", "--limit", "-1"], "--limit"),
     (["--base", "32mm", "--format", "png"], "--format png needs an output file"),
+    (["--base", "32mm", "--at", "nan,3"], "argument --at: 'nan,3' is not a point: write X,Y in "
+                                          "inches, e.g. 30.5,22"),
 ])
 def test_bad_input_exits_2_naming_what_is_accepted(fit_file: Path, args: list[str], says: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:

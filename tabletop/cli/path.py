@@ -22,7 +22,7 @@ def point_arg(text: str) -> tuple[float, float]:
         xs = []
     if len(xs) != 2 or not all(math.isfinite(v) for v in xs):
         raise argparse.ArgumentTypeError(f"{text!r} is not a point: write X,Y in inches, "
-                                         "e.g. --to 30.5,22")
+                                         "e.g. 30.5,22")
     return xs[0], xs[1]
 
 
