@@ -107,3 +107,30 @@ def test_a_failed_write_leaves_nothing(tmp_path: Path) -> None:
     finally:
         folder.chmod(0o700)
     assert list(folder.iterdir()) == []
+
+
+@posix
+def test_kill_9_during_saves_leaves_a_whole_file_and_the_next_save_cleans_up(
+        tmp_path: Path) -> None:
+    import random
+    import signal
+    import time
+
+    target = tmp_path / "game.toml"
+    writer = ("import sys\nfrom tabletop.files import atomic_write\n"
+              f"target = {str(target)!r}\n"
+              "i = 0\n"
+              "while True:\n"
+              "    atomic_write(target, (b'AB'[i % 2:i % 2 + 1]) * 2_000_000)\n"
+              "    i += 1\n")
+    rng = random.Random(15)
+    for _ in range(8):
+        proc = subprocess.Popen([sys.executable, "-c", writer])
+        time.sleep(0.15 + rng.random() * 0.3)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        if target.exists():
+            data = target.read_bytes()
+            assert len(data) == 2_000_000 and data.count(data[:1]) == len(data)  # whole
+    atomic_write(target, "done")
+    assert [p.name for p in tmp_path.iterdir()] == ["game.toml"]
