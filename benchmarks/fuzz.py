@@ -38,7 +38,8 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from tabletop.rules.zones import clear_caches
 
 FAMILIES = {
-    "scenario": (hostile.scenario_files(), hostile.run_scenario_file),
+    "scenario": (hostile.scenario_files(),  # and the zone engine on each board accepted
+                 lambda data, suffix: hostile.run_scenario_file(data, suffix, zone=True)),
     "actions": (hostile.action_files(), hostile.run_action_file),
     "zones": (hostile.zone_queries(), hostile.run_zone_query),
     "commands": (hostile.command_lines(), hostile.run_command),

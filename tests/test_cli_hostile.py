@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shapely
 import tomli_w
 from action_files import block, squad, t9a, wh40k
 
@@ -178,3 +179,16 @@ def test_a_zone_of_a_unit_with_no_move() -> None:
     assert zone.max_distance == 0.0
     assert zone.geometry.is_empty
     assert any(v.rule == "too-far" for v in zone.explain(5.5, 5.0))
+
+
+@pytest.mark.xfail(strict=True, raises=shapely.errors.GEOSException,
+                   reason="the zone engine's convex pieces fail (GEOS: Unable to find a "
+                          "convex corner) on a terrain polygon with a repeated vertex; found "
+                          "by benchmarks/fuzz.py, left to the zone engine's owner")
+def test_a_zone_beside_terrain_with_a_repeated_vertex() -> None:
+    state = load_scenario(FALL_BACK.replace("fall-back.toml", "reserves-and-transport.toml"))
+    wall = next(t for t in state.terrain if t.id == "ruin-north-wall")
+    repeated = dataclasses.replace(wall, polygon=(*wall.polygon, *[wall.polygon[0]] * 50))
+    state = dataclasses.replace(state, terrain=tuple(repeated if t is wall else t
+                                                     for t in state.terrain))
+    assert legal_zone(state, "rh1", "normal").area > 0
