@@ -203,3 +203,13 @@ def test_placement_from_a_list_gives_a_place_action() -> None:
     (intent,) = c.pointer_up(px(12, 12))
     action = intent.data["actions"][0]
     assert action["do"] == "place" and action["model"] == "s2"
+
+
+def test_a_drop_forgets_the_model_that_was_under_the_pointer_before_the_drag() -> None:
+    c, _ = make()
+    c.pointer_move(px(5.0, 10.0))
+    assert c.hover == "s1"
+    c.pointer_down(px(5.0, 10.0))
+    c.pointer_move(px(8.0, 14.0))
+    c.pointer_up(px(8.0, 14.0))
+    assert c.hover is None  # no card of s1 drawn where s1 no longer is

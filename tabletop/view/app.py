@@ -35,7 +35,7 @@ from tabletop.state import Block, GameState
 from tabletop.view import render, turn
 from tabletop.view.blockdrag import BlockTool, handle_points, near_obstacles
 from tabletop.view.bridge import MoveRow, Outcome, Rules, StepPreview
-from tabletop.view.controller import Controller, Intent, ghost_models
+from tabletop.view.controller import Controller, Intent, SetupSource, ghost_models, setup_source
 from tabletop.view.dialogs import Choice, Dialog, draw_dialog
 from tabletop.view.dicetray import TrayRoll, tray_rolls
 from tabletop.view.emergency import GroupSetup, pending_group_setup
@@ -139,7 +139,7 @@ class App:
                                zone_fn=self._zone_on_pickup, cap_fn=self.rules.cap,
                                blocks=self.rules)
         self.zone_seconds: list[float] = []
-        self._caption()
+        self._show(state)
 
     # -- geometry of the window -----------------------------------------------------------
     @property
@@ -165,6 +165,10 @@ class App:
         shown = self.rules.display(state)
         self.ctrl.state = self.group.display(shown) if self.group is not None else shown
         self.ctrl.picked &= {m.id for _, m in self.ctrl.state.placed_models()}
+        g = self.group
+        self.ctrl.setup = (setup_source(state, self.ctrl.state) if g is None else
+                           SetupSource(tuple(g.waiting(state)), g.transport)
+                           if g.waiting(state) else None)
         self.dirty = True
         self._caption()
 
@@ -728,6 +732,9 @@ class App:
                 self.next_step()
             elif row.kind == "place":
                 self.ctrl.begin_placement(row.value, pos)
+            elif row.kind == "placed":
+                self.message = (f"{row.value} is placed: drag it on the board to place it "
+                                "elsewhere; Backspace over it takes it back")
             elif row.kind == "unit":
                 self.ctrl.focus = row.value
                 self.message = _unit_line(self.state, row.value)

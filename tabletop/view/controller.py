@@ -33,8 +33,10 @@ __all__ = [
     "Drag",
     "Intent",
     "Ruler",
+    "SetupSource",
     "ZoneLike",
     "ruler_label",
+    "setup_source",
     "zone_path",
     "zone_witness",
 ]
@@ -183,6 +185,38 @@ class Drag:
     to the model's own), else the facing at pick-up."""
 
 
+@dataclass(frozen=True)
+class SetupSource:
+    """Models of the unit being set up that wait to be placed, and the unit on the board they
+    come from (a transport), if any: a press on that unit starts placing the next one."""
+
+    waiting: tuple[str, ...]
+    """The models still to place, in the unit's order."""
+    source: str | None = None
+    """The unit on the battlefield they come from (``None``: from off the table, reserves)."""
+
+
+def setup_source(saved: GameState, shown: GameState) -> SetupSource | None:
+    """The set-up of the selected unit, if its models are being set up: those not placed yet
+    in ``shown`` (the board as drawn, placements staged so far on it) and, for a unit embarked
+    in ``saved`` (the game as it stands), its transport."""
+    sel = saved.battle.selection
+    if sel is None:
+        return None
+    try:
+        unit, now = saved.unit(sel.unit), shown.unit(sel.unit)
+    except KeyError:
+        return None
+    if not isinstance(unit, Unit) or not isinstance(now, Unit):
+        return None
+    if unit.location == "battlefield":
+        return None
+    waiting = tuple(m.id for m in now.models if m.at is None)
+    if not waiting:
+        return None
+    return SetupSource(waiting, unit.transport if unit.location == "embarked" else None)
+
+
 @dataclass
 class Ruler:
     """The measuring tool: two points, or the closest points of two bases."""
@@ -242,6 +276,9 @@ class Controller:
         """Models of the moving unit picked with Ctrl+click or a box: dragged together."""
         self.box: tuple[Pt, Pt] | None = None
         """A box selection being drawn: its two corners, inches."""
+        self.setup: SetupSource | None = None
+        """The models of the unit being set up that wait to be placed, and where from (the app
+        keeps it up to date, :func:`setup_source`)."""
 
     # -- queries --------------------------------------------------------------------------
     @property
@@ -310,6 +347,11 @@ class Controller:
                 self.box = ((x, y), (x, y))
             return []
         unit = self.unit_of(mid)
+        src = self.setup
+        if src is not None and src.source == unit.id and src.waiting and not ctrl:
+            # a press on the transport the waiting models come from: the next one comes out
+            self.begin_placement(src.waiting[0], px)
+            return []
         if unit.id != self.selection_unit:
             if unit.id != self.focus:
                 self.focus = unit.id
@@ -348,7 +390,8 @@ class Controller:
                        if m.at is not None and x0 <= m.at[0] <= x1 and y0 <= m.at[1] <= y1}
 
     def begin_placement(self, model_id: str, px: Pt) -> None:
-        """Start dragging ``model_id`` (in reserves or a transport) from a list at pixel ``px``."""
+        """Start dragging ``model_id`` (in reserves or a transport) from a list, or from its
+        transport on the board, at pixel ``px``: the ghost is centred under the pointer."""
         unit, m = self.state.model(model_id)
         x, y = self.viewport.to_inches(*px)
         zone = self._zone(model_id)
@@ -492,6 +535,9 @@ class Controller:
         self.pointer = px
         self._update_drag(self.viewport.to_inches(*px), exact=True)
         self.drag = None
+        # what was under the pointer before the drag is not there now (the next move says
+        # what is; Q / E meanwhile turn the model just dropped, the last one moved)
+        self.hover = None
         actions: list[dict[str, Any]] = []
         for mid in d.models:
             g = d.ghosts[mid]

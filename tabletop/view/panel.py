@@ -229,17 +229,15 @@ def _group_setup(app: App, out: _Writer, rows: list[Row], x_screen: int) -> None
     st = app.state
     out.wrapped(f"{turn.unit_label(st, g.transport)} was destroyed: "
                 f"{turn.unit_label(st, g.unit)} must make an emergency disembark first, wholly "
-                "within 6\" and as close as possible. Drag each model onto the shaded area, then "
-                "Enter; models that cannot be placed are destroyed.", size=12, colour=BAD_RED)
-    for mid in g.waiting(st)[:12]:
-        r = pygame.Rect(out.x0 + 12, out.y, out.width - 24, 20)
-        pygame.draw.rect(out.s, ROW_BG, r, border_radius=4)
-        render.text(out.s, mid, (r.x + 8, r.y + 2), size=12)
-        rows.append(Row(r.move(x_screen, 0), "place", mid))
-        out.y += 23
+                "within 6\" and as close as possible. Drag each model from this list or from "
+                f"the {turn.unit_label(st, g.transport)} onto the shaded area, then Enter; models "
+                "that cannot be placed are destroyed.", size=12, colour=BAD_RED)
+    placed = set(g.placed)
+    unit = st.unit(g.unit)
+    _setup_rows(out, rows, x_screen, [(m.id, m.base.spec, m.id in placed)
+                                      for m in getattr(unit, "models", ())])
     if g.placed:
-        out.line(f"placed: {', '.join(g.placed)} (Backspace over one takes it back)", size=11,
-                 colour=GREY)
+        out.line("Backspace over a placed model takes it back", size=11, colour=GREY)
 
 
 def _unit(app: App, out: _Writer, rows: list[Row], x_screen: int, unit_id: str) -> None:
@@ -272,6 +270,15 @@ def _moving(app: App, out: _Writer, rows: list[Row], x_screen: int, unit: Unit) 
     assert sel is not None
     mode = f" ({sel.mode})" if sel.mode else ""
     out.line(f"Moving: {sel.move}{mode}", bold=True, colour=ACCENT)
+    shown = app.ctrl.state.unit(unit.id)  # placements staged so far are on the board
+    models = list(getattr(shown, "models", ()))
+    if any(m.at is None for m in models):
+        # first, so that the rows stay where they are while what follows (coherency) changes
+        where = ("" if unit.location != "embarked" else
+                 f" or from the {turn.unit_label(app.state, unit.transport or '')}")
+        out.wrapped(f"Drag each model from this list{where} onto the shaded area:", size=12)
+        _setup_rows(out, rows, x_screen, [(m.id, m.base.spec, m.at is not None)
+                                          for m in models])
     if sel.roll is not None:
         render.text(out.s, "advance roll", (out.x0 + 12, out.y + 4), size=12)
         draw_die(out.s, (out.x0 + 100, out.y), 22, sel.roll)
@@ -292,20 +299,30 @@ def _moving(app: App, out: _Writer, rows: list[Row], x_screen: int, unit: Unit) 
                      colour=BAD_RED)
     else:
         out.line("Coherency: ok", size=12, colour=OK_GREEN)
-    shown = app.ctrl.state.unit(unit.id)  # placements staged so far are on the board
-    waiting = [m for m in getattr(shown, "models", ()) if m.at is None]
-    if sel.move in ("ingress", "disembark") and waiting:
-        where = ("strategic reserves" if sel.move == "ingress"
-                 else turn.unit_label(app.state, unit.transport or ""))
-        out.wrapped(f"Drag from {where} onto the shaded area:", size=12)
-        for m in waiting[:12]:
-            r = pygame.Rect(out.x0 + 12, out.y, out.width - 24, 20)
-            pygame.draw.rect(out.s, ROW_BG, r, border_radius=4)
-            render.text(out.s, f"{m.id}  ({m.base.spec})", (r.x + 8, r.y + 2), size=12)
-            rows.append(Row(r.move(x_screen, 0), "place", m.id))
-            out.y += 23
-        if len(waiting) > 12:
-            out.line(f"and {len(waiting) - 12} more", size=11, colour=GREY)
+
+
+SETUP_ROWS = 12
+"""Rows of models to set up shown at once (a page: a larger unit pages on as it is placed)."""
+
+
+def _setup_rows(out: _Writer, rows: list[Row], x_screen: int,
+                models: list[tuple[str, str, bool]]) -> None:
+    """One row per model of a unit being set up, ``(id, base, placed)``, in the unit's order:
+    a placed model keeps its row (greyed), so the rows never move under the pointer."""
+    first = next((i for i, (_, _, placed) in enumerate(models) if not placed), 0)
+    page = first // SETUP_ROWS * SETUP_ROWS
+    for mid, spec, placed in models[page:page + SETUP_ROWS]:
+        r = pygame.Rect(out.x0 + 12, out.y, out.width - 24, 20)
+        pygame.draw.rect(out.s, PANEL_BG if placed else ROW_BG, r, border_radius=4)
+        pygame.draw.rect(out.s, ROW_BG, r, 1, border_radius=4)
+        text = f"{mid}  ({spec})" + ("  placed" if placed else "")
+        render.text(out.s, text, (r.x + 8, r.y + 2), size=12,
+                    colour=GREY if placed else render.TEXT)
+        rows.append(Row(r.move(x_screen, 0), "placed" if placed else "place", mid, not placed))
+        out.y += 23
+    rest = len(models) - page - SETUP_ROWS
+    if rest > 0:
+        out.line(f"and {rest} more", size=11, colour=GREY)
 
 
 def _move_rows(app: App, out: _Writer, rows: list[Row], x_screen: int, unit_id: str) -> None:
