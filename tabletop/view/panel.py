@@ -77,10 +77,16 @@ def draw_die(surface: pygame.Surface, topleft: tuple[int, int], size: int, value
 
 
 _RULE_GROUPS = (("coherency", "Coherency"), ("engaged", "Engagement range"),
-                ("overlap", "Bases overlapping"), ("terrain", "Terrain"),
-                ("edge", "Battlefield edge"), ("setup", "Set-up"), ("ingress", "Set-up"),
+                ("overlap-terrain", "Terrain"), ("overlap", "Bases overlapping"),
+                ("terrain", "Terrain"), ("crosses-terrain", "Terrain"),
+                ("crosses-enemy", "Enemy models"), ("edge", "Battlefield edge"),
+                ("off-battlefield", "Battlefield edge"), ("leaves-battlefield", "Battlefield edge"),
+                ("path-too-long", "Distance"), ("too-far", "Distance"),
+                ("unreachable", "Distance"), ("setup", "Set-up"), ("ingress", "Set-up"),
                 ("disembark", "Set-up"), ("unplaced", "Models not set up"),
                 ("embark", "Embarking"))
+"""Refusal titles by the rules' violation codes (:class:`~tabletop.rules.violation.Violation`),
+the first prefix that matches."""
 
 
 def group_refusals(reasons: tuple[str, ...], violations: tuple[Any, ...]

@@ -29,6 +29,7 @@ import pygame
 import shapely
 from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
+from shapely.ops import nearest_points
 
 from tabletop.files import atomic_write
 from tabletop.geometry.blocks import BlockGeom
@@ -727,19 +728,51 @@ def label_size(s: str) -> tuple[int, int]:
 
 
 def mark_anchor(state: GameState, mark: Mark) -> Pt | None:
-    """Where a mark's label belongs (inches): its point, the middle of its geometry, or its
-    first model."""
+    """Where a mark's label belongs (inches): by the offending model (its first), on the part
+    of its base the failed rule is about.
+
+    The mark's point when it has one; the middle of a segment (between the closest points of a
+    pair: coherency, engagement); where the model's base overlaps the geometry (another base,
+    terrain, an engagement area, the area a turn sweeps); else the point of its base nearest
+    the geometry (the battlefield's edge for a base that would stick off it, a transport a
+    model must be set up near). Without a model on the board, a point on the geometry.
+    """
     if mark.at is not None:
         return mark.at
     geom = mark.geometry
-    if geom is not None and not geom.is_empty:
-        c = geom.centroid
-        return (c.x, c.y)
-    if mark.models:
+    model = _first_placed(state, mark.models)
+    if geom is None or geom.is_empty:
+        return model.at if model is not None else None
+    if geom.geom_type == "LineString":
+        p = geom.interpolate(0.5, normalized=True)
+        return (p.x, p.y)
+    if model is None:
+        p = geom.representative_point()
+        return (p.x, p.y)
+    foot = model.footprint
+    if geom.geom_type == "LinearRing":  # a boundary: the part of the base outside it
+        outside = foot.difference(Polygon(geom))
+        if outside.area > 1e-9:
+            p = outside.representative_point()
+            return (p.x, p.y)
+    elif geom.area > 0.0 and geom.intersects(foot):
+        part = geom.intersection(foot)
+        if part.area > 1e-9:
+            p = part.representative_point()
+            return (p.x, p.y)
+    p = nearest_points(foot, geom)[0]
+    return (p.x, p.y)
+
+
+def _first_placed(state: GameState, ids: Sequence[str]) -> Model | None:
+    """The first of ``ids`` that is a model on the battlefield (others: terrain, gone)."""
+    for mid in ids:
         try:
-            return state.model(mark.models[0])[1].at
+            m = state.model(mid)[1]
         except KeyError:
-            return None
+            continue
+        if m.at is not None:
+            return m
     return None
 
 
