@@ -8,7 +8,7 @@ from dataclasses import replace
 import pygame
 import pytest
 from shapely.geometry import LineString, Point, Polygon
-from view_support import key, post, small_state
+from view_support import LR_AT, demo_land_raider, key, post, small_state
 
 from tabletop.rules.violation import Violation
 from tabletop.rulesets import apply_action
@@ -17,20 +17,11 @@ from tabletop.state import GameState
 from tabletop.view.app import _violation_mark
 from tabletop.view.render import Mark, mark_anchor
 
-LR_AT = (3.4713656387665193, 15.995594713656388)
-"""Where the lead's normal move down the left edge left the Land Raider (facing 180)."""
-
 
 def ok(state: GameState, action: dict) -> GameState:  # type: ignore[type-arg]
     out = apply_action(state, action)
     assert out.ok, out.reasons
     return out.state
-
-
-def demo_land_raider(at: tuple[float, float] = LR_AT) -> GameState:
-    st = ok(load_scenario(shipped("demo.toml")),
-            {"do": "select", "unit": "land-raider", "move": "normal"})
-    return ok(st, {"do": "move", "model": "lr1", "path": [[at[0], at[1], 180.0]]})
 
 
 def anchors(state: GameState, violations: tuple[Violation, ...]

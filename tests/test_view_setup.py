@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pygame
 import pytest
-from view_support import DiscZone, key, post
+from view_support import DiscZone, key, panel_text, post
 
 from tabletop.geometry.footprints import parse_base
 from tabletop.scenario.io import load_scenario, shipped
@@ -133,20 +133,3 @@ def test_the_panel_names_where_the_models_come_from(demo, monkeypatch) -> None: 
     key(app, pygame.K_i)
     text = panel_text(app, monkeypatch)
     assert "Drag each model from this list onto the shaded area:" in text, text
-
-
-def panel_text(app, monkeypatch) -> str:  # type: ignore[no-untyped-def]
-    """The panel's text as drawn, its wrapped lines joined."""
-    from tabletop.view import panel, render
-
-    seen: list[str] = []
-    real = render.text
-
-    def spy(surface, s, pos, **kw):  # type: ignore[no-untyped-def]
-        seen.append(s)
-        return real(surface, s, pos, **kw)
-
-    with monkeypatch.context() as m:
-        m.setattr(render, "text", spy)
-        panel.draw_panel(app, pygame.Surface((panel.PANEL_W, app.screen.get_height())))
-    return " ".join(" ".join(seen).split())

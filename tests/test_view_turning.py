@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 import pytest
-from view_support import key, post
+from view_support import demo_land_raider, key, panel_text, post
 
 from tabletop.geometry.footprints import Hull, parse_base
 from tabletop.rules.zones import legal_zone
@@ -160,3 +160,28 @@ def test_over_a_model_of_another_unit_nothing_turns() -> None:
     assert c.hover is None
     (intent,) = c.key("e")
     assert intent.data["actions"][0]["path"] == [[15.0, 7.0, 105.0]]
+
+
+def test_a_turn_onto_terrain_is_staged_and_shown_at_once_not_only_at_enter(app_factory,  # type: ignore[no-untyped-def]
+                                                                           monkeypatch) -> None:
+    from tabletop.view.bridge import Rules
+
+    st = demo_land_raider((4.0, 17.4))  # facing 180, the barricade-west 0.1" below it
+    assert Rules().end_violations(st, "land-raider") == []
+    app = app_factory(st)
+    vp = app.ctrl.viewport
+    post(app, pygame.MOUSEMOTION, pos=vp.to_px(4.0, 17.4), rel=(0, 0), buttons=(0, 0, 0))
+    key(app, pygame.K_q)  # 15 degrees counter-clockwise: legal to turn through, not to end
+    assert app.state.model("lr1")[1].facing == pytest.approx(165.0), app.message
+    (v,) = app.end_check("land-raider")
+    assert v.rule == "terrain" and "barricade-west" in v.message
+    assert "may not end there" in app.message and "barricade-west" in app.message
+    assert any("lr1" in m.models and m.geometry is v.geometry for m in app._marks())
+    assert "May not end here" in panel_text(app, monkeypatch)
+    key(app, pygame.K_RETURN)  # and Enter refuses it, saying the same
+    assert app.state.battle.selection is not None
+    assert any("barricade-west" in r for r in app.refusal.reasons)  # type: ignore[union-attr]
+    key(app, pygame.K_e)  # turned back: nothing to show any more
+    assert app.state.model("lr1")[1].facing == pytest.approx(180.0)
+    assert app.end_check("land-raider") == [] and "may not end" not in app.message
+    assert not [m for m in app._marks() if "lr1" in m.models]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pygame
 from shapely.geometry import Point, Polygon
 
@@ -64,3 +66,38 @@ def post(app: App, kind: int, **kw: object) -> None:
 def key(app: App, k: int, mod: int = 0) -> None:
     """Press key ``k`` (with modifier keys ``mod``) in the window."""
     post(app, pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
+
+
+LR_AT = (3.4713656387665193, 15.995594713656388)
+"""Where a normal move down the left edge of the demo left its Land Raider (facing 180)."""
+
+
+def demo_land_raider(at: tuple[float, float] = LR_AT) -> GameState:
+    """The shipped demo with the Land Raider selected for a normal move and staged at ``at``."""
+    from tabletop.rulesets import apply_action
+    from tabletop.scenario.io import load_scenario, shipped
+
+    st = load_scenario(shipped("demo.toml"))
+    for action in ({"do": "select", "unit": "land-raider", "move": "normal"},
+                   {"do": "move", "model": "lr1", "path": [[at[0], at[1], 180.0]]}):
+        out = apply_action(st, action)
+        assert out.ok, out.reasons
+        st = out.state
+    return st
+
+
+def panel_text(app: App, monkeypatch: Any) -> str:
+    """The side panel's text as drawn now, its wrapped lines joined."""
+    from tabletop.view import panel, render
+
+    seen: list[str] = []
+    real = render.text
+
+    def spy(surface: pygame.Surface, s: str, pos: Any, **kw: Any) -> pygame.Rect:
+        seen.append(s)
+        return real(surface, s, pos, **kw)
+
+    with monkeypatch.context() as m:
+        m.setattr(render, "text", spy)
+        panel.draw_panel(app, pygame.Surface((panel.PANEL_W, app.screen.get_height())))
+    return " ".join(" ".join(seen).split())

@@ -49,6 +49,11 @@ class ModelDragQueries(Protocol):
     def coherency(self, state: GameState, unit_id: str) -> list[Violation]:
         """What is wrong with the unit's formation as it stands (shown while a move is built)."""
 
+    def end_violations(self, state: GameState, unit_id: str) -> list[Violation]:
+        """What else a commit now would refuse about where the selected unit's models stand
+        (a base turned onto terrain, off the battlefield, onto another base...): every end
+        condition but coherency and models still to be set up (shown while a move is built)."""
+
 
 @dataclass(frozen=True)
 class BlockRanges:

@@ -122,6 +122,7 @@ class App:
         self._cache: dict[str, tuple[Any, Any]] = {}
         self._elig: tuple[Any, list[MoveRow]] | None = None
         self._coh: dict[tuple[Ref, str], list[Violation]] = {}
+        self._end: tuple[tuple[Ref, str], list[Violation]] | None = None
         self.frame_times: list[float] = []
         self.frames = 0
         """Frames drawn so far (nothing is drawn while nothing changes)."""
@@ -224,6 +225,12 @@ class App:
             if do == "next":
                 self.next_choice = {}
             self.message = turn.named(out.state, describe(action, out))
+            sel = out.state.battle.selection
+            if do in ("move", "place") and sel is not None:
+                ends = self.end_check(sel.unit)
+                if ends:
+                    self.message += " It may not end there: " + turn.named(
+                        out.state, "; ".join(v.message for v in ends))
         else:
             self.refusal_note = ""
             if do == "commit" and out.state.battle.selection is None:
@@ -964,6 +971,8 @@ class App:
         unit = self.ctrl.selection_unit
         if unit is not None and self.state.battle.selection is not None:
             marks += [_violation_mark(v) for v in self.coherency(unit)]
+            if self.refusal is None or not self.refusal.violations:
+                marks += [_violation_mark(v) for v in self.end_check(unit)]
         removals, _ = self.removal_preview()
         for u in dict.fromkeys(u for u, _ in removals):
             marks += [_violation_mark(v) for v in self.coherency(u)]
@@ -1097,6 +1106,14 @@ class App:
                 self._coh.clear()
             self._coh[key] = self.rules.coherency(self.ctrl.state, unit_id)
         return self._coh[key]
+
+    def end_check(self, unit_id: str) -> list[Violation]:
+        """What else a commit now would refuse about where the selected unit's models stand
+        (a model turned onto terrain...), shown live as coherency is (cached per state)."""
+        key = (Ref(self.state), unit_id)
+        if self._end is None or self._end[0] != key:
+            self._end = (key, self.rules.end_violations(self.state, unit_id))
+        return self._end[1]
 
     def eligibility(self, unit_id: str) -> list[MoveRow]:
         """The unit's move types with their reasons (cached per state)."""

@@ -184,6 +184,12 @@ class Rules:
         tool = self._models(state)
         return tool.coherency(state, unit_id) if tool is not None else []
 
+    def end_violations(self, state: GameState, unit_id: str) -> list[Violation]:
+        """What else a commit now would refuse about where the selected unit's models stand
+        (besides coherency): a base turned onto terrain, off the battlefield..."""
+        tool = self._models(state)
+        return tool.end_violations(state, unit_id) if tool is not None else []
+
     # -- the block-drag tool (:class:`tabletop.view.blockdrag.BlockRules`) ------------------
     def block_geom(self, block: Block) -> BlockGeom:
         """The geometry of ``block`` as it stands."""

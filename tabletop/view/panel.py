@@ -305,6 +305,14 @@ def _moving(app: App, out: _Writer, rows: list[Row], x_screen: int, unit: Unit) 
                      colour=BAD_RED)
     else:
         out.line("Coherency: ok", size=12, colour=OK_GREEN)
+    ends = app.end_check(unit.id)
+    if ends:
+        out.line("May not end here (Enter would refuse):", size=12, bold=True, colour=BAD_RED)
+        for v in ends[:3]:
+            out.wrapped(f"• {turn.named(app.state, v.message)}", colour=BAD_RED, size=11)
+        if len(ends) > 3:
+            out.line(f"  and {len(ends) - 3} more (outlined on the board)", size=11,
+                     colour=BAD_RED)
 
 
 SETUP_ROWS = 12

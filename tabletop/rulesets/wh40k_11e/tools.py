@@ -13,7 +13,7 @@ from tabletop.rules import zones
 from tabletop.rules.paths import move_cap
 from tabletop.rules.violation import Violation
 from tabletop.rulesets.wh40k_11e import checks
-from tabletop.rulesets.wh40k_11e.movement import MOVING, SETTING_UP, board, flying
+from tabletop.rulesets.wh40k_11e.movement import MOVING, SETTING_UP, board, commit_check, flying
 from tabletop.state import GameState, Unit
 
 __all__ = ["ModelDrag"]
@@ -78,3 +78,13 @@ class ModelDrag:
         """Coherency problems of ``unit_id`` as it stands (violations with geometry)."""
         unit = state.unit(unit_id)
         return checks.coherency_violations(unit) if isinstance(unit, Unit) else []
+
+    def end_violations(self, state: GameState, unit_id: str) -> list[Violation]:
+        """What else a commit now would refuse about where the selected unit stands: every
+        condition of :func:`~tabletop.rulesets.wh40k_11e.movement.commit_check` but coherency
+        (:meth:`coherency`) and the models not set up yet (the set-up is being built)."""
+        sel = state.battle.selection
+        if sel is None or sel.unit != unit_id:
+            return []
+        return [v for v in commit_check(state)
+                if not v.rule.startswith("coherency") and v.rule != "unplaced"]
