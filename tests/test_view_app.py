@@ -249,7 +249,7 @@ def test_command_phase_shows_cp_and_battle_shock_rolls(app_factory) -> None:  # 
     assert {p.id: p.cp for p in app.state.players} != cp_before
     tests = [r for r in app.tray if r.purpose == "Battle-shock test"]
     assert tests and all(len(r.dice) == 2 for r in tests)
-    assert all("Command" not in r.when and "command" in r.when for r in tests)
+    assert all(r.when.endswith("· Command phase") for r in tests)  # as the panel titles it
     assert all("vs Ld" in r.result for r in tests)
 
 

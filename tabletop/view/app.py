@@ -42,6 +42,7 @@ from tabletop.view.emergency import GroupSetup, pending_group_setup
 from tabletop.view.history import History, SessionLog
 from tabletop.view.identity import Ref
 from tabletop.view.labels import place_labels
+from tabletop.view.messages import describe, describe_entry, manoeuvre_text, unit_line
 from tabletop.view.panel import PANEL_W, Row, draw_panel, group_refusals, panel_key
 from tabletop.view.roster import markers
 from tabletop.view.threat import Threat, threat
@@ -196,7 +197,8 @@ class App:
             else:
                 z = self.rules.zone(self.state, model_id)
         except UserError as exc:  # no zone for this model now: say why; the drop is still judged
-            self.message = f"no legal zone for {model_id}: {exc}"
+            who = turn.unit_label(self.state, self.state.model(model_id)[0].id)
+            self.message = f"{who}: no legal zone for {model_id}: {exc}"
             z = None
         self.zone_seconds.append(time.perf_counter() - t0)
         return z
@@ -224,7 +226,7 @@ class App:
             self.block_marks = []
             if do == "next":
                 self.next_choice = {}
-            self.message = turn.named(out.state, describe(action, out))
+            self.message = turn.named(out.state, describe(before, action, out, self.rules))
             sel = out.state.battle.selection
             if do in ("move", "place") and sel is not None:
                 ends = self.end_check(sel.unit)
@@ -265,7 +267,8 @@ class App:
         if entry is not None:
             self.refusal = None
             self._logged()
-            self.message = "undone: " + turn.named(entry.before, describe_action(entry.action))
+            self.message = "undone: " + turn.named(entry.before,
+                                                   describe_entry(entry.before, entry.actions))
             self._show(self.state)
             return
         top = self.history.blocked_by_roll()
@@ -295,7 +298,8 @@ class App:
         else:
             self.refusal = None
             self._logged()
-            self.message = "redone: " + turn.named(entry.after, describe_action(entry.action))
+            self.message = "redone: " + turn.named(entry.before,
+                                                   describe_entry(entry.before, entry.actions))
         self._show(self.state)
 
     def cancel_selection(self) -> bool:
@@ -325,8 +329,9 @@ class App:
         x, y = action["at"]
         g.placed[str(action["model"])] = (float(x), float(y))
         left = len(g.waiting(self.state))
-        self.message = (f"placed {action['model']}; " + (f"{left} more to place, then " if left
-                                                         else "") + "Enter sets the unit up")
+        self.message = (f"{turn.unit_label(self.state, g.unit)}: {action['model']} placed; "
+                        + (f"{left} more to place, then " if left else "")
+                        + "Enter sets the unit up")
         self._show(self.state)
         return True
 
@@ -335,12 +340,13 @@ class App:
         unit is reset and the other models' moves staged again, as one step of the history)."""
         if self.group is not None and model_id in self.group.placed:
             del self.group.placed[model_id]
-            self.message = f"{model_id} is back in the list"
+            self.message = (f"{turn.unit_label(self.state, self.group.unit)}: {model_id} is "
+                            "back in the list")
             self._show(self.state)
             return True
         sel = self.state.battle.selection
         if sel is None or not any(a.get("model") == model_id for a in sel.staged):
-            self.message = f"{model_id} has no staged move to take back"
+            self.message = f"{model_id} has no staged move to take back (only the moving unit's do)"
             self.dirty = True
             return False
         actions: list[dict[str, Any]] = [{"do": "reset"}]
@@ -358,7 +364,8 @@ class App:
         self.history.push(actions, state, tuple(events))
         self._logged()
         self.refusal = None
-        self.message = f"{model_id} is back where it started; the other models stay"
+        self.message = (f"{turn.unit_label(self.state, sel.unit)}: {model_id} is back where it "
+                        "started; the other models stay")
         self._show(self.state)
         return True
 
@@ -626,7 +633,7 @@ class App:
                 self.redo()
             elif k == "focus":
                 self.select_flags = set()
-                self.message = _unit_line(self.state, it.data["unit"])
+                self.message = unit_line(self.state, it.data["unit"])
             elif k == "save":
                 self.save()
             elif k == "save-as":
@@ -732,7 +739,7 @@ class App:
                 if unit is None:
                     return
                 if not row.enabled:
-                    self.message = f"not now: {row.value}"
+                    self.message = self._not_now(unit, row)
                     return
                 self.select(unit, row.value, (row.data or {}).get("mode"))
             elif row.kind == "next":
@@ -744,7 +751,7 @@ class App:
                                 "elsewhere; Backspace over it takes it back")
             elif row.kind == "unit":
                 self.ctrl.focus = row.value
-                self.message = _unit_line(self.state, row.value)
+                self.message = unit_line(self.state, row.value)
             elif row.kind == "tab":
                 self.tab = row.value
             elif row.kind == "select-flag":
@@ -756,6 +763,18 @@ class App:
                 else:
                     self.next_choice[name] = row.value
             return
+
+    def _not_now(self, unit: str, row: Row) -> str:
+        """Why a greyed move type (or mode) of the panel may not be chosen now."""
+        title = turn.move_title(self.state, row.value)
+        mode = (row.data or {}).get("mode")
+        why = next((e.reason for e in self.eligibility(unit) if e.move == row.value), "")
+        if mode:
+            title = turn.moving_title(self.state, row.value, mode)
+            why = next((w for e in self.eligibility(unit) if e.move == row.value
+                        for m, ok, w in e.modes if m == mode), why)
+        return turn.named(self.state, f"{turn.unit_label(self.state, unit)}: not now: {title}"
+                          + (f" ({why})" if why else ""))
 
     def step(self, *, wait: bool = False) -> bool:
         """Handle pending events and draw a frame if anything changed; ``False`` once the
@@ -1315,76 +1334,3 @@ def _verdict_colour(ok: bool, end_reasons: list[str]) -> tuple[int, int, int]:
     if not ok:
         return render.VIOLATION
     return render.END_WARN if end_reasons else (255, 255, 255)
-
-
-def manoeuvre_text(a: dict[str, Any]) -> str:
-    """A staged t9a-2 manoeuvre in words."""
-    do = a.get("do")
-    if do == "wheel":
-        return f"wheel {float(a['angle']):+.1f}°"
-    if do == "reform":
-        return f"reform to {a.get('files')} files, facing {float(a['facing']):.0f}°"
-    if do == "sideways":
-        d = float(a["distance"])
-        return f'sideways {abs(d):.2f}" to the {"right" if d > 0 else "left"}'
-    return f'{do} {float(a.get("distance", 0.0)):.2f}"'
-
-
-def _unit_line(state: GameState, unit_id: str) -> str:
-    u = state.unit(unit_id)
-    sel = state.battle.selection
-    name = u.name or u.id
-    if sel is not None and sel.unit == unit_id:
-        how = ("drag the front edge to move, a front corner to wheel" if isinstance(u, Block)
-               else "drag its models")
-        return f"{name}: moving ({sel.move}); {how}, Enter commits."
-    keys = ", ".join(f"{t.key.upper()} {t.title.lower()}" for t in rulesets.of(state).move_types)
-    return f"{name} ({turn.player_name(state, u.player)}): {keys} (or click one); T threat."
-
-
-def describe_action(action: dict[str, Any]) -> str:
-    """An action in words, for undo and redo messages."""
-    do = action.get("do")
-    if do == "select":
-        return f"{action.get('unit')} selected for {action.get('move')}"
-    if do == "move":
-        return f"move of {action.get('model')}"
-    if do == "place":
-        return f"placing {action.get('model')}"
-    if do in ("forward", "backward", "sideways", "wheel", "reform"):
-        return manoeuvre_text(action)
-    return str(do)
-
-
-def describe(action: dict[str, Any], out: Outcome) -> str:
-    """What an accepted action did, for the status line."""
-    do = action.get("do")
-    if do == "select":
-        rolls = [e for e in out.events if e.get("kind") == "roll"]
-        extra = f" (rolled {rolls[0].get('dice')})" if rolls else ""
-        if BlockTool.selected(out.state) is not None:
-            tests = [r for r in tray_rolls(out.state, out.events) if r.result]
-            if tests:
-                extra = f" (March Test {[v for v, _ in tests[0].dice]}: {tests[0].result})"
-            what = ("drag the handles or use [ ] , . to reform" if action.get("move") == "reform"
-                    else "drag the front edge to move, a front corner to wheel")
-            return f"{action.get('unit')}: {action.get('move')}{extra}; {what}."
-        return f"{action.get('unit')}: {action.get('move')}{extra}; drag its models."
-    if do == "move":
-        return f"staged {action.get('model')}; drag again to continue, Enter commits."
-    if do == "place":
-        return f"placed {action.get('model')}."
-    if do in ("forward", "backward", "sideways", "wheel", "reform"):
-        return f"staged {manoeuvre_text(action)}; drag again or Enter commits."
-    if do == "commit":
-        return "move committed."
-    if do == "next":
-        b = out.state.battle
-        told = "; ".join(f"{r.purpose} {r.unit}: {r.result}"
-                         for r in tray_rolls(out.state, out.events) if r.result)
-        gone = [str(e.get("model")) for e in out.events
-                if e.get("kind") == "destroyed" and e.get("reason") == "coherency"]
-        removed = (f" Removed for coherency: {', '.join(gone)}." if gone else "")
-        return (f"now: round {b.round}, {b.phase}{', ' + b.step if b.step else ''}."
-                + (f" {told}" if told else "") + removed)
-    return f"{do}: done."

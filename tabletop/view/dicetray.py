@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tabletop.state import GameState, Unit
-from tabletop.view.turn import unit_label
+from tabletop.view.turn import phase_title, player_name, unit_label
 
 __all__ = ["TrayRoll", "purpose", "tray_rolls"]
 
@@ -43,7 +43,7 @@ class TrayRoll:
     """One roll in the tray."""
 
     when: str
-    """The phase it was rolled in (``Round 2 · red · movement``)."""
+    """The phase it was rolled in (``Round 2 · Red · Movement phase``)."""
     purpose: str
     unit: str
     """The unit's name."""
@@ -56,7 +56,7 @@ class TrayRoll:
 
 def _when(state: GameState) -> str:
     b = state.battle
-    return f"Round {b.round} · {b.active_player} · {b.phase}"
+    return f"Round {b.round} · {player_name(state, b.active_player)} · {phase_title(state)}"
 
 
 def _models_for(state: GameState, unit_id: str | None, n: int) -> list[str | None]:

@@ -22,6 +22,7 @@ from tabletop.view import render, turn
 from tabletop.view.blockdrag import max_displacement
 from tabletop.view.dicetray import purpose
 from tabletop.view.identity import Ref
+from tabletop.view.messages import manoeuvre_text
 from tabletop.view.roster import markers, roster
 
 if TYPE_CHECKING:
@@ -274,8 +275,8 @@ def _unit(app: App, out: _Writer, rows: list[Row], x_screen: int, unit_id: str) 
 def _moving(app: App, out: _Writer, rows: list[Row], x_screen: int, unit: Unit) -> None:
     sel = app.state.battle.selection
     assert sel is not None
-    mode = f" ({sel.mode})" if sel.mode else ""
-    out.line(f"Moving: {sel.move}{mode}", bold=True, colour=ACCENT)
+    out.line(f"Moving: {turn.moving_title(app.state, sel.move, sel.mode)}", bold=True,
+             colour=ACCENT)
     shown = app.ctrl.state.unit(unit.id)  # placements staged so far are on the board
     models = list(getattr(shown, "models", ()))
     if any(m.at is None for m in models):
@@ -360,8 +361,9 @@ def _move_rows(app: App, out: _Writer, rows: list[Row], x_screen: int, unit_id: 
         for mode, ok, why in el.modes:
             r = pygame.Rect(out.x0 + 28, out.y, out.width - 40, 19)
             pygame.draw.rect(out.s, ROW_BG if ok else PANEL_BG, r, border_radius=4)
-            render.text(out.s, f"{mode}" + ("" if ok else f": {why}"), (r.x + 8, r.y + 2),
-                        size=11, colour=render.TEXT if ok else GREY)
+            render.text(out.s, render.fit_text(turn.mode_title(mode) + (
+                "" if ok else f": {turn.named(st, why)}"), r.w - 12, size=11),
+                (r.x + 8, r.y + 2), size=11, colour=render.TEXT if ok else GREY)
             rows.append(Row(r.move(x_screen, 0), "mode", el.move, ok, {"mode": mode}))
             out.y += 21
     for flag in dict.fromkeys(f for el in rows_el for f in el.flags):
@@ -391,8 +393,8 @@ def _block(app: App, out: _Writer, rows: list[Row], x_screen: int, unit: Block,
         _move_rows(app, out, rows, x_screen, unit.id)
         return
     mode = " — March Test failed: Advance Rate" if sel.mode == "march-test-failed" else ""
-    out.wrapped(f"Moving: {sel.move}{mode}", colour=ACCENT, size=13)
-    from tabletop.view.app import manoeuvre_text
+    title = turn.move_title(st, sel.move) if mode else turn.moving_title(st, sel.move, sel.mode)
+    out.wrapped(f"Moving: {title}{mode}", colour=ACCENT, size=13)
 
     for a in sel.staged:
         out.line("• " + manoeuvre_text(a), size=12)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tabletop.state import Block, GameState, Unit
-from tabletop.view.turn import unit_label
+from tabletop.view.turn import moving_title, unit_label
 
 __all__ = ["GROUPS", "Marker", "RosterEntry", "RosterGroup", "markers", "roster"]
 
@@ -52,7 +52,8 @@ def markers(state: GameState, unit: Unit | Block) -> tuple[Marker, ...]:
     out: list[Marker] = []
     sel = state.battle.selection
     if sel is not None and sel.unit == unit.id:
-        out.append(Marker("MOVING", f"moving ({sel.move})", "info"))
+        out.append(Marker("MOVING", f"moving ({moving_title(state, sel.move, sel.mode).lower()})",
+                          "info"))
     out += [Marker(*_FLAG_MARKERS[f]) for f in unit.flags if f in _FLAG_MARKERS]
     if isinstance(unit, Block):
         if unit.fleeing:

@@ -9,10 +9,12 @@ from functools import lru_cache
 
 from tabletop import rulesets
 from tabletop.errors import UserError
+from tabletop.rules.ruleset import MoveType
 from tabletop.state import GameState
 
-__all__ = ["named", "next_label", "pending_units", "phase_title", "player_name", "shows_cp",
-           "step_name", "unit_label"]
+__all__ = ["mode_title", "move_title", "move_types", "moving_title", "named", "next_label",
+           "pending_units", "phase_title", "player_name", "shows_cp", "step_name", "unit_label",
+           "where"]
 
 def shows_cp(state: GameState) -> bool:
     """Whether the game's ruleset has Command points."""
@@ -41,6 +43,41 @@ def _step_title(state: GameState) -> tuple[str, bool]:
 def step_name(state: GameState) -> str:
     """The current step in words (``Move units``)."""
     return _step_title(state)[0]
+
+
+def where(state: GameState) -> str:
+    """Where the turn stands, as the panel's heading says it: ``round 2 · Movement phase ·
+    Move units · Red to play`` (a step titled as its phase once)."""
+    b = state.battle
+    phase = phase_title(state)
+    step = step_name(state) if b.step else ""
+    parts = [f"round {b.round}", phase, *([step] if step and step != phase else []),
+             f"{player_name(state, b.active_player)} to play"]
+    return " · ".join(parts)
+
+
+def move_types(state: GameState) -> tuple[MoveType, ...]:
+    """The game's move types, in the order the panel lists them."""
+    return tuple(rulesets.of(state).move_types)
+
+
+def move_title(state: GameState, move: str) -> str:
+    """A move type by the title the panel lists it with (``fall-back``: ``Fall back``)."""
+    for t in move_types(state):
+        if t.name == move:
+            return t.title
+    return mode_title(move)
+
+
+def mode_title(mode: str) -> str:
+    """A mode of a move in words (``desperate-escape``: ``Desperate escape``)."""
+    return mode.replace("-", " ").capitalize()
+
+
+def moving_title(state: GameState, move: str, mode: object = None) -> str:
+    """A move and its mode in words: ``Fall back (desperate escape)``, ``Normal move``."""
+    title = move_title(state, move)
+    return f"{title} ({mode_title(str(mode)).lower()})" if mode else title
 
 
 def player_name(state: GameState, player_id: str) -> str:
