@@ -465,3 +465,72 @@ def test_zoom_to_fit_the_refusal_list_scrolls_and_t_shows_a_threat(tmp_path) -> 
     assert app.threat_unit == "foe" and "threat of Foes" in app.message
     key(app, pygame.K_t)
     assert app.threat_unit is None
+
+
+def test_a_signal_stops_the_window_without_asking_and_says_where_the_log_is(  # type: ignore[no-untyped-def]
+        app_factory, tmp_path, capsys) -> None:
+    import os
+    import signal
+
+    from tabletop.cli import main
+    from tabletop.view.app import stop_on_signals
+
+    app = app_factory(board())
+    select_normal(app, (6.0, 8.0))
+    drag(app, (6.0, 8.0), (8.0, 8.0))
+    assert app.history.unsaved
+    restore = stop_on_signals(app)
+    try:
+        os.kill(os.getpid(), signal.SIGTERM)
+        assert app.stopped_by == "SIGTERM" and not app.running
+        assert app.run() == 0
+    finally:
+        restore()
+    assert app.dialog is None  # nobody is there to answer one
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert str(app.log_path.resolve()) in err[0] and "tabletop apply" in err[0]  # type: ignore[union-attr]
+    out = tmp_path / "replayed.toml"
+    assert main(["apply", str(app.start_path), str(app.log_path), "-o", str(out)]) == 0
+    expected = tmp_path / "expected.toml"
+    save_scenario(app.state, expected)
+    assert out.read_text() == expected.read_text()
+    # a person's quit still asks (the window's close button, Ctrl+Q)
+    app2 = app_factory(board())
+    select_normal(app2, (6.0, 8.0))
+    post(app2, pygame.QUIT)
+    assert app2.running and app2.dialog is not None and app2.dialog.purpose == "quit"
+
+
+def test_tabletop_play_stopped_by_sigterm_exits_at_once(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The real command: SDL's own handler (a quit event, which would ask) is kept out."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    status = "/proc/self/status"
+    if not os.path.exists(status):
+        pytest.skip("needs /proc to see when the window catches SIGTERM")
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    proc = subprocess.Popen([sys.executable, "-m", "tabletop", "play"], env=env, cwd=tmp_path,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:  # until the window catches SIGTERM (its loop runs)
+            with open(f"/proc/{proc.pid}/status") as f:
+                caught = int(next(x for x in f if x.startswith("SigCgt:")).split()[1], 16)
+            if caught & (1 << (signal.SIGTERM - 1)):
+                break
+            assert proc.poll() is None, proc.stderr.read()  # type: ignore[union-attr]
+            time.sleep(0.1)
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "stopped by SIGTERM; nothing unsaved" in lines[0], err

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -48,7 +50,8 @@ from tabletop.view.roster import markers
 from tabletop.view.threat import Threat, threat
 from tabletop.view.viewport import Viewport
 
-__all__ = ["PANEL_W", "App", "NoDisplay", "manoeuvre_text", "play"]
+__all__ = ["PANEL_W", "STOP_SIGNALS", "App", "NoDisplay", "manoeuvre_text", "play",
+           "stop_on_signals"]
 
 STATUS_H = 26
 BAD_RED = (255, 110, 110)
@@ -61,6 +64,12 @@ WAIT_MS = 500
 """How long the idle loop sleeps waiting for an event (nothing is drawn while it waits)."""
 
 _SCROLL_STEP = 40
+
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGINT")
+                     if hasattr(signal, name))
+"""Signals that stop the window at once, without asking (a signal is not a person at the
+keyboard; the session's action log already holds every action). SDL would turn them into a
+quit event, which asks about unsaved changes, so its handlers are kept out."""
 
 
 class App:
@@ -95,6 +104,8 @@ class App:
         self.engagement = False
         self.help = False
         self.running = True
+        self.stopped_by: str | None = None
+        """The signal that stopped the window (``SIGTERM``...), if one did."""
         self.message = ("Click a model or a unit in the roster: its move types are listed with "
                         "their keys; H for help.")
         self.refusal: Outcome | None = None
@@ -800,11 +811,38 @@ class App:
         return self.running
 
     def run(self) -> int:
-        """The loop, until the window is closed: idle while nothing happens."""
+        """The loop, until the window is closed: idle while nothing happens. Stopped by a
+        signal, it says in one line on stderr where the session's actions are."""
         while self.step(wait=True):
             pass
         pygame.display.quit()
+        if self.stopped_by is not None:
+            print(self.stop_note(), file=sys.stderr)
         return 0
+
+    def stop(self, signal_name: str) -> None:
+        """Stop the loop at once (a signal: nobody is there to answer a dialog)."""
+        self.stopped_by = signal_name
+        self.running = False
+
+    def stop_note(self) -> str:
+        """The line said when a signal stopped the window: where the session's actions are and
+        how to replay them, or that nothing was left unsaved."""
+        head = f"tabletop play: stopped by {self.stopped_by or 'a signal'}"
+        staged = (f"; the {len(self.group.placed)} model(s) placed for "
+                  f"{turn.unit_label(self.state, self.group.unit)}'s emergency disembark "
+                  "were not sent yet") if self.group is not None and self.group.placed else ""
+        if not self.history.unsaved:
+            where = (f" (last saved to {self.save_path})" if self.save_path.exists() else "")
+            return f"{head}; nothing unsaved{where}{staged}"
+        log, start = self.log_path, self.start_path
+        if log is not None and start is not None:
+            log, start = log.resolve(), start.resolve()
+        if log is None or start is None:
+            return f"{head}; the action log could not be written: the changes are lost{staged}"
+        return (f"{head} with unsaved changes; every action of the session is in {log} "
+                f"(`tabletop apply {start} {log} -o {self.save_path.name}` replays it to the "
+                f"game as it stood){staged}")
 
     # -- drawing --------------------------------------------------------------------------
     def _cached(self, name: str, key: Any, make: Callable[[], Any]) -> Any:
@@ -1272,6 +1310,7 @@ def play(state: GameState, *, save_path: Path, size: tuple[int, int] = (1280, 82
     NoDisplay
         When SDL cannot open a window.
     """
+    os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"  # signals are ours (stop_on_signals)
     try:
         pygame.display.init()
     except pygame.error as exc:
@@ -1286,7 +1325,30 @@ def play(state: GameState, *, save_path: Path, size: tuple[int, int] = (1280, 82
         app = App(state, save_path=save_path, size=size, saver=saver)
     except pygame.error as exc:
         raise NoDisplay(str(exc)) from None
-    return app.run()
+    restore = stop_on_signals(app)
+    try:
+        return app.run()
+    finally:
+        restore()
+
+
+def stop_on_signals(app: App) -> Callable[[], None]:
+    """Make the :data:`STOP_SIGNALS` stop ``app`` cleanly (no dialog); a function that puts
+    the previous handlers back."""
+    before = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+
+    def handler(signum: int, _frame: object) -> None:
+        app.stop(signal.Signals(signum).name)
+
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, handler)
+
+    def restore() -> None:
+        for sig, h in before.items():
+            if h is not None:  # a handler not set from Python cannot be put back
+                signal.signal(sig, h)
+
+    return restore
 
 
 def _wrap(s: str, width: int) -> list[str]:
