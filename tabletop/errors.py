@@ -12,9 +12,11 @@ cannot lie: an id holding a line break or a terminal escape code cannot forge a 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["QUOTE_LIMIT", "UserError", "describe", "printable", "quote"]
+__all__ = ["QUOTE_LIMIT", "UserError", "describe", "ident", "idents", "printable", "quote"]
 
 QUOTE_LIMIT = 80
 """Most characters of a quoted string shown (escapes included); longer ones end with ``…``."""
@@ -62,6 +64,41 @@ def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
         out.append(shown)
         size += len(shown)
     return f'"{"".join(out)}"'
+
+
+_PLAIN_ID = re.compile(r"[A-Za-z0-9_.:-]{1,80}")
+_PLAIN_NAME = re.compile(r"(?=.{1,80}$)[A-Za-z0-9_.:'-]+(?: [A-Za-z0-9_.:'-]+)*")
+
+
+def ident(text: object, *, name: bool = False) -> str:
+    """An id (or, with ``name``, a unit's name) read from a file, as it goes into a message.
+
+    A plain id (letters, digits and ``_.:-``, 1 to 80 of them) is shown bare, as the rules'
+    messages always showed ids; a name may also hold single spaces and apostrophes. Anything
+    else (a space or a comma in an id, a line break, an escape code, 20,000 characters) is
+    quoted and escaped by :func:`quote`, so that no id can forge a line, a clause or a length.
+
+    >>> ident("sq1"), ident("A Squad", name=True)
+    ('sq1', 'A Squad')
+    >>> print(ident("sq1\\nFILE: ok"), ident("sq 1"))
+    "sq1\\nFILE: ok" "sq 1"
+    """
+    text = str(text)
+    if (_PLAIN_NAME if name else _PLAIN_ID).fullmatch(text):
+        return text
+    return quote(text)
+
+
+def idents(ids: Iterable[object], *, shown: int = 10) -> str:
+    """Ids for a message, each through :func:`ident`, comma-separated: the first ``shown``, then
+    how many more (``"sq1, sq2 and 8 more"``), so a list of 10,000 models stays one short line.
+
+    >>> idents(["a", "b c"]), idents(range(12), shown=3)
+    ('a, "b c"', '0, 1, 2 and 9 more')
+    """
+    items = list(ids)
+    out = ", ".join(ident(i) for i in items[:shown])
+    return out + (f" and {len(items) - shown:,} more" if len(items) > shown else "")
 
 
 def describe(value: Any) -> str:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from tabletop.errors import UserError, describe, quote
+from tabletop.errors import UserError, describe, ident, quote
 from tabletop.state import GameState, Unit
 
 __all__ = ["FIELD_KINDS", "MAX_DICE", "MAX_NUMBER", "MAX_PATH_POINTS", "ActionSchema", "Field",
@@ -145,10 +145,10 @@ def references(schema: ActionSchema, action: Mapping[str, Any]) -> list[tuple[st
             if spec.kind in REFERENCE_KINDS and key in action]
 
 
-def _present(state: GameState, kind: str, ident: str) -> bool:
+def _present(state: GameState, kind: str, ref: str) -> bool:
     if kind == "unit":
-        return ident in _unit_ids(state)
-    return ident in _model_ids(state)
+        return ref in _unit_ids(state)
+    return ref in _model_ids(state)
 
 
 class Losses:
@@ -174,12 +174,12 @@ class Losses:
             if "unit" in ev:
                 unit = next((u for u in before.units if u.id == ev["unit"]), None)
                 ids += [m.id for m in unit.models] if isinstance(unit, Unit) else []
-            for ident in ids:
-                self._why.setdefault(ident, f"{ident} was destroyed{how} in action {index}{why}")
+            for ref in ids:
+                self._why.setdefault(ref, f"{ident(ref)} was destroyed{how} in action {index}{why}")
 
     def refusal(self, schema: ActionSchema, state: GameState, action: Mapping[str, Any]
                 ) -> tuple[str, ...]:
         """Why ``action`` names something no longer in the game (empty: it does not)."""
-        return tuple(self._why.get(ident, f"{ident} is no longer in the game")
-                     for _, kind, ident in references(schema, action)
-                     if not _present(state, kind, ident))
+        return tuple(self._why.get(ref, f"{ident(ref)} is no longer in the game")
+                     for _, kind, ref in references(schema, action)
+                     if not _present(state, kind, ref))

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from tabletop.errors import ident
 from tabletop.rules.actions import ActionSchema, validate_action
 from tabletop.rules.dice import Dice
 from tabletop.rules.result import ActionResult, Refusal
@@ -163,7 +164,7 @@ class Ruleset(ABC):
         """Finish the current step and go to the next one that stops."""
         sel = state.battle.selection
         if sel is not None:
-            return ActionResult(state, False, (f"{sel.unit} is moving: commit or reset its "
+            return ActionResult(state, False, (f"{ident(sel.unit)} is moving: commit or reset its "
                                                "move before going on",))
         dice = Dice(state, action.get("dice"))
         try:

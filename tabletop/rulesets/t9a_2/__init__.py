@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from tabletop.errors import ident
 from tabletop.rules.actions import ActionSchema, Field
 from tabletop.rules.result import ActionResult
 from tabletop.rules.ruleset import MoveType, Preview, Ruleset
@@ -97,7 +98,8 @@ class T9a2(Ruleset):
         """Advance, March and Reform, each tried as ``select`` (pure: a March Test rolled by the
         try is thrown away with its state)."""
         if not isinstance(state.unit(unit_id), Block):
-            return [(t.name, False, f"{unit_id} is not a t9a-2 block") for t in self.move_types]
+            return [(t.name, False, f"{ident(unit_id)} is not a t9a-2 block")
+                    for t in self.move_types]
         out = []
         for t in self.move_types:
             res = movement.act(state, {"do": "select", "unit": unit_id, "move": t.name})

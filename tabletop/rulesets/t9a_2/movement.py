@@ -23,7 +23,7 @@ import shapely
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from tabletop.errors import UserError, quote
+from tabletop.errors import UserError, ident, quote
 from tabletop.geometry.blocks import (
     BlockGeom,
     bottleneck_assignment,
@@ -93,10 +93,10 @@ def obstacles(state: GameState, unit_id: str) -> list[tuple[str, BaseGeometry]]:
     out: list[tuple[str, BaseGeometry]] = []
     for b in _blocks(state):
         if b.id != unit_id:
-            out.append((f"unit {b.id}", block_geom(b).polygon))
+            out.append((f"unit {ident(b.id)}", block_geom(b).polygon))
     for t in state.terrain:
         if t.kind == "impassable":
-            out.append((f"impassable terrain {t.id}", t.shape))
+            out.append((f"impassable terrain {ident(t.id)}", t.shape))
     return out
 
 
@@ -168,8 +168,8 @@ def flee_move(state: GameState, unit_id: str, dice: Dice) -> tuple[GameState, li
     starts, ends = pivoted.model_polygons(), end.model_polygons()
     model_paths = [shapely.convex_hull(shapely.union(a, b)) for a, b in zip(starts, ends,
                                                                             strict=True)]
-    features = [(f"unit {b.id}", block_geom(b).polygon) for b in enemies]
-    features += [(f"impassable terrain {t.id}", t.shape) for t in state.terrain
+    features = [(f"unit {ident(b.id)}", block_geom(b).polygon) for b in enemies]
+    features += [(f"impassable terrain {ident(t.id)}", t.shape) for t in state.terrain
                  if t.kind == "impassable"]
     for label, shape in features:
         touched = [i for i, mp in enumerate(model_paths) if overlaps(mp, shape)]
@@ -181,7 +181,7 @@ def flee_move(state: GameState, unit_id: str, dice: Dice) -> tuple[GameState, li
                       and overlaps(sweep, block_geom(b).polygon)]
     state = state.with_unit(replace(block, at=end.at, facing=end.facing % 360.0))
     for friend in passed_through:
-        state, ev = panic_test(state, friend, f"unit {unit_id} fled through it", dice)
+        state, ev = panic_test(state, friend, f"unit {ident(unit_id)} fled through it", dice)
         events += ev
     return state, events
 
@@ -220,12 +220,12 @@ def _fled_off(state: GameState, block: Block, pivoted: BlockGeom, dice: Dice
                                      "at": list(there.at), "facing": there.facing % 360.0}]
     state = replace(state, units=tuple(u for u in state.units if u.id != block.id))
     for friend in passed_through:
-        state, ev = panic_test(state, friend, f"unit {block.id} fled through it", dice)
+        state, ev = panic_test(state, friend, f"unit {ident(block.id)} fled through it", dice)
         events += ev
     near = [b.id for b in _blocks(state) if b.player == block.player
             and there.polygon.distance(block_geom(b).polygon) <= rulings.PANIC_RANGE + EPS]
     for friend in near:
-        state, ev = panic_test(state, friend, f"unit {block.id} was destroyed within "
+        state, ev = panic_test(state, friend, f"unit {ident(block.id)} was destroyed within "
                                f"{rulings.PANIC_RANGE:g}\" of it, fleeing off the battlefield",
                                dice)
         events += ev
@@ -276,7 +276,7 @@ def _dangerous_terrain(state: GameState, unit_id: str, model_paths: list[BaseGeo
         if t.kind == "dangerous":
             touched = [i for i, mp in enumerate(model_paths) if mp.intersects(t.shape)]
             x = t.dangerous if t.dangerous is not None else rulings.DANGEROUS_TERRAIN_VALUE
-            out += _dangerous(unit_id, f"dangerous terrain {t.id}", touched, x, dice)
+            out += _dangerous(unit_id, f"dangerous terrain {ident(t.id)}", touched, x, dice)
     return out
 
 
@@ -307,17 +307,18 @@ def _rally_all(state: GameState, dice: Dice) -> tuple[GameState, list[dict[str, 
 def _eligibility(state: GameState, block: Block, move: str) -> list[str]:
     reasons = []
     if block.player != state.battle.active_player:
-        reasons.append(f"unit {block.id} belongs to {block.player}, not the active player")
+        reasons.append(f"unit {ident(block.id)} belongs to {ident(block.player)}, not the active "
+                       "player")
     if "moved" in block.flags:
-        reasons.append(f"unit {block.id} has already moved this phase (once per phase)")
+        reasons.append(f"unit {ident(block.id)} has already moved this phase (once per phase)")
     if block.fleeing:
-        reasons.append(f"unit {block.id} is fleeing: it moves only by fleeing")
+        reasons.append(f"unit {ident(block.id)} is fleeing: it moves only by fleeing")
     for flag, words in (("charging", "declared a charge this turn"),
                         ("engaged", "is engaged in combat")):
         if flag in block.flags:
-            reasons.append(f"unit {block.id} {words}")
+            reasons.append(f"unit {ident(block.id)} {words}")
     if "shaken" in block.flags and not (move == "reform" and "rallied" in block.flags):
-        reasons.append(f"unit {block.id} has Shaken models until the end of the player turn"
+        reasons.append(f"unit {ident(block.id)} has Shaken models until the end of the player turn"
                        + (" (a rallied unit may only reform)" if "rallied" in block.flags
                           else ""))
     return reasons
@@ -419,7 +420,7 @@ def _move_reasons(state: GameState, sel: Selection, start: BlockGeom, end: Block
         reasons.append(f"a model's centre would end {disp:.2f}\" from where it started, more than "
                        f"the {what} Rate of {cap:g}\"")
     if not end.polygon.within(state.battlefield.polygon.buffer(EPS, join_style="mitre")):
-        reasons.append(f"unit {block.id} would leave the battlefield")
+        reasons.append(f"unit {ident(block.id)} would leave the battlefield")
     return reasons
 
 
@@ -434,8 +435,8 @@ def end_violations(state: GameState) -> list[str]:
     for label, geom in obstacles(state, block.id):
         d = poly.distance(geom)
         if not clear_of(poly, geom, rulings.UNIT_SPACING):
-            reasons.append(f"unit {block.id} would end {d:.2f}\" from {label}; it must end more "
-                           f"than {rulings.UNIT_SPACING:g}\" away")
+            reasons.append(f"unit {ident(block.id)} would end {d:.2f}\" from {label}; it must "
+                           f"end more than {rulings.UNIT_SPACING:g}\" away")
     return reasons
 
 
@@ -582,15 +583,15 @@ def _select(state: GameState, action: Mapping[str, Any], dice: Dice) -> Result:
         return state, False, ["units are selected in the move-units step of the Movement "
                               "phase"], []
     if state.battle.selection is not None:
-        return state, False, [f"unit {state.battle.selection.unit} is still selected: commit or "
-                              "reset it first"], []
+        return state, False, [f"unit {ident(state.battle.selection.unit)} is still selected: "
+                              "commit or reset it first"], []
     reasons = _eligibility(state, block, str(move))
     kept = stood(state, block.id, "march-test")
     failed_before = kept is not None and sum(kept) > block.Dis
     if failed_before and move != "march" and rulings.FAILED_MARCH_TEST_MARCHES_AT_ADVANCE:
         # the seed: "if the test is failed, the unit still marches"; the failure stands
-        reasons.append(f"unit {block.id} failed its March Test this phase: it still marches, "
-                       f"capped at its Advance Rate of {block.Adv:g}\" (the dice stand)")
+        reasons.append(f"unit {ident(block.id)} failed its March Test this phase: it still "
+                       f"marches, capped at its Advance Rate of {block.Adv:g}\" (the dice stand)")
     if reasons:
         return state, False, reasons, []
     events: list[dict[str, Any]] = []
@@ -638,7 +639,7 @@ def _commit(state: GameState, dice: Dice) -> Result:
         back = replace(block, at=start.at, facing=start.facing, files=start.files)
         st = state.with_unit(back)
         st = replace(st, battle=replace(st.battle, selection=None))
-        return st, False, [*reasons, f"unit {block.id} goes back to where it started"], []
+        return st, False, [*reasons, f"unit {ident(block.id)} goes back to where it started"], []
     events: list[dict[str, Any]] = []
     if sel.move == "march" and sel.staged:
         g = start
@@ -703,7 +704,7 @@ def _act(state: GameState, action: Mapping[str, Any], dice: Dice) -> Result:
         # the window's Esc: a unit that has not manoeuvred yet is free to be selected again
         # (rulings, dice stand: a March Test taken stands for the phase)
         if sel.staged:
-            return state, False, [f"unit {sel.unit} has staged manoeuvres: put them back "
+            return state, False, [f"unit {ident(sel.unit)} has staged manoeuvres: put them back "
                                   "(reset) before cancelling its selection"], []
         st = replace(state, battle=replace(state.battle, selection=None))
         return st, True, [], [{"kind": "cancel", "unit": sel.unit}]

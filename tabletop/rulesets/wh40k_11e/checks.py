@@ -16,6 +16,7 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
+from tabletop.errors import ident
 from tabletop.geometry.footprints import (
     OVAL_DISTANCE_SEGMENTS,
     Footprint,
@@ -154,15 +155,15 @@ def coherency_violations(unit: Unit) -> list[Violation]:
             d, line = dist[min(i, j), max(i, j)]
             out.append(Violation(
                 "coherency-2",
-                f"coherency: {m.id} is not within 2\" of another model of {unit.id} "
-                f"(closest {models[j].id} at {fmt(d)})",
+                f"coherency: {ident(m.id)} is not within 2\" of another model of {ident(unit.id)} "
+                f"(closest {ident(models[j].id)} at {fmt(d)})",
                 (m.id, models[j].id), d, rulings.COHERENCY_ONE, line))
     for (i, j), (d, line) in dist.items():
         if d > rulings.COHERENCY_ALL + EPS:
             out.append(Violation(
                 "coherency-9",
-                f"coherency: {models[i].id} and {models[j].id} of {unit.id} are {fmt(d)} apart "
-                "(every model must be within 9\" of every other)",
+                f"coherency: {ident(models[i].id)} and {ident(models[j].id)} of {ident(unit.id)} "
+                f"are {fmt(d)} apart (every model must be within 9\" of every other)",
                 (models[i].id, models[j].id), d, rulings.COHERENCY_ALL, line))
     return out
 
@@ -201,8 +202,9 @@ def engagement_violations(state: GameState, unit: Unit, *, allowed: Iterable[str
     """After Moving "your unit must be unengaged": each own/enemy pair within 2"."""
     ok = set(allowed)
     return [Violation("engaged",
-                      f"must end unengaged: {m.id} is {fmt(d)} from enemy {e.id} ({eu.id}); "
-                      "engagement range is 2\"", (m.id, e.id), d, rulings.ENGAGEMENT_RANGE, line)
+                      f"must end unengaged: {ident(m.id)} is {fmt(d)} from enemy {ident(e.id)} "
+                      f"({ident(eu.id)}); engagement range is 2\"", (m.id, e.id), d,
+                      rulings.ENGAGEMENT_RANGE, line)
             for m, eu, e, d, line in engaged_with(state, unit) if eu.id not in ok]
 
 
@@ -226,8 +228,8 @@ def overlap_violations(state: GameState, unit: Unit) -> list[Violation]:
             if bases_overlap(m, o):
                 seen.add(key)
                 geom = exact_polygon(m).intersection(exact_polygon(o))
-                out.append(Violation("overlap", f"{m.id} overlaps {o.id}", (m.id, o.id), 0.0,
-                                     None, geom))
+                out.append(Violation("overlap", f"{ident(m.id)} overlaps {ident(o.id)}",
+                                     (m.id, o.id), 0.0, None, geom))
     return out
 
 
@@ -241,7 +243,8 @@ def edge_violations(state: GameState, unit: Unit) -> list[Violation]:
         x, y = m.at
         over = max(hx - x, x + hx - w, hy - y, y + hy - h)
         if over > EPS:
-            out.append(Violation("edge", f"{m.id} crosses the battlefield edge by {fmt(over)}",
+            out.append(Violation("edge",
+                                 f"{ident(m.id)} crosses the battlefield edge by {fmt(over)}",
                                  (m.id,), over, 0.0, m.footprint))
     return out
 
@@ -253,7 +256,7 @@ def terrain_violations(state: GameState, unit: Unit) -> list[Violation]:
     for m in _placed(unit):
         for t in feats:
             if footprint_overlaps(m, t.shape):
-                out.append(Violation("terrain", f"{m.id} ends partway through {t.kind} terrain "
-                                     f"{t.id}", (m.id,), None, None,
+                out.append(Violation("terrain", f"{ident(m.id)} ends partway through {t.kind} "
+                                     f"terrain {ident(t.id)}", (m.id,), None, None,
                                      exact_polygon(m).intersection(t.shape)))
     return out

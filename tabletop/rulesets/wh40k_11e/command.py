@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from tabletop.errors import ident
 from tabletop.rules.dice import roll
 from tabletop.rules.result import Refusal
 from tabletop.rules.turns import TriggerContext
@@ -77,7 +78,7 @@ def battle_shock_roll(state: GameState, unit_id: str, ctx: TriggerContext, *,
     in_step = ctx.point.phase == "command" and ctx.point.step == "battle-shock"
     if in_step and unit_id in ctx.rolled:
         return state, [{"kind": "no-roll", "what": "battle-shock", "unit": unit_id,
-                        "reason": f"{unit_id} has made its battle-shock roll of this "
+                        "reason": f"{ident(unit_id)} has made its battle-shock roll of this "
                                   "Battle-shock step (08.03.01)"}]
     ld = best_ld(unit)
     if auto_pass:
@@ -127,12 +128,13 @@ def battle_shock_step(state: GameState, ctx: TriggerContext, action: Mapping[str
                and needs_battle_shock_roll(u) and u.id not in ctx.rolled]
     if brave is not None:
         if brave not in [u.id for u in rolling]:
-            raise Refusal(f"Insane Bravery: {brave} makes no battle-shock roll in this step")
+            raise Refusal(f"Insane Bravery: {ident(brave)} makes no battle-shock roll in this step")
         p = state.player(me)
         if INSANE_BRAVERY in p.used:
             raise Refusal("Insane Bravery can be used once per battle; it was used already")
         if p.cp < rulings.INSANE_BRAVERY_CP:
-            raise Refusal(f"Insane Bravery costs {rulings.INSANE_BRAVERY_CP}CP; {me} has {p.cp}CP")
+            raise Refusal(f"Insane Bravery costs {rulings.INSANE_BRAVERY_CP}CP; {ident(me)} has "
+                          f"{p.cp}CP")
         q = replace(p, cp=p.cp - rulings.INSANE_BRAVERY_CP, used=(*p.used, INSANE_BRAVERY))
         state = replace(state, players=tuple(q if x.id == me else x  # type: ignore[arg-type]
                                              for x in state.players))

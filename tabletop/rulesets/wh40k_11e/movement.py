@@ -23,6 +23,7 @@ import shapely
 from shapely.geometry import Point
 from shapely.ops import nearest_points
 
+from tabletop.errors import ident, idents, quote
 from tabletop.geometry.footprints import Round, footprint_distance
 from tabletop.geometry.tolerance import EPS
 from tabletop.rules import rulings as zone_rulings
@@ -100,7 +101,7 @@ until its passengers have made their emergency disembark (18.05), then it is rem
 def _unit(state: GameState, unit_id: str) -> Unit:
     u = state.unit(unit_id)
     if not isinstance(u, Unit):
-        raise Refusal(f"{unit_id} is not a wh40k-11e unit")
+        raise Refusal(f"{ident(unit_id)} is not a wh40k-11e unit")
     return u
 
 
@@ -229,9 +230,9 @@ def _transport_state(state: GameState, unit: Unit) -> tuple[Unit | None, str]:
     try:
         t = _unit(state, unit.transport)
     except KeyError:
-        return None, f"its transport {unit.transport} is not on the battlefield"
+        return None, f"its transport {ident(unit.transport)} is not on the battlefield"
     if not _on_battlefield(t):
-        return None, f"its transport {t.id} is not on the battlefield"
+        return None, f"its transport {ident(t.id)} is not on the battlefield"
     return t, ""
 
 
@@ -249,13 +250,13 @@ def disembark_mode(state: GameState, unit: Unit, *, fit: bool = True
     if t is None:
         return None, why
     if F_ADVANCED in t.flags or F_FELL_BACK in t.flags:
-        return None, f"its transport {t.id} " + (
+        return None, f"its transport {ident(t.id)} " + (
             "advanced" if F_ADVANCED in t.flags else "fell back") + " this phase"
     if F_NORMAL in t.flags or F_INGRESSED in t.flags:
-        return "rapid", f"its transport {t.id} made a normal or ingress move this phase"
+        return "rapid", f"its transport {ident(t.id)} made a normal or ingress move this phase"
     if not fit or tactical_set_up(state, unit, t) is not None:
-        return "tactical", f"it can be set up wholly within 3\" of {t.id}"
-    return "combat", f"no set-up of it wholly within 3\" of {t.id} was found"
+        return "tactical", f"it can be set up wholly within 3\" of {ident(t.id)}"
+    return "combat", f"no set-up of it wholly within 3\" of {ident(t.id)} was found"
 
 
 def tactical_set_up(state: GameState, unit: Unit, transport: Unit
@@ -314,11 +315,12 @@ def _not_my_move(state: GameState, unit: Unit) -> str:
     if waiting:
         return waiting
     if unit.player != b.active_player:
-        return f"{unit.id} belongs to {unit.player}, not to the active player {b.active_player}"
+        return (f"{ident(unit.id)} belongs to {ident(unit.player)}, not to the active player "
+                f"{ident(b.active_player)}")
     if b.selection is not None and b.selection.unit != unit.id:
-        return f"{b.selection.unit} is moving: commit or reset its move first"
+        return f"{ident(b.selection.unit)} is moving: commit or reset its move first"
     if b.selection is not None:
-        return f"{unit.id} is already moving"
+        return f"{ident(unit.id)} is already moving"
     return ""
 
 
@@ -335,9 +337,9 @@ def eligible_moves(state: GameState, unit_id: str) -> list[tuple[str, bool, str]
         why = general
         if not why and F_SELECTED in unit.flags and not (then_move and move in
                                                          ("normal", "advance")):
-            why = f"{unit.id} has already been selected to move this phase"
+            why = f"{ident(unit.id)} has already been selected to move this phase"
             if move == "normal" and F_NORMAL in unit.flags:
-                why = f"{unit.id} has already made a normal move this phase (09.05.01)"
+                why = f"{ident(unit.id)} has already made a normal move this phase (09.05.01)"
         if not why:
             why = _move_reason(state, unit, move)
         out.append((move, not why, why))
@@ -349,31 +351,31 @@ def _move_reason(state: GameState, unit: Unit, move: str) -> str:
         return ""
     if move in ("normal", "advance"):
         if not _on_battlefield(unit):
-            return f"{unit.id} is not on the battlefield"
+            return f"{ident(unit.id)} is not on the battlefield"
         if is_engaged(state, unit):
-            return f"{unit.id} is engaged: only a fall-back move or remaining stationary"
+            return f"{ident(unit.id)} is engaged: only a fall-back move or remaining stationary"
         return ""
     if move == "fall-back":
         if not _on_battlefield(unit):
-            return f"{unit.id} is not on the battlefield"
+            return f"{ident(unit.id)} is not on the battlefield"
         if not is_engaged(state, unit):
-            return f"{unit.id} is not engaged: a fall-back move needs an engaged unit"
+            return f"{ident(unit.id)} is not engaged: a fall-back move needs an engaged unit"
         return ""
     if move == "disembark":
         if unit.location != "embarked":
-            return f"{unit.id} is not embarked in a transport"
+            return f"{ident(unit.id)} is not embarked in a transport"
         if F_EMBARKED in unit.flags:
-            return f"{unit.id} embarked this phase"
+            return f"{ident(unit.id)} embarked this phase"
         mode, why = disembark_mode(state, unit, fit=False)
-        return "" if mode else f"{unit.id} cannot disembark: {why}"
+        return "" if mode else f"{ident(unit.id)} cannot disembark: {why}"
     if move == "ingress":
         if unit.location != "strategic-reserves":
-            return f"{unit.id} is not in strategic reserves"
+            return f"{ident(unit.id)} is not in strategic reserves"
         if state.battle.round < zone_rulings.INGRESS_FIRST_ROUND:
             return (f"no ingress move before battle round {zone_rulings.INGRESS_FIRST_ROUND} "
                     f"(this is round {state.battle.round})")
         return ""
-    return f"unknown move type {move!r}"
+    return f"unknown move type {quote(str(move))}"
 
 
 # -- the selection as a transaction --------------------------------------------------------------
@@ -431,12 +433,12 @@ def _select(state: GameState, unit_id: str, move: str, mode: str | None, dice: D
     if move not in MOVE_TYPES:
         raise Refusal(f"unknown move type {move!r}; one of " + ", ".join(MOVE_TYPES))
     if move in reasons:
-        raise Refusal(f"{unit_id} cannot make {_a(move)} move: {reasons[move]}")
+        raise Refusal(f"{ident(unit_id)} cannot make {_a(move)} move: {reasons[move]}")
     if mode is not None and mode not in MODES.get(move, ()):
-        raise Refusal(f"{_a(move)} move has no mode {mode!r}" + (
+        raise Refusal(f"{_a(move)} move has no mode {quote(str(mode))}" + (
             "; modes: " + ", ".join(MODES[move]) if move in MODES else ""))
     if fly and not unit.has(zone_rulings.FLY):
-        raise Refusal(f"{unit_id} cannot take to the skies: it has no FLY keyword")
+        raise Refusal(f"{ident(unit_id)} cannot take to the skies: it has no FLY keyword")
     if fly and move not in MOVING:
         raise Refusal(f"a unit takes to the skies in a normal, advance or fall-back move, not "
                       f"{_a(move)} move")
@@ -462,7 +464,7 @@ def _select(state: GameState, unit_id: str, move: str, mode: str | None, dice: D
         if mode is None:
             mode = "desperate-escape" if unit.battle_shocked else "ordered-retreat"
         if mode == "ordered-retreat" and unit.battle_shocked:
-            raise Refusal(f"{unit_id} is battle-shocked: Ordered Retreat is not allowed, "
+            raise Refusal(f"{ident(unit_id)} is battle-shocked: Ordered Retreat is not allowed, "
                           "Desperate Escape is compulsory")
         kept = stood(state, unit_id, "desperate-escape") if mode == "desperate-escape" else None
         if kept is not None:
@@ -485,13 +487,13 @@ def _select(state: GameState, unit_id: str, move: str, mode: str | None, dice: D
             mode = auto
         elif mode != auto and not (mode == "tactical" and auto == "combat"):
             # a player may claim a tactical set-up the search missed: its commit checks it
-            raise Refusal(f"{unit_id} must use {auto} disembark, the first mode that applies "
-                          f"(18.04): {why}")
+            raise Refusal(f"{ident(unit_id)} must use {auto} disembark, the first mode that "
+                          f"applies (18.04): {why}")
     elif move == "ingress":
         if mode is None:
             mode = "strategic-reserves"
         if mode == "deep-strike" and not unit.has(rulings.DEEP_STRIKE):
-            raise Refusal(f"{unit_id} does not have Deep Strike")
+            raise Refusal(f"{ident(unit_id)} does not have Deep Strike")
     if mode is not None:
         events[0]["mode"] = mode
     unit = _add_flags(unit, F_SELECTED, *((F_FLYING,) if fly else ()))
@@ -515,9 +517,10 @@ def _model_of_selection(state: GameState, sel: Selection, model_id: str) -> tupl
     try:
         unit, model = state.model(model_id)
     except KeyError:
-        raise Refusal(f"model {model_id} is not on the battlefield any more") from None
+        raise Refusal(f"model {ident(model_id)} is not on the battlefield any more") from None
     if unit.id != sel.unit:
-        raise Refusal(f"{model_id} belongs to {unit.id}, not to the moving unit {sel.unit}")
+        raise Refusal(f"{ident(model_id)} belongs to {ident(unit.id)}, not to the moving unit "
+                      f"{ident(sel.unit)}")
     return unit, model
 
 
@@ -654,7 +657,7 @@ def undo(state: GameState) -> ActionResult:
     try:
         sel = _selection(state)
         if not sel.staged:
-            raise Refusal(f"nothing to undo for {sel.unit}")
+            raise Refusal(f"nothing to undo for {ident(sel.unit)}")
         last = sel.staged[-1]
         return ActionResult(_staged_state(state, sel, sel.staged[:-1]), True, (),
                             ({"kind": "undo", "model": last.get("model")},))
@@ -673,8 +676,8 @@ def cancel(state: GameState) -> ActionResult:
     try:
         sel = _selection(state)
         if sel.staged:
-            raise Refusal(f"{sel.unit} has staged moves: put them back (reset) before cancelling "
-                          "its selection")
+            raise Refusal(f"{ident(sel.unit)} has staged moves: put them back (reset) before "
+                          "cancelling its selection")
         return ActionResult(_restore(state), True, (), ({"kind": "cancel", "unit": sel.unit},))
     except Refusal as r:
         return ActionResult(state, False, tuple(r.reasons))
@@ -743,8 +746,8 @@ def _placement_violations(state: GameState, sel: Selection, models: Sequence[Mod
                 far_ok = far_ok or ok
             if not far_ok:
                 out.append(Violation("disembark-range",
-                                     f"{m.id} must be set up wholly within {fmt(limit)} of "
-                                     f"{t.id} (its farthest point is {fmt(far)} away)",
+                                     f"{ident(m.id)} must be set up wholly within {fmt(limit)} of "
+                                     f"{ident(t.id)} (its farthest point is {fmt(far)} away)",
                                      (m.id, t.id), far, limit, tpoly))
         if sel.mode == "rapid" and F_INGRESSED in t.flags:
             # the transport's own arrival limits (rules-notes item 12)
@@ -756,9 +759,10 @@ def _placement_violations(state: GameState, sel: Selection, models: Sequence[Mod
                 far = _edge_far(state, m)
                 if far > zone_rulings.INGRESS_EDGE + EPS:
                     out.append(Violation("ingress-edge",
-                                         f"{m.id} must be wholly within 6\" of a battlefield "
-                                         f"edge (its farthest point is {fmt(far)} from the "
-                                         "nearest edge)", (m.id,), far, zone_rulings.INGRESS_EDGE,
+                                         f"{ident(m.id)} must be wholly within 6\" of a "
+                                         "battlefield edge (its farthest point is "
+                                         f"{fmt(far)} from the nearest edge)", (m.id,), far,
+                                         zone_rulings.INGRESS_EDGE,
                                          m.footprint))
             for eu, e in enemies:
                 assert e.at is not None
@@ -766,15 +770,17 @@ def _placement_violations(state: GameState, sel: Selection, models: Sequence[Mod
                 if d <= zone_rulings.INGRESS_ENEMY + EPS:
                     _, line = checks.closest(m, e)
                     out.append(Violation("setup-enemy",
-                                         f"{m.id} must be set up more than 8\" from every enemy "
-                                         f"model: {e.id} ({eu.id}) is {fmt(d)} away",
+                                         f"{ident(m.id)} must be set up more than 8\" from "
+                                         f"every enemy model: {ident(e.id)} ({ident(eu.id)}) "
+                                         f"is {fmt(d)} away",
                                          (m.id, e.id), d, zone_rulings.INGRESS_ENEMY, line))
             if (limits_from == "strategic-reserves" and enemy_zone is not None
                     and state.battle.round < zone_rulings.INGRESS_ZONE_FROM_ROUND
                     and footprint_overlaps(m, enemy_zone)):
                 out.append(Violation("ingress-zone",
-                                     f"{m.id} may not be set up in the enemy deployment zone "
-                                     f"before battle round {zone_rulings.INGRESS_ZONE_FROM_ROUND}",
+                                     f"{ident(m.id)} may not be set up in the enemy "
+                                     "deployment zone before battle round "
+                                     f"{zone_rulings.INGRESS_ZONE_FROM_ROUND}",
                                      (m.id,), None, None,
                                      exact_polygon(m).intersection(enemy_zone)))
     return out
@@ -798,7 +804,7 @@ def commit_check(state: GameState) -> list[Violation]:
         missing = [m.id for m in unit.models if m.at is None]
         if missing:
             out.append(Violation("unplaced", "every model must be set up: "
-                                 + ", ".join(missing) + " not placed yet", tuple(missing)))
+                                 + idents(missing) + " not placed yet", tuple(missing)))
     out += checks.coherency_violations(unit)
     out += checks.overlap_violations(state, unit)
     out += checks.edge_violations(state, unit)
@@ -811,8 +817,8 @@ def commit_check(state: GameState) -> list[Violation]:
         allowed = sorted({eu.id for _, eu, *_ in checks.engaged_with(state, t)})
         if not out and _tactical_after_all(state, unit, t):
             out.append(Violation(
-                "disembark-mode", f"every model of {unit.id} is set up wholly within "
-                f"{fmt(zone_rulings.DISEMBARK_RANGE['tactical'])} of {t.id} and unengaged: "
+                "disembark-mode", f"every model of {ident(unit.id)} is set up wholly within "
+                f"{fmt(zone_rulings.DISEMBARK_RANGE['tactical'])} of {ident(t.id)} and unengaged: "
                 "tactical disembark applies first, not combat (18.04); select it with mode "
                 "\"tactical\"", tuple(m.id for m in unit.models)))
     out += checks.engagement_violations(state, unit, allowed=allowed)
@@ -848,9 +854,9 @@ def commit(state: GameState, *, dice: Sequence[int] | None = None,
         vs += embark_violations(state, sel, embark)
     if vs:
         back = _restore(state)
-        reasons = [f"{sel.unit} cannot end its {sel.move} move: " + v.message for v in vs]
-        reasons.append(f"every model of {sel.unit} goes back to where it started; "
-                       f"{sel.unit} may be selected again")
+        reasons = [f"{ident(sel.unit)} cannot end its {sel.move} move: " + v.message for v in vs]
+        reasons.append(f"every model of {ident(sel.unit)} goes back to where it started; "
+                       f"{ident(sel.unit)} may be selected again")
         return ActionResult(back, False, tuple(reasons),
                             ({"kind": "refused", "unit": sel.unit, "move": sel.move},),
                             tuple(vs))
@@ -917,18 +923,19 @@ def embark_violations(state: GameState, sel: Selection, transport_id: str) -> li
     try:
         t = _unit(state, transport_id)
     except KeyError:
-        return [Violation("embark", f"no transport {transport_id}")]
+        return [Violation("embark", f"no transport {ident(transport_id)}")]
     if not t.has("TRANSPORT") or t.player != unit.player or not _on_battlefield(t):
-        return [Violation("embark", f"{transport_id} is not a friendly TRANSPORT on the "
+        return [Violation("embark", f"{ident(transport_id)} is not a friendly TRANSPORT on the "
                           "battlefield")]
     if F_SET_UP in unit.flags:
-        out.append(Violation("embark", f"{unit.id} was set up on the battlefield this turn"))
+        out.append(Violation("embark", f"{ident(unit.id)} was set up on the battlefield this turn"))
     for m in unit.models:
         if m.at is None:
             continue
         best = min(checks.closest(m, tm) for tm in t.models if tm.at is not None)
         if best[0] > rulings.EMBARK_RANGE + EPS:
-            out.append(Violation("embark", f"{m.id} is {fmt(best[0])} from {transport_id}; "
+            out.append(Violation("embark", f"{ident(m.id)} is {fmt(best[0])} from "
+                                           f"{ident(transport_id)}; "
                                  "every model must be within 3\" to embark", (m.id,),
                                  best[0], rulings.EMBARK_RANGE, best[1]))
     return out
@@ -994,10 +1001,11 @@ def end_of_turn(state: GameState, ctx: TriggerContext, action: Mapping[str, Any]
         try:
             unit, _ = state.model(mid)
         except KeyError:
-            raise Refusal(f"remove: {mid} is not on the battlefield any more") from None
+            raise Refusal(f"remove: {ident(mid)} is not on the battlefield any more") from None
         if not checks.coherency_violations(unit):
-            raise Refusal(f"remove: {mid} belongs to {unit.id}, which is in coherency; only "
-                          "models of a unit out of coherency are removed at the end of the turn")
+            raise Refusal(f"remove: {ident(mid)} belongs to {ident(unit.id)}, which is in "
+                          "coherency; only models of a unit out of coherency are removed at the "
+                          "end of the turn")
     for u in list(state.units):
         if isinstance(u, Unit) and _on_battlefield(u):
             state, ev = restore_coherency(state, u.id, chosen)
@@ -1034,13 +1042,13 @@ def blocked(state: GameState, action: Mapping[str, Any]) -> str:
             riders = passengers(state, w.id)
             if do == "emergency-disembark" and unit in riders:
                 return ""
-            return (f"{w.id} was destroyed: " + ", ".join(riders) + " must make an emergency "
+            return (f"{ident(w.id)} was destroyed: " + idents(riders) + " must make an emergency "
                     "disembark first (18.05)")
     follow = _follow_up(state)
     if follow is not None and state.battle.selection is None and do in ("select", "next") \
             and unit != follow:
-        return (f"{follow} made a tactical disembark: it makes its normal or advance move now, "
-                "before another unit moves or the step ends (18.04)")
+        return (f"{ident(follow)} made a tactical disembark: it makes its normal or advance move "
+                "now, before another unit moves or the step ends (18.04)")
     return ""
 
 
@@ -1087,16 +1095,17 @@ def _emergency(state: GameState, unit_id: str, placements: Mapping[str, Sequence
                dice: Dice) -> ActionResult:
     unit = _unit(state, unit_id)
     if state.battle.selection is not None:
-        raise Refusal(f"{state.battle.selection.unit} is moving: commit or reset its move first")
+        raise Refusal(f"{ident(state.battle.selection.unit)} is moving: commit or reset its move "
+                      "first")
     if unit.location != "embarked" or unit.transport is None:
-        raise Refusal(f"{unit_id} is not embarked in a transport")
+        raise Refusal(f"{ident(unit_id)} is not embarked in a transport")
     t, why = _transport_state(state, unit)
     if t is None:
-        raise Refusal(f"{unit_id} cannot make an emergency disembark: {why}")
+        raise Refusal(f"{ident(unit_id)} cannot make an emergency disembark: {why}")
     own = {m.id: m for m in unit.models}
     strangers = [mid for mid in placements if mid not in own]
     if strangers:
-        raise Refusal(", ".join(strangers) + f" not a model of {unit_id}")
+        raise Refusal(idents(strangers) + f" not a model of {ident(unit_id)}")
     events: list[dict[str, Any]] = []
     if F_WRECK not in t.flags:
         state = state.with_unit(_add_flags(t, F_WRECK))
@@ -1114,7 +1123,7 @@ def _emergency(state: GameState, unit_id: str, placements: Mapping[str, Sequence
         raise Refusal([v.message for v in vs], vs)
     for m in left:
         events.append({"kind": "destroyed", "model": m.id,
-                       "reason": f"cannot be set up within 6\" of {t.id}"})
+                       "reason": f"cannot be set up within 6\" of {ident(t.id)}"})
     board = state.with_unit(replace(unit, models=tuple(kept), location="battlefield",
                                     transport=None, starting_strength=unit.strength))
     if kept:
@@ -1147,8 +1156,8 @@ def _emergency_violations(setup: GameState, unit_id: str, t: Unit, kept: Sequenc
         near = [_wholly_within(m, exact_polygon(tm), limit) for tm in hull]
         if not any(okk for okk, _ in near):
             far = min(d for _, d in near)
-            vs.append(Violation("disembark-range", f"{m.id} must be set up wholly within "
-                                f"{fmt(limit)} of {t.id} (its farthest point is {fmt(far)} "
+            vs.append(Violation("disembark-range", f"{ident(m.id)} must be set up wholly within "
+                                f"{fmt(limit)} of {ident(t.id)} (its farthest point is {fmt(far)} "
                                 "away)", (m.id, t.id), far, limit))
     vs += checks.overlap_violations(board, placed)
     vs += checks.edge_violations(board, placed)
@@ -1166,14 +1175,14 @@ def _emergency_violations(setup: GameState, unit_id: str, t: Unit, kept: Sequenc
         there = min(footprint_distance(m.base, free, m.facing, tm.base, tm.at, tm.facing)
                     for tm in hull if tm.at is not None)
         if there < here - rulings.AS_CLOSE_AS_POSSIBLE:
-            vs.append(Violation("not-closest", f"{m.id} must be set up as close as possible to "
-                                f"{t.id}: it is {fmt(here)} away, but ({free[0]:.2f}, "
-                                f"{free[1]:.2f}) is free {fmt(there)} away", (m.id, t.id),
-                                here, there))
+            vs.append(Violation("not-closest", f"{ident(m.id)} must be set up as close as "
+                                f"possible to {ident(t.id)}: it is {fmt(here)} away, but "
+                                f"({free[0]:.2f}, {free[1]:.2f}) is free {fmt(there)} away",
+                                (m.id, t.id), here, there))
     for m in left:
         free = _closest_free(zones.setup_zone(setup, m.id, "disembark", mode="emergency"), shape)
         if free is not None:
-            vs.append(Violation("not-placed", f"{m.id} can be set up (at ({free[0]:.2f}, "
+            vs.append(Violation("not-placed", f"{ident(m.id)} can be set up (at ({free[0]:.2f}, "
                                 f"{free[1]:.2f}), for one): only models that cannot be set up "
                                 "are destroyed", (m.id, t.id)))
     return vs

@@ -8,6 +8,7 @@ turn the rules remove its models one at a time until it is in coherency again
 
 from __future__ import annotations
 
+from tabletop.errors import ident, idents
 from tabletop.rulesets.wh40k_11e.checks import coherency_violations, fmt
 from tabletop.rulesets.wh40k_11e.movement import restore_coherency
 from tabletop.state import GameState, Unit
@@ -37,17 +38,19 @@ def coherency_warnings(state: GameState) -> list[tuple[str, str]]:
         for v in vs[:SHOWN_PAIRS]:
             a, b = v.models[0], v.models[1]
             if v.rule == "coherency-2":
-                parts.append(f"{a} is not within 2\" of another model (closest {b} at "
-                             f"{fmt(v.distance or 0.0)})")
+                parts.append(f"{ident(a)} is not within 2\" of another model (closest "
+                             f"{ident(b)} at {fmt(v.distance or 0.0)})")
             else:
-                parts.append(f"{a} and {b} are {fmt(v.distance or 0.0)} apart (more than 9\")")
+                parts.append(f"{ident(a)} and {ident(b)} are {fmt(v.distance or 0.0)} apart "
+                             "(more than 9\")")
         more = len(vs) - SHOWN_PAIRS
         if more > 0:
             parts.append(f"and {more} more")
         _, events = restore_coherency(state, u.id)
         gone = [str(e["model"]) for e in events if e.get("kind") == "destroyed"]
-        name = f"{u.id} ({u.name})" if u.name and u.name != u.id else u.id
+        name = ident(u.id) + (f" ({ident(u.name, name=True)})" if u.name and u.name != u.id
+                              else "")
         out.append((u.id, f"{name} is out of coherency: " + "; ".join(parts)
                     + f"; the end of the turn would remove {len(gone)} model"
-                    + ("s" if len(gone) != 1 else "") + " (" + ", ".join(gone) + ")"))
+                    + ("s" if len(gone) != 1 else "") + " (" + idents(gone) + ")"))
     return out
