@@ -62,7 +62,7 @@ from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
-from tabletop.errors import UserError, describe, quote
+from tabletop.errors import UserError, describe, ident, idents, quote
 from tabletop.geometry.cspace import (
     angle_between,
     convex_sum,
@@ -537,7 +537,8 @@ def _end_violations(sit: _Situation, x: float, y: float, *, facing: float | None
     over = max(-(x + ex0), -(y + ey0), x + ex1 - sit.width, y + ey1 - sit.depth)
     if over > EPS:
         out.append(Violation(
-            "off-battlefield", f"the base of {mid} would stick {_fmt(over)} off the battlefield",
+            "off-battlefield",
+            f"the base of {ident(mid)} would stick {_fmt(over)} off the battlefield",
             (mid,), over, 0.0, sit.state.battlefield.polygon.exterior))
     reach = base.radius + rulings.ENGAGEMENT_RANGE + EPS
     for o in sit.others:
@@ -546,20 +547,21 @@ def _end_violations(sit: _Situation, x: float, y: float, *, facing: float | None
             continue
         if _overlaps_model(base, at, facing, o):
             out.append(Violation(
-                "overlap-model", f"the base of {mid} would overlap model {o.id}", (mid, o.id),
-                0.0, 0.0, o.exact))
+                "overlap-model", f"the base of {ident(mid)} would overlap model {ident(o.id)}",
+                (mid, o.id), 0.0, 0.0, o.exact))
         elif engagement and o.enemy and o.id not in ignore_engaged:
             d = footprint_distance(base, at, facing, o.base, o.at, o.facing)
             if d <= rulings.ENGAGEMENT_RANGE + EPS:
                 out.append(Violation(
-                    "engaged", f"{mid} would end {_fmt(d)} from enemy model {o.id}: it must end "
-                    f"more than {_fmt(rulings.ENGAGEMENT_RANGE)} away", (mid, o.id), d,
+                    "engaged", f"{ident(mid)} would end {_fmt(d)} from enemy model {ident(o.id)}: "
+                    f"it must end more than {_fmt(rulings.ENGAGEMENT_RANGE)} away", (mid, o.id), d,
                     rulings.ENGAGEMENT_RANGE,
                     o.exact.buffer(rulings.ENGAGEMENT_RANGE, quad_segs=32)))
     for tid, kind, shape in sit.end_terrain:
         if _overlaps_shape(base, at, facing, shape):
             out.append(Violation(
-                "overlap-terrain", f"the base of {mid} would overlap {kind} terrain {tid}",
+                "overlap-terrain",
+                f"the base of {ident(mid)} would overlap {kind} terrain {ident(tid)}",
                 (mid, tid), 0.0, 0.0, shape))
     return out
 
@@ -699,18 +701,18 @@ class Zone:
         r = sit.radius
         if min(x - r, y - r, sit.width - r - x, sit.depth - r - y) < -EPS:
             return [Violation(
-                "unreachable", f"no legal path reaches this point: the base of {mid} (its "
+                "unreachable", f"no legal path reaches this point: the base of {ident(mid)} (its "
                 f"circumscribed circle of radius {_fmt(r)}, used for paths) would cross the "
                 "battlefield edge", (mid,), straight, sit.limit,
                 sit.state.battlefield.polygon.exterior)]
         if straight > sit.limit + EPS:
             return [Violation(
-                "too-far", f"{mid} would move {_fmt(straight)} in a straight line, more than "
-                f"its {_fmt(sit.limit)} {sit.move} move", (mid,), straight, sit.limit,
+                "too-far", f"{ident(mid)} would move {_fmt(straight)} in a straight line, "
+                f"more than its {_fmt(sit.limit)} {sit.move} move", (mid,), straight, sit.limit,
                 LineString([sit.start, (x, y)]))]
         blockers = _segment_blockers(sit, sit.start, (x, y))
         if blockers:
-            names = ", ".join(b.models[1] for b in blockers)
+            names = idents(b.models[1] for b in blockers)
             msg = (f"no legal path of {_fmt(sit.limit)} or less reaches this point: the straight "
                    f"line is blocked by {names}, and the way around is longer")
             geom = shapely.union_all([b.geometry for b in blockers if b.geometry is not None])
@@ -854,16 +856,16 @@ class Zone:
         straight = math.dist(sit.start, (x, y))
         if straight > sit.limit + EPS:
             out.append(Violation(
-                "too-far", f"{mid} would move {_fmt(straight)} in a straight line, more than "
-                f"its {_fmt(sit.limit)} {sit.move} move", (mid,), straight, sit.limit,
+                "too-far", f"{ident(mid)} would move {_fmt(straight)} in a straight line, "
+                f"more than its {_fmt(sit.limit)} {sit.move} move", (mid,), straight, sit.limit,
                 LineString([sit.start, (x, y)])))
         else:
             step = self._turning[1].grid[1] - self._turning[1].grid[0] if \
                 self._turning and len(self._turning[1].grid) > 1 else 180.0
             out.append(Violation(
                 "unreachable", f"no legal path of {_fmt(sit.limit)} or less reaches this point "
-                f"at any facing {mid} can turn to (facings every {step:g} degrees): the base "
-                "cannot fit through on the way", (mid,), straight, sit.limit, None))
+                f"at any facing {ident(mid)} can turn to (facings every {step:g} degrees): the "
+                "base cannot fit through on the way", (mid,), straight, sit.limit, None))
         return out
 
     def to_geojson(self) -> dict[str, Any]:
@@ -886,16 +888,18 @@ def _segment_blockers(sit: _Situation, a: tuple[float, float], b: tuple[float, f
             d = float(seg.distance(o.exact))
         if d < r - EPS:
             out.append(Violation(
-                "crosses-enemy", f"{mid} would pass over enemy model {o.id}", (mid, o.id),
-                max(d - r, 0.0), 0.0, seg.buffer(r, quad_segs=16).intersection(o.exact)))
+                "crosses-enemy", f"{ident(mid)} would pass over enemy model {ident(o.id)}",
+                (mid, o.id), max(d - r, 0.0), 0.0,
+                seg.buffer(r, quad_segs=16).intersection(o.exact)))
     for tid, kind, shape in sit.path_terrain:
         d = float(seg.distance(shape))
         if d < r - EPS:
             why = "impassable" if kind == "impassable" else \
-                f"dense and taller than {_fmt(rulings.DENSE_LOW)}, which {mid} cannot cross"
+                f"dense and taller than {_fmt(rulings.DENSE_LOW)}, which {ident(mid)} cannot cross"
             out.append(Violation(
-                "crosses-terrain", f"{mid} would cross terrain {tid} ({why})", (mid, tid),
-                max(d - r, 0.0), 0.0, seg.buffer(r, quad_segs=16).intersection(shape)))
+                "crosses-terrain", f"{ident(mid)} would cross terrain {ident(tid)} ({why})",
+                (mid, tid), max(d - r, 0.0), 0.0,
+                seg.buffer(r, quad_segs=16).intersection(shape)))
     return out
 
 
@@ -1169,7 +1173,8 @@ def _segment_violations(sit: _Situation, a: tuple[float, float], b: tuple[float,
                 d = float(seg.distance(o.exact)) - r
             if d < -EPS:
                 out.append(Violation(
-                    "crosses-enemy", f"{mid} would pass over enemy model {o.id} {where}",
+                    "crosses-enemy",
+                    f"{ident(mid)} would pass over enemy model {ident(o.id)} {where}",
                     (mid, o.id), d, 0.0, _sweep(sit, a, b).intersection(o.exact)))
         for tid, kind, shape in sit.path_terrain:
             d = float(seg.distance(shape)) - r
@@ -1190,7 +1195,8 @@ def _segment_violations(sit: _Situation, a: tuple[float, float], b: tuple[float,
                 hit = bool(thin.intersects(o.exact))
             if hit:
                 out.append(Violation(
-                    "crosses-enemy", f"{mid} would pass over enemy model {o.id} {where}",
+                    "crosses-enemy",
+                    f"{ident(mid)} would pass over enemy model {ident(o.id)} {where}",
                     (mid, o.id), None, None, sweep.intersection(o.exact)))
         for tid, kind, shape in sit.path_terrain:
             if thin.intersects(shape):
@@ -1201,7 +1207,7 @@ def _segment_violations(sit: _Situation, a: tuple[float, float], b: tuple[float,
                        p[1] + ey1 - sit.depth) for p in (a, b))
     if over > EPS:
         out.append(Violation(
-            "leaves-battlefield", f"the base of {mid} would leave the battlefield {where}",
+            "leaves-battlefield", f"the base of {ident(mid)} would leave the battlefield {where}",
             (mid,), over, 0.0, _sweep(sit, a, b, facing)))
     return out
 
@@ -1211,8 +1217,9 @@ def _terrain_violation(sit: _Situation, tid: str, kind: str, shape: BaseGeometry
                        facing: float | None = None) -> Violation:
     mid = sit.model.id
     why = "impassable" if kind == "impassable" else \
-        f"dense and taller than {_fmt(rulings.DENSE_LOW)}, which {mid} cannot cross"
-    return Violation("crosses-terrain", f"{mid} would cross terrain {tid} ({why}) {where}",
+        f"dense and taller than {_fmt(rulings.DENSE_LOW)}, which {ident(mid)} cannot cross"
+    return Violation("crosses-terrain",
+                     f"{ident(mid)} would cross terrain {ident(tid)} ({why}) {where}",
                      (mid, tid), d, 0.0, _sweep(sit, a, b, facing).intersection(shape))
 
 
@@ -1250,20 +1257,23 @@ def turn_violations(sit: _Situation, at: tuple[float, float], f0: float, f1: flo
     for k in hp:
         if k < len(poly_models):
             o = poly_models[k]
-            out.append(Violation("crosses-enemy", f"{mid} would pass over enemy model {o.id} "
-                                 f"{how}", (mid, o.id), None, None, swept.intersection(o.exact)))
+            out.append(Violation("crosses-enemy", f"{ident(mid)} would pass over enemy model "
+                                 f"{ident(o.id)} {how}", (mid, o.id), None, None,
+                                 swept.intersection(o.exact)))
         else:
             tid, kind, shape = near_terrain[k - len(poly_models)]
             why = "impassable" if kind == "impassable" else \
-                f"dense and taller than {_fmt(rulings.DENSE_LOW)}, which {mid} cannot cross"
-            out.append(Violation("crosses-terrain", f"{mid} would cross terrain {tid} ({why}) "
-                                 f"{how}", (mid, tid), None, None, swept.intersection(shape)))
+                f"dense and taller than {_fmt(rulings.DENSE_LOW)}, which {ident(mid)} cannot cross"
+            out.append(Violation("crosses-terrain", f"{ident(mid)} would cross terrain "
+                                 f"{ident(tid)} ({why}) {how}", (mid, tid), None, None,
+                                 swept.intersection(shape)))
     for k in hc:
         o = round_ids[k]
-        out.append(Violation("crosses-enemy", f"{mid} would pass over enemy model {o.id} {how}",
+        out.append(Violation("crosses-enemy",
+                             f"{ident(mid)} would pass over enemy model {ident(o.id)} {how}",
                              (mid, o.id), None, None, swept.intersection(o.exact)))
     if leaves:
-        out.append(Violation("leaves-battlefield", f"the base of {mid} would leave the "
+        out.append(Violation("leaves-battlefield", f"the base of {ident(mid)} would leave the "
                              f"battlefield {how}", (mid,), None, None, swept))
     return out
 
@@ -1324,7 +1334,7 @@ def validate_path(state: GameState, model_id: str, move: str,
     if length > sit.limit + EPS:
         line = [p[:2] for p in poses]
         out.append(Violation(
-            "path-too-long", f"the path of {mid} is {_fmt(length)} long, more than its "
+            "path-too-long", f"the path of {ident(mid)} is {_fmt(length)} long, more than its "
             f"{_fmt(sit.limit)} {move} move", (mid,), length, sit.limit, LineString(line)
             if len({tuple(q) for q in line}) > 1 else None))
     line_no = 0
@@ -1408,7 +1418,7 @@ def setup_zone(state: GameState, model_id: str, kind: str, *, mode: str | None =
                     f"{rulings.INGRESS_FIRST_ROUND} (this is round {rnd})", (mid,)))
             if not inner.is_empty and _overlaps_shape(base, at, facing, inner):
                 out.append(Violation(
-                    "ingress-edge", f"{mid} must be set up wholly within "
+                    "ingress-edge", f"{ident(mid)} must be set up wholly within "
                     f"{_fmt(rulings.INGRESS_EDGE)} of a battlefield edge", (mid,), None,
                     rulings.INGRESS_EDGE, inner))
             for o in sit.others:
@@ -1417,13 +1427,15 @@ def setup_zone(state: GameState, model_id: str, kind: str, *, mode: str | None =
                 d = footprint_distance(base, at, facing, o.base, o.at, o.facing)
                 if d <= rulings.INGRESS_ENEMY + EPS:
                     out.append(Violation(
-                        "ingress-enemy", f"{mid} would be {_fmt(d)} from enemy model {o.id}: "
+                        "ingress-enemy",
+                        f"{ident(mid)} would be {_fmt(d)} from enemy model {ident(o.id)}: "
                         f"it must be more than {_fmt(rulings.INGRESS_ENEMY)} away", (mid, o.id), d,
                         rulings.INGRESS_ENEMY, o.exact.buffer(rulings.INGRESS_ENEMY, quad_segs=32)))
             if dz is not None and rnd < rulings.INGRESS_ZONE_FROM_ROUND and \
                     _overlaps_shape(base, at, facing, dz):
                 out.append(Violation(
-                    "ingress-zone", f"{mid} would be in {enemy_player.id}'s deployment zone "
+                    "ingress-zone",
+                    f"{ident(mid)} would be in {ident(enemy_player.id)}'s deployment zone "
                     f"before battle round {rulings.INGRESS_ZONE_FROM_ROUND}",
                     (mid, enemy_player.id),
                     None, None, dz))
@@ -1467,8 +1479,8 @@ def setup_zone(state: GameState, model_id: str, kind: str, *, mode: str | None =
             out = []
             if d > rng + EPS:
                 out.append(Violation(
-                    "disembark-range", f"{mid} must be set up wholly within {_fmt(rng)} of "
-                    f"transport {unit.transport} ({dmode} disembark)",
+                    "disembark-range", f"{ident(mid)} must be set up wholly within {_fmt(rng)} of "
+                    f"transport {ident(unit.transport)} ({dmode} disembark)",
                     (mid, *sorted(tids)), d, rng, tshape.buffer(rng, quad_segs=32)))
             return out + _end_violations(sit, x, y, ignore_engaged=ignore)
         checks.append(disembark_checks)
