@@ -145,7 +145,7 @@ def test_png_draws_every_passage(fit_file: Path, tmp_path: Path,
     (["--base", "hull"], "a hull needs its polygon"),
     (["--base", "32mm", "--limit", "-1"], "--limit"),
     (["--base", "32mm", "--format", "png"], "--format png needs an output file"),
-    (["--base", "32mm", "--at", "nan,3"], "argument --at: 'nan,3' is not a point: write X,Y in "
+    (["--base", "32mm", "--at", "nan,3"], 'argument --at: "nan,3" is not a point: write X,Y in '
                                           "inches, e.g. 30.5,22"),
 ])
 def test_bad_input_exits_2_naming_what_is_accepted(fit_file: Path, args: list[str], says: str,

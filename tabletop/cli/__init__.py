@@ -15,11 +15,21 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import NoReturn
 
 from tabletop import __version__
+from tabletop.cli._output import emit
 from tabletop.errors import UserError, printable
 
 __all__ = ["main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose error line is printable (an option's value may hold anything)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, printable(f"{self.prog}: error: {message}") + "\n")
 
 
 def _commands() -> list[ModuleType]:
@@ -36,7 +46,7 @@ def _commands() -> list[ModuleType]:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every sub-command."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="tabletop",
         description="Exact legal move zones and movement rules for miniature wargames.",
     )
@@ -65,8 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except UserError as exc:
-        for line in exc.lines:
-            print(printable(line), file=sys.stderr)
+        emit(exc.lines, err=True)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from tabletop import rulesets
+from tabletop.cli._output import emit
 from tabletop.errors import UserError
 from tabletop.scenario.io import check_triggers, load_scenario, read_json, save_scenario
 
@@ -60,6 +60,5 @@ def run(args: argparse.Namespace) -> int:
                      "step": b.step}}
     if args.output:
         save_scenario(final, args.output)
-    json.dump(out, sys.stdout, indent=1)
-    sys.stdout.write("\n")
+    emit(json.dumps(out, indent=1).split("\n"))  # no line break inside a JSON string
     return 0

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
-from tabletop.errors import UserError, printable
+from tabletop.cli._output import emit
+from tabletop.errors import UserError
 from tabletop.scenario.coherency import coherency_warnings
 from tabletop.scenario.io import load_scenario
 
@@ -32,10 +32,9 @@ def run(args: argparse.Namespace) -> int:
             state = load_scenario(name)
         except UserError as exc:
             failed = True
-            for line in exc.lines:
-                print(printable(line), file=sys.stderr)
+            emit(exc.lines, err=True)
             continue
         for path, message in coherency_warnings(state):
-            print(printable(f"{name}: warning: {path}: {message}"), file=sys.stderr)
-        print(printable(f"{name}: ok"))
+            emit(f"{name}: warning: {path}: {message}", err=True)
+        emit(f"{name}: ok")
     return 2 if failed else 0

@@ -6,10 +6,10 @@ import argparse
 import json
 import math
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
+from tabletop.cli._output import emit
 from tabletop.cli.path import point_arg
 
 ORDER = 27
@@ -50,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def _base(state: Any, text: str) -> tuple[Any, tuple[str, ...] | None, str]:
     """The footprint named by ``text``, the keywords of its unit (``None``: a bare base) and a
     description."""
-    from tabletop.errors import UserError, quote
+    from tabletop.errors import UserError, ident, quote
     from tabletop.geometry.footprints import BaseParseError, parse_base
     from tabletop.state import Unit
 
@@ -59,7 +59,7 @@ def _base(state: Any, text: str) -> tuple[Any, tuple[str, ...] | None, str]:
             continue
         for m in unit.models:
             if text in (unit.id, m.id):
-                return m.base, unit.keywords, f"{m.base.spec} of {m.id} ({unit.id})"
+                return m.base, unit.keywords, f"{m.base.spec} of {ident(m.id)} ({ident(unit.id)})"
     if text == "hull":
         raise UserError('--base: a hull needs its polygon; give the id of a unit or model of '
                         'the file whose base is "hull"')
@@ -89,7 +89,7 @@ def blocking_pieces(state: Any, keywords: tuple[str, ...] | None) -> tuple[list[
 
 def run(args: argparse.Namespace) -> int:
     """Load the scenario, find the passages and write the answer."""
-    from tabletop.errors import UserError
+    from tabletop.errors import UserError, printable
     from tabletop.files import atomic_write
     from tabletop.geometry.passages import passages
     from tabletop.scenario.io import load_scenario
@@ -112,17 +112,17 @@ def run(args: argparse.Namespace) -> int:
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         from tabletop.view.render import render_passages, save_png
 
-        print(f"wrote {save_png(render_passages(state, base, found), args.output)}")
+        emit(f"wrote {save_png(render_passages(state, base, found), args.output)}")
         return 0
     if args.format == "json":
-        text = json.dumps({"base": described, "stopped_by": what,
-                           "passages": [p.to_json() for p in found]})
+        lines = [json.dumps({"base": described, "stopped_by": what,
+                             "passages": [p.to_json() for p in found]})]
     else:
-        text = "\n".join([_heading(args.file, described, what, found, args), *map(_line, found)])
+        lines = [_heading(args.file, described, what, found, args), *map(_line, found)]
     if args.output:
-        atomic_write(args.output, text + "\n")
+        atomic_write(args.output, "".join(printable(line) + "\n" for line in lines))
     else:
-        sys.stdout.write(text + "\n")
+        emit(lines)
     return 0
 
 
@@ -135,10 +135,18 @@ def _heading(file: str, described: str, what: str, found: list[Any],
            "and the battlefield edge"
 
 
+def _piece(name: str) -> str:
+    """A piece's id for a line (through :func:`~tabletop.errors.ident`), or an edge's name."""
+    from tabletop.errors import ident
+    from tabletop.geometry.passages import EDGES
+
+    return name if name in EDGES else ident(name)
+
+
 def _line(p: Any) -> str:
     (ax, ay), (bx, by) = p.neck
-    head = f'{p.width:6.2f}"  {p.between[0]} - {p.between[1]} at ({ax:.2f}, {ay:.2f})-' \
-           f"({bx:.2f}, {by:.2f}): "
+    head = f'{p.width:6.2f}"  {_piece(p.between[0])} - {_piece(p.between[1])} at ' \
+           f"({ax:.2f}, {ay:.2f})-({bx:.2f}, {by:.2f}): "
     if p.passes:
         lo, hi = p.facings
         turn = "at every facing" if p.every_facing else \
@@ -147,4 +155,4 @@ def _line(p: Any) -> str:
                        f"fits {turn})")
     if p.facings is None:
         return head + f'too narrow at every facing (its narrowest width is {p.needs:.2f}")'
-    return head + f"wide enough at {p.facing:.0f} degrees but {p.blocked_by} shuts it"
+    return head + f"wide enough at {p.facing:.0f} degrees but {_piece(p.blocked_by)} shuts it"

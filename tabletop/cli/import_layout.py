@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from tabletop.cli._output import emit
+
 ORDER = 40
 
 
@@ -47,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.list:
         for line in list_lines(args.layouts, args.deployments):
-            print(line)
+            emit(line)
         return 0
     if not args.layout:
         raise UserError("import-layout: give --layout ID (see --list for the ids)")
@@ -66,6 +68,6 @@ def run(args: argparse.Namespace) -> int:
     zones = "no deployment zones" if data.deployment is None else \
         f"deployment map {data.deployment.get('id')} (red = attacker, blue = defender), " \
         f"{len(state.objectives)} objectives"
-    print(f"wrote {out}: layout {args.layout}, {summary(state.terrain)}, {zones}")
-    print(f"Data: {CREDIT}, {LICENCE}.")
+    emit(f"wrote {out}: layout {args.layout}, {summary(state.terrain)}, {zones}")
+    emit(f"Data: {CREDIT}, {LICENCE}.")
     return 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from tabletop.cli._output import emit
+
 ORDER = 41
 
 
@@ -73,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         units = [u for u in state.units if u.player == pid]
         if units:
             names = ", ".join(f"{u.name} x{len(getattr(u, 'models', ()))}" for u in units)
-            print(f"{pid}: {names}")
-    print(f"wrote {out}: {state.name}")
-    print(f"Data: {CREDIT}, {LICENCE}.")
+            emit(f"{pid}: {names}")
+    emit(f"wrote {out}: {state.name}")
+    emit(f"Data: {CREDIT}, {LICENCE}.")
     return 0

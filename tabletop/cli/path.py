@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 from pathlib import Path
 from typing import Any
 
+from tabletop.cli._output import emit
 from tabletop.cli.zone import add_move_arguments
+from tabletop.errors import quote
 
 ORDER = 26
 
@@ -21,7 +22,7 @@ def point_arg(text: str) -> tuple[float, float]:
     except ValueError:
         xs = []
     if len(xs) != 2 or not all(math.isfinite(v) for v in xs):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a point: write X,Y in inches, "
+        raise argparse.ArgumentTypeError(f"{quote(text)} is not a point: write X,Y in inches, "
                                          "e.g. 30.5,22")
     return xs[0], xs[1]
 
@@ -67,5 +68,5 @@ def run(args: argparse.Namespace) -> int:
     state = load_scenario(Path(args.file))
     zone = legal_zone(state, args.model, args.move, roll=args.roll, mode=args.mode)
     x, y = args.to
-    sys.stdout.write(json.dumps(answer(zone, x, y)) + "\n")
+    emit(json.dumps(answer(zone, x, y)))
     return 0

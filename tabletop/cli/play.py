@@ -7,6 +7,8 @@ import os
 import sys
 from pathlib import Path
 
+from tabletop.cli._output import emit
+
 ORDER = 10
 
 NO_DISPLAY = ("tabletop play: no display found (DISPLAY and WAYLAND_DISPLAY are not set); "
@@ -69,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--size: {w}x{h} is out of range (400x300 to 10000x10000)")
     save = Path(args.save) if args.save else default_save_path(path, shipped=is_shipped)
     if not _has_display():
-        print(NO_DISPLAY, file=sys.stderr)
+        emit(NO_DISPLAY, err=True)
         return 2
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from tabletop.view.app import NoDisplay, play
@@ -77,6 +79,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         return play(state, save_path=save, size=(w, h), saver=save_scenario)
     except NoDisplay as exc:
-        print(f"tabletop play: cannot open a window ({exc}); {NO_DISPLAY.split('; ', 1)[1]}",
-              file=sys.stderr)
+        emit(f"tabletop play: cannot open a window ({exc}); {NO_DISPLAY.split('; ', 1)[1]}",
+             err=True)
         return 2

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from tabletop.cli._output import emit
 from tabletop.scenario.schema import json_schema
 
 ORDER = 20
@@ -21,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Print the schema; return 0."""
     try:
-        print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+        emit(json.dumps(json_schema(), indent=2, ensure_ascii=False).split("\n"))
         sys.stdout.flush()
     except BrokenPipeError:  # e.g. `tabletop schema | head`
         sys.stdout = None  # type: ignore[assignment]

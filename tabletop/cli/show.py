@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from tabletop.cli._output import emit
 from tabletop.cli.path import point_arg
 
 ORDER = 30
@@ -71,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     surf = render_board(state, size=size, viewport=vp, grid=args.grid,
                         overlays=overlays)
     out = save_png(surf, args.output)
-    print(f"wrote {out} ({size[0]}x{size[1]} px)")
+    emit(f"wrote {out} ({size[0]}x{size[1]} px)")
     return 0
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
+
+from tabletop.cli._output import emit
 
 ORDER = 25
 
@@ -66,11 +67,11 @@ def run(args: argparse.Namespace) -> int:
         from tabletop.view.render import render_zone_png  # pygame only for pictures
 
         written = render_zone_png(state, zone, None, args.output)
-        print(f"wrote {written}")
+        emit(f"wrote {written}")
         return 0
     text = json.dumps(feature(zone)) if args.format == "geojson" else zone.geometry.wkt
     if args.output:
         atomic_write(args.output, text + "\n")
     else:
-        sys.stdout.write(text + "\n")
+        emit(text)
     return 0
