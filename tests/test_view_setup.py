@@ -117,9 +117,10 @@ def test_the_terminators_disembark_by_dragging_from_the_land_raider(demo) -> Non
         assert "Land Raider" not in [r.value for r in app.rows if r.kind == "move"]
     assert app.coherency("assault-terminators"), "at2 is out of coherency: the panel changed"
     assert [r.value for r in app.rows if r.kind == "place"] == ["at4", "at5"]
-    # a placed model's row stays, greyed: a click on it says what to do
+    # a placed model's row stays, greyed: a press on it gives the next model to place
     post(app, pygame.MOUSEBUTTONDOWN, pos=rows["at1"].center, button=1)
-    assert app.ctrl.drag is None and "at1 is placed" in app.message
+    d = app.ctrl.drag
+    assert d is not None and d.placing and d.anchor == "at4" and "at1 is placed" in app.message
 
 
 def test_the_panel_names_where_the_models_come_from(demo, monkeypatch) -> None:  # type: ignore[no-untyped-def]

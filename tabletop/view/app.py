@@ -758,8 +758,12 @@ class App:
             elif row.kind == "place":
                 self.ctrl.begin_placement(row.value, pos)
             elif row.kind == "placed":
-                self.message = (f"{row.value} is placed: drag it on the board to place it "
-                                "elsewhere; Backspace over it takes it back")
+                # its row stays where it was: a press there gives the next model to place
+                src = self.ctrl.setup
+                if src is not None and src.waiting:
+                    self.ctrl.begin_placement(src.waiting[0], pos)
+                    self.message = (f"placing {src.waiting[0]} ({row.value} is placed: drag it "
+                                    "on the board to move it, Backspace over it takes it back)")
             elif row.kind == "unit":
                 self.ctrl.focus = row.value
                 self.message = unit_line(self.state, row.value)

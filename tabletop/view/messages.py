@@ -234,7 +234,7 @@ def unit_line(state: GameState, unit_id: str) -> str:
     if sel is not None and sel.unit == unit_id:
         how = ("drag the front edge to move, a front corner to wheel" if isinstance(u, Block)
                else "drag its models")
-        return (f"{name}: moving ({_title(state, sel.move, sel.mode)}); {how}, "
+        return (f"{name}: moving, {_title(state, sel.move, sel.mode)}; {how}, "
                 "Enter commits.")
     keys = ", ".join(f"{t.key.upper()} {t.title.lower()}" for t in turn.move_types(state))
     return f"{name} ({turn.player_name(state, u.player)}): {keys} (or click one); T threat."

@@ -52,7 +52,7 @@ def markers(state: GameState, unit: Unit | Block) -> tuple[Marker, ...]:
     out: list[Marker] = []
     sel = state.battle.selection
     if sel is not None and sel.unit == unit.id:
-        out.append(Marker("MOVING", f"moving ({moving_title(state, sel.move, sel.mode).lower()})",
+        out.append(Marker("MOVING", f"moving: {moving_title(state, sel.move, sel.mode).lower()}",
                           "info"))
     out += [Marker(*_FLAG_MARKERS[f]) for f in unit.flags if f in _FLAG_MARKERS]
     if isinstance(unit, Block):

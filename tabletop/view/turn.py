@@ -75,9 +75,13 @@ def mode_title(mode: str) -> str:
 
 
 def moving_title(state: GameState, move: str, mode: object = None) -> str:
-    """A move and its mode in words: ``Fall back (desperate escape)``, ``Normal move``."""
+    """A move and its mode in words: ``Fall back (desperate escape)``, ``Normal move``,
+    ``Ingress (from reserves), strategic reserves``."""
     title = move_title(state, move)
-    return f"{title} ({mode_title(str(mode)).lower()})" if mode else title
+    if not mode:
+        return title
+    how = mode_title(str(mode)).lower()
+    return f"{title}, {how}" if title.endswith(")") else f"{title} ({how})"
 
 
 def player_name(state: GameState, player_id: str) -> str:
