@@ -1,0 +1,536 @@
+"""Run a survey plan's jobs in parallel, streaming one result file per job into a folder.
+
+:func:`run_survey` takes a plan (:func:`tabletop.survey.jobs.plan`) and a folder, OUT_DIR:
+
+- ``OUT_DIR/plan.json`` is the plan with the scenario texts left out of its jobs (each job
+  holds ``scenario_sha256`` instead, the SHA-256 of its scenario's text);
+- ``OUT_DIR/results/<id>.json`` is one job's result, written atomically
+  (:func:`tabletop.files.atomic_write`) as soon as it reaches this process, with the key
+  ``scenario_sha256`` added.
+
+Jobs go to the workers in *chunks*: a few jobs of one board (layout x deployment map) run one
+after the other in one worker, so that a worker builds a board's caches once for the chunk
+(and keeps them for its next chunk of that board). Chunks are small enough that results stream
+and the workers stay busy to the end: at most :data:`CHUNK_MAX` jobs, and at most a quarter of
+each worker's share.
+
+Resuming: a rerun into the same OUT_DIR skips every job whose result file is there and belongs
+to this plan (same id, same job, same scenario text); a result file that is not valid JSON, or
+that another plan wrote, is done again. A failed job (``ok`` false) is a result like any other
+and is not retried (``retry_failed=True`` does them again). OUT_DIR may hold the survey of the
+same plan or of a plan this one *extends* (every job of the old plan, unchanged, plus new ones:
+a layout, a deployment map or a base added); any other plan there is refused, so that results
+of two plans never mix. A folder holding other files, and no plan, is refused too.
+
+Lost workers: with the ``local`` executor, a worker process that dies (SIGKILL, out of memory,
+a crash in a C library) breaks the ``ProcessPoolExecutor``; the pool is built again and every
+unfinished chunk is sent again. Each worker marks the chunk it is running with a file in a
+private folder (removed when the chunk ends, or when the pool stops the worker with SIGTERM),
+so the chunks whose worker died are known: their jobs are sent again one by one, and a job
+whose worker died :data:`MAX_DEATHS` times is recorded as failed instead of killing the run
+forever. With ``dask`` the scheduler moves the tasks of a lost worker to others by itself, up to
+``distributed.scheduler.allowed-failures`` times (3 by default) per task; a chunk it gives up
+on (``KilledWorker``) is sent again one job at a time, and a single job it gives up on is
+recorded as failed.
+
+Ctrl+C (``KeyboardInterrupt``) stops the workers at once and propagates; every result written
+so far is kept whole, and a rerun carries on from there.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import hashlib
+import json
+import logging
+import math
+import multiprocessing
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tabletop.errors import UserError, printable, quote
+from tabletop.files import atomic_write
+
+__all__ = ["CHUNK_MAX", "CONNECT_TIMEOUT", "MAX_DEATHS", "RESULTS", "load_results", "run_survey"]
+
+JobFn = Callable[[dict[str, Any]], dict[str, Any]]
+
+EXECUTORS = ("local", "dask")
+PLAN_FILE = "plan.json"
+RESULTS = "results"
+"""The folder of OUT_DIR holding one ``<id>.json`` per job."""
+
+CHUNK_MAX = 8
+"""Most jobs of one board sent to a worker together."""
+
+MAX_DEATHS = 3
+"""A job whose worker process died this many times while running it is recorded as failed."""
+
+CONNECT_TIMEOUT = 10.0
+"""Seconds to wait for a Dask scheduler to answer, and for it to have a worker."""
+
+DASK_MISSING = ('--executor dask needs Dask: pip install -e ".[cluster]" in a checkout, or '
+                'pip install "tabletop[cluster]"')
+
+
+# -- the plan and the results on disk --------------------------------------------------------
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _record(job: dict[str, Any]) -> dict[str, Any]:
+    """``job`` as plan.json holds it: without its scenario text, with the text's SHA-256."""
+    out = {k: v for k, v in job.items() if k != "scenario"}
+    out["scenario_sha256"] = _sha(str(job.get("scenario", "")))
+    return out
+
+
+def _bare(job: dict[str, Any]) -> dict[str, Any]:
+    """``job`` as a result holds it (the contract's "job"): without its scenario text."""
+    return {k: v for k, v in job.items() if k not in ("scenario", "scenario_sha256")}
+
+
+def _plan_record(plan: dict[str, Any]) -> dict[str, Any]:
+    out = dict(plan)
+    out["jobs"] = [_record(j) for j in plan["jobs"]]
+    return out
+
+
+def _check_plan(plan: dict[str, Any]) -> None:
+    """A plan's jobs have unique, filename-safe ids (the contract)."""
+    seen: set[str] = set()
+    for job in plan.get("jobs", []):
+        jid = job.get("id") if isinstance(job, dict) else None
+        if not isinstance(jid, str) or not jid or jid.strip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                         "abcdefghijklmnopqrstuvwxyz"
+                                                         "0123456789._-") or jid[0] == ".":
+            raise ValueError(f"survey plan: job id {jid!r} is not a file name of "
+                             "[A-Za-z0-9._-] (not starting with a dot)")
+        if jid in seen:
+            raise ValueError(f"survey plan: job id {jid!r} appears twice")
+        seen.add(jid)
+
+
+def _prepare(out: Path, plan: dict[str, Any]) -> Path:
+    """Make OUT_DIR and its results folder, check or write plan.json; the results folder."""
+    shown = printable(str(out))
+    if out.exists() and not out.is_dir():
+        raise UserError(f"{shown}: exists and is not a folder; give the folder to write the "
+                        "survey in (it is made if missing)")
+    record = _plan_record(plan)
+    plan_path = out / PLAN_FILE
+    if plan_path.exists():
+        _check_same_plan(plan_path, record)
+    elif out.is_dir() and any(out.iterdir()):
+        raise UserError(f"{shown}: the folder holds other files and no survey ({PLAN_FILE}); "
+                        "give a new or empty folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        results = out / RESULTS
+        if results.exists() and not results.is_dir():
+            raise UserError(f"{printable(str(results))}: is not a folder; remove it")
+        results.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"{shown}: cannot make the folder: {exc.strerror or exc}") from None
+    atomic_write(plan_path, json.dumps(record, indent=1) + "\n")
+    return results
+
+
+def _check_same_plan(path: Path, record: dict[str, Any]) -> None:
+    """Refuse a plan.json of another plan (one the new plan does not extend)."""
+    shown = printable(str(path))
+    try:
+        old = json.loads(path.read_text(encoding="utf-8"))
+        old_jobs = {j["id"]: j for j in old["jobs"]}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UserError(f"{shown}: is not a survey plan ({exc}); give another folder, or "
+                        "remove this one to start again") from None
+    new_jobs = {j["id"]: j for j in record["jobs"]}
+    differ = [jid for jid, job in old_jobs.items() if new_jobs.get(jid) != job]
+    if old.get("version") != record.get("version") or differ:
+        example = f", e.g. {quote(differ[0])}" if differ else ""
+        raise UserError(
+            f"{shown}: the folder holds the survey of another plan ({len(differ)} of its "
+            f"{len(old_jobs)} jobs are not in this one or differ{example}); give a new -o "
+            "folder, or the same layouts, deployments and bases (a plan that only adds jobs "
+            "is accepted)")
+
+
+def _read_result(path: Path) -> dict[str, Any] | None:
+    try:
+        result = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return result if isinstance(result, dict) else None
+
+
+def _finished(results: Path, job: dict[str, Any], retry_failed: bool) -> bool | None:
+    """True: a result of this job is there; False: none; None: a corrupt or foreign one."""
+    path = results / f"{job['id']}.json"
+    if not path.exists():
+        return False
+    result = _read_result(path)
+    if result is None or result.get("id") != job["id"] or result.get("job") != _bare(job) \
+            or result.get("scenario_sha256") != _sha(str(job.get("scenario", ""))):
+        return None
+    return not (retry_failed and not result.get("ok"))
+
+
+def load_results(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
+    """The results in ``OUT_DIR/results`` by job id (files that are not valid JSON left out)."""
+    folder = Path(out_dir) / RESULTS
+    out: dict[str, dict[str, Any]] = {}
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        result = _read_result(path)
+        if result is not None and isinstance(result.get("id"), str):
+            out[result["id"]] = result
+    return out
+
+
+def _failure(job: dict[str, Any], error: str, seconds: float = 0.0) -> dict[str, Any]:
+    return {"id": job["id"], "job": _bare(job), "ok": False, "error": error,
+            "seconds": seconds, "value": None}
+
+
+# -- what a worker runs ----------------------------------------------------------------------
+
+_RUNNING: Path | None = None
+"""In a local worker: the marker file of the chunk it is running."""
+
+
+def _worker_init() -> None:
+    """A local worker leaves Ctrl+C to the runner, and removes its marker when stopped."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _on_sigterm)
+
+
+def _on_sigterm(signum: int, frame: object) -> None:  # pragma: no cover - in a worker
+    if _RUNNING is not None:
+        with contextlib.suppress(OSError):
+            _RUNNING.unlink()
+    os._exit(128 + signum)
+
+
+def _run_chunk(job_fn: JobFn, jobs: list[dict[str, Any]],
+               marker: str | None = None) -> list[dict[str, Any]]:
+    """Run ``jobs`` one after the other; a job function that raises gives a failed result."""
+    global _RUNNING
+    if marker is not None:
+        _RUNNING = Path(marker)
+        _RUNNING.write_text(str(os.getpid()), encoding="ascii")
+    try:
+        out = []
+        for job in jobs:
+            start = time.perf_counter()
+            try:
+                result = job_fn(job)
+            except Exception as exc:
+                result = _failure(job, f"{type(exc).__name__}: {exc}",
+                                  time.perf_counter() - start)
+            out.append(result)
+        return out
+    finally:
+        if marker is not None:
+            _RUNNING = None
+            with contextlib.suppress(OSError):
+                os.unlink(marker)
+
+
+# -- executors -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Chunk:
+    key: str
+    jobs: list[dict[str, Any]]
+
+
+class _Local:
+    """A ``ProcessPoolExecutor`` of spawned worker processes, built again when one dies."""
+
+    name = "local"
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.markers = Path(tempfile.mkdtemp(prefix="tabletop-survey-"))
+        self.pool = self._pool()
+
+    def _pool(self) -> cf.ProcessPoolExecutor:
+        return cf.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                      initializer=_worker_init)
+
+    def submit(self, job_fn: JobFn, chunk: _Chunk) -> cf.Future[list[dict[str, Any]]]:
+        return self.pool.submit(_run_chunk, job_fn, chunk.jobs, str(self.markers / chunk.key))
+
+    @staticmethod
+    def lost_pool(exc: BaseException) -> bool:
+        return isinstance(exc, BrokenProcessPool)
+
+    @staticmethod
+    def gave_up(exc: BaseException) -> bool:
+        return False
+
+    def recover(self) -> set[str]:
+        """A new pool; the keys of the chunks that were running in a worker that died."""
+        self.pool.shutdown(wait=True, cancel_futures=True)  # the others are stopped (SIGTERM)
+        dead = {p.name for p in self.markers.iterdir()}
+        for name in dead:
+            with contextlib.suppress(OSError):
+                (self.markers / name).unlink()
+        self.pool = self._pool()
+        return dead
+
+    def close(self, *, now: bool = False) -> None:
+        if now:  # Ctrl+C: stop the workers at once
+            for proc in list((getattr(self.pool, "_processes", None) or {}).values()):
+                with contextlib.suppress(Exception):
+                    proc.kill()
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        shutil.rmtree(self.markers, ignore_errors=True)
+
+
+class _Dask:
+    """dask.distributed through ``Client.get_executor()``: a running scheduler or a
+    ``LocalCluster`` of ``workers`` processes with one thread each."""
+
+    name = "dask"
+
+    def __init__(self, workers: int | None, scheduler: str | None) -> None:
+        try:
+            from distributed import Client, LocalCluster
+            from distributed.scheduler import KilledWorker
+        except ImportError:
+            raise UserError(DASK_MISSING) from None
+        self.killed = KilledWorker
+        self.cluster: Any = None
+        if scheduler:
+            try:
+                self.client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise UserError(f"--scheduler {quote(scheduler)}: no Dask scheduler answered "
+                                f"within {CONNECT_TIMEOUT:g} s ({printable(str(exc))[:200]}); "
+                                "start one with 'dask scheduler' and give the address it "
+                                "prints (tcp://HOST:8786)") from None
+            try:
+                self.client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+            except (OSError, TimeoutError) as exc:
+                self.client.close()
+                raise UserError(f"--scheduler {quote(scheduler)}: the scheduler has no worker "
+                                f"after {CONNECT_TIMEOUT:g} s ({printable(str(exc))[:120]}); "
+                                f"start some with 'dask worker {printable(scheduler)}'"
+                                ) from None
+        else:
+            self.cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1,
+                                        threads_per_worker=1, processes=True,
+                                        dashboard_address=None, silence_logs=logging.ERROR)
+            self.client = Client(self.cluster, set_as_default=False)
+        self.workers = sum(w.get("nthreads", 1) for w in
+                           self.client.scheduler_info()["workers"].values()) or 1
+        self.executor = self.client.get_executor(pure=False)
+
+    def submit(self, job_fn: JobFn, chunk: _Chunk) -> cf.Future[list[dict[str, Any]]]:
+        return self.executor.submit(_run_chunk, job_fn, chunk.jobs)
+
+    @staticmethod
+    def lost_pool(exc: BaseException) -> bool:
+        return False
+
+    def gave_up(self, exc: BaseException) -> bool:
+        return isinstance(exc, self.killed)
+
+    def recover(self) -> set[str]:  # pragma: no cover - the scheduler recovers by itself
+        return set()
+
+    def close(self, *, now: bool = False) -> None:
+        with contextlib.suppress(Exception):
+            self.executor.shutdown(wait=not now)
+        with contextlib.suppress(Exception):
+            self.client.close()
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                self.cluster.close()
+
+
+# -- the run ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Run:
+    results: Path
+    total: int
+    bar: Any
+    written: int = 0
+    failed: int = 0
+    deaths: Counter[str] = field(default_factory=Counter)
+    restarts: int = 0
+    serial: int = 0
+
+    def chunk(self, jobs: list[dict[str, Any]]) -> _Chunk:
+        self.serial += 1
+        return _Chunk(f"c{self.serial}", jobs)
+
+    def write(self, job: dict[str, Any], result: Any) -> None:
+        """Write ``result`` of ``job`` to its file (a result that is not a result of this job,
+        or not JSON, is written as a failure saying so)."""
+        if not isinstance(result, dict) or result.get("id") != job["id"]:
+            result = _failure(job, f"the job function returned {type(result).__name__}, not "
+                              "this job's result")
+        result = dict(result)
+        result.setdefault("job", _bare(job))
+        result["scenario_sha256"] = _sha(str(job.get("scenario", "")))
+        try:
+            text = json.dumps(result, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            text = json.dumps({**_failure(job, f"the result is not JSON: {exc}"),
+                               "scenario_sha256": result["scenario_sha256"]})
+            result = json.loads(text)
+        atomic_write(self.results / f"{job['id']}.json", text + "\n")
+        self.written += 1
+        self.failed += not result.get("ok")
+        self.bar.update(1)
+        if self.failed:
+            self.bar.set_postfix(failed=self.failed, refresh=False)
+
+
+def _chunks(jobs: list[dict[str, Any]], workers: int, size: int | None) -> Iterator[
+        list[dict[str, Any]]]:
+    """``jobs`` in chunks of one board each, near-equal, at most ``size`` jobs (default: at
+    most :data:`CHUNK_MAX` and a quarter of each worker's share)."""
+    if size is None:
+        size = max(1, min(CHUNK_MAX, math.ceil(len(jobs) / (4 * workers))))
+    boards: dict[str, list[dict[str, Any]]] = {}
+    for job in jobs:
+        boards.setdefault(str(job.get("board", "")), []).append(job)
+    for board_jobs in boards.values():
+        n = math.ceil(len(board_jobs) / size)
+        for i in range(n):
+            yield board_jobs[i * len(board_jobs) // n:(i + 1) * len(board_jobs) // n]
+
+
+def _progress_bar(total: int, initial: int, enabled: bool) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=initial, unit="job", file=sys.stderr, dynamic_ncols=True,
+                desc="survey", disable=not (enabled and sys.stderr.isatty()))
+
+
+def run_survey(plan: dict[str, Any], out_dir: str | os.PathLike[str], *,
+               executor: str = "local", workers: int | None = None,
+               scheduler: str | None = None, progress: bool = True,
+               job_fn: JobFn | None = None, chunk: int | None = None,
+               retry_failed: bool = False) -> dict[str, Any]:
+    """Run the jobs of ``plan`` that have no result in ``out_dir`` yet; a summary.
+
+    ``executor``: ``"local"`` (a process pool of ``workers`` processes, default the CPU count)
+    or ``"dask"`` (``scheduler``: the address of a running Dask scheduler; without it a
+    ``LocalCluster`` of ``workers`` processes). ``job_fn`` (default
+    :func:`tabletop.survey.jobs.run_job`) must be importable by the workers. ``chunk``: most
+    jobs of a board sent together (default: see :func:`_chunks`). The summary: ``jobs``,
+    ``done_before`` (skipped), ``redone`` (corrupt or foreign result files done again),
+    ``ran``, ``failed`` (of those run), ``restarts`` (local pools built again after a worker
+    died), ``seconds``, ``executor``, ``workers``, ``out_dir``.
+    """
+    if executor not in EXECUTORS:
+        raise UserError(f"--executor {quote(executor)}: give one of {', '.join(EXECUTORS)}")
+    if workers is not None and workers < 1:
+        raise UserError(f"--workers {workers}: give at least 1")
+    if chunk is not None and chunk < 1:
+        raise ValueError(f"chunk {chunk}: give at least 1")
+    if job_fn is None:
+        from tabletop.survey.jobs import run_job
+
+        job_fn = run_job
+    _check_plan(plan)
+    out = Path(out_dir)
+    results = _prepare(out, plan)
+    jobs = plan["jobs"]
+    state = {job["id"]: _finished(results, job, retry_failed) for job in jobs}
+    todo = [job for job in jobs if not state[job["id"]]]
+    started = time.perf_counter()
+    summary: dict[str, Any] = {
+        "out_dir": str(out), "jobs": len(jobs), "done_before": len(jobs) - len(todo),
+        "redone": sum(v is None for v in state.values()), "ran": 0, "failed": 0,
+        "restarts": 0, "executor": executor, "workers": 0, "seconds": 0.0}
+    if not todo:
+        return summary
+    pool: _Local | _Dask = _Dask(workers, scheduler) if executor == "dask" else \
+        _Local(workers or os.cpu_count() or 1)
+    bar = _progress_bar(len(jobs), len(jobs) - len(todo), progress)
+    run = _Run(results, len(jobs), bar)
+    try:
+        _drive(pool, run, job_fn, [run.chunk(c) for c in _chunks(todo, pool.workers, chunk)])
+    except BaseException:
+        pool.close(now=True)
+        raise
+    else:
+        pool.close()
+    finally:
+        bar.close()
+    summary.update(ran=run.written, failed=run.failed, restarts=run.restarts,
+                   workers=pool.workers, seconds=time.perf_counter() - started)
+    return summary
+
+
+def _drive(pool: _Local | _Dask, run: _Run, job_fn: JobFn, chunks: list[_Chunk]) -> None:
+    """Submit ``chunks``, write results as they come, send lost work again."""
+    pending = {pool.submit(job_fn, c): c for c in chunks}
+    while pending:
+        done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+        lost: list[_Chunk] = []
+        if any(f.exception() is not None and pool.lost_pool(f.exception())  # type: ignore[arg-type]
+               for f in done):
+            cf.wait(pending)  # a broken pool fails every pending future at once
+            done = set(pending)
+        again: list[_Chunk] = []
+        for fut in done:
+            chunk = pending.pop(fut)
+            exc = fut.exception()
+            if exc is None:
+                for job, result in zip(chunk.jobs, fut.result(), strict=True):
+                    run.write(job, result)
+            elif pool.lost_pool(exc):
+                lost.append(chunk)
+            elif pool.gave_up(exc):
+                again += _after_deaths(run, chunk.jobs, MAX_DEATHS if len(chunk.jobs) == 1
+                                       else 1)
+            else:
+                raise exc
+        if lost:
+            run.restarts += 1
+            dead = pool.recover()
+            for chunk in lost:
+                if chunk.key in dead:
+                    again += _after_deaths(run, chunk.jobs, 1)
+                else:
+                    again.append(run.chunk(chunk.jobs))
+        for chunk in again:
+            pending[pool.submit(job_fn, chunk)] = chunk
+
+
+def _after_deaths(run: _Run, jobs: list[dict[str, Any]], deaths: int) -> list[_Chunk]:
+    """Count ``deaths`` of the worker for each of ``jobs``: a job that reached
+    :data:`MAX_DEATHS` is recorded as failed, the others go again one by one (so that one job
+    that kills its worker cannot take others down with it again)."""
+    again = []
+    for job in jobs:
+        run.deaths[job["id"]] += deaths
+        if run.deaths[job["id"]] >= MAX_DEATHS:
+            run.write(job, _failure(job, "the worker process died each time it ran this job "
+                                    "(killed, out of memory or a crash in a C library); not "
+                                    "retried"))
+        else:
+            again.append(run.chunk([job]))
+    return again
