@@ -70,28 +70,12 @@ def _base(state: Any, text: str) -> tuple[Any, tuple[str, ...] | None, str]:
                         f"(no unit or model {quote(text)} there)") from None
 
 
-def blocking_pieces(state: Any, keywords: tuple[str, ...] | None) -> tuple[list[Any], str]:
-    """The terrain pieces that stop a mover with ``keywords`` (``None``: a model that crosses
-    no dense terrain taller than 2", like a vehicle or a monster), and what they are."""
-    from tabletop import rulesets
-    from tabletop.rules import rulings
-
-    if "dense" not in rulesets.of(state).terrain_kinds:
-        return [(t.id, t.shape) for t in state.terrain if t.kind == "impassable"], \
-            "impassable terrain"
-    crosses = keywords is not None and any(k in keywords for k in rulings.DENSE_CROSSERS)
-    out = [(t.id, t.shape) for t in state.terrain if t.kind == "impassable" or
-           (t.kind == "dense" and not crosses and t.height > rulings.DENSE_LOW)]
-    what = "impassable terrain" + ("" if crosses else
-                                   f" and dense terrain taller than {rulings.DENSE_LOW:g}\"")
-    return out, what
-
-
 def run(args: argparse.Namespace) -> int:
     """Load the scenario, find the passages and write the answer."""
     from tabletop.errors import UserError, printable
     from tabletop.files import atomic_write
     from tabletop.geometry.passages import passages
+    from tabletop.rulesets.blockers import blocking_pieces
     from tabletop.scenario.io import load_scenario
 
     state = load_scenario(Path(args.file))

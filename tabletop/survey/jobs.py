@@ -1,0 +1,444 @@
+"""The layout survey's jobs as plain data: the base catalogue, the plan, one job's run, balance.
+
+A *plan* lists every board (a 40kdc layout with a deployment map, as scenario TOML text) and
+every job on it; a *job* is a JSON-serialisable dict that :func:`run_job` answers with a
+JSON-serialisable result, in any process, in any order (the contract is in the README's survey
+section and in ``tabletop.survey``'s docstring). What the measures mean is in
+:mod:`tabletop.survey.measures`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import time
+import tomllib
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from tabletop.errors import UserError, quote
+from tabletop.geometry.footprints import BaseParseError, Footprint, Round, parse_base
+from tabletop.geometry.passages import least_width
+from tabletop.importers import kdc
+from tabletop.rules import rulings
+from tabletop.scenario.bases import normalise_base
+from tabletop.scenario.io import dumps_scenario, loads_scenario, shipped
+from tabletop.state import GameState
+from tabletop.survey import measures
+
+__all__ = [
+    "DEFAULT_SIZE",
+    "HULLS",
+    "MEASURES",
+    "REACH_PARAMS",
+    "UNITS_FILE",
+    "balance",
+    "board_info",
+    "catalogue",
+    "entry",
+    "parse_bases",
+    "plan",
+    "run_job",
+    "safe_id",
+]
+
+UNITS_FILE = "units_11e_provisional_all.csv"
+"""The 40kdc unit data, read from beside the layouts file for the default catalogue."""
+DEFAULT_SIZE = 18
+"""Bases of the unit data in the default catalogue (the most used; the data has 18 distinct
+ones), before the hulls."""
+MEASURES = ("gap-fit", "reach", "advance-odds")
+REACH_PARAMS: dict[str, Any] = {"moves": [5, 6, 8, 10, 12], "phases": 3, "objective_range": 3.0}
+ADVANCE_M = 6
+SIDES = ("red", "blue")
+"""The importer's players: the attacker's zone is red's, the defender's blue's."""
+
+HULLS = (
+    ("Land Raider hull", "demo.toml", "lr1"),
+    ("Rhino hull", "reserves-and-transport.toml", "rh1"),
+)
+"""The vehicle hulls of the catalogue: (name, shipped scenario, model id). Their polygons are
+read from those scenarios, so the catalogue and the shipped battles never disagree."""
+
+BUILT_IN = ("25mm", "28.5mm", "32mm", "40mm", "50mm", "60mm", "80mm", "90mm", "100mm",
+            "130mm", "160mm", "oval 60x35.5mm", "oval 75x42mm", "oval 90x52.5mm",
+            "oval 105x70mm", "oval 120x92mm", "oval 150x95mm", "oval 170x109mm")
+"""The catalogue without the unit data: the 18 distinct bases of the 40kdc unit data
+(``units`` 0: not counted); their keywords follow :func:`_built_in_keywords`."""
+
+CROSSERS = tuple(rulings.DENSE_CROSSERS)
+BIG = tuple(rulings.BIG)
+
+
+# --------------------------------------------------------------------------------------------
+# ids
+# --------------------------------------------------------------------------------------------
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+ID_PART = 60
+"""Most characters of one part of an id (a longer one is cut and gets a hash)."""
+
+
+def safe_id(text: str) -> str:
+    """``text`` as a filename-safe id part ([A-Za-z0-9._-], at most :data:`ID_PART` + 9
+    characters); a text that had to change gets ``-`` and 8 hex digits of its hash, so two
+    texts never share a part."""
+    s = _UNSAFE.sub("-", str(text)).strip("-")
+    if s == str(text) and s and not s.startswith(".") and len(s) <= ID_PART \
+            and "__" not in s:
+        return s
+    s = s.replace("__", "-").lstrip(".-")[:ID_PART] or "x"
+    return f"{s}-{hashlib.sha256(str(text).encode('utf-8', 'surrogatepass')).hexdigest()[:8]}"
+
+
+# --------------------------------------------------------------------------------------------
+# the catalogue
+# --------------------------------------------------------------------------------------------
+def entry(name: str, spec: Any, fp: Footprint, units: int, keywords: Sequence[str]
+          ) -> dict[str, Any]:
+    """A catalogue entry (``keywords``, an addition to the contract, decide which dense
+    terrain stops the base: INFANTRY and the like cross it)."""
+    if isinstance(fp, Round):
+        width = length = 2 * fp.radius
+    else:
+        width = least_width(fp)[0]
+        pts = fp.local_polygon().exterior.coords
+        length = max(math.dist(p, q) for p in pts for q in pts)
+    return {"name": name, "spec": spec, "units": int(units), "width": round(width, 6),
+            "length": round(length, 6), "keywords": list(keywords)}
+
+
+def _movement_keywords(counts: Counter[tuple[str, ...]]) -> list[str]:
+    """The keyword that decides where most units on a base may go: the commonest
+    dense-crossing keyword when most of them have one, else the commonest of VEHICLE and
+    MONSTER, else none."""
+    total = sum(counts.values())
+    cross: Counter[str] = Counter()
+    big: Counter[str] = Counter()
+    n_cross = 0
+    for kws, n in counts.items():
+        got = [k for k in kws if k in CROSSERS]
+        if got:
+            n_cross += n
+            cross[got[0]] += n
+        for k in kws:
+            if k in BIG:
+                big[k] += n
+                break
+    if 2 * n_cross >= total and cross:
+        return [cross.most_common(1)[0][0]]
+    return [big.most_common(1)[0][0]] if big else []
+
+
+def _built_in_keywords(spec: str) -> list[str]:
+    """Without the unit data: INFANTRY for round bases up to 50 mm, else VEHICLE (the data's
+    majority for every base but 80 and 130 mm, where it is split)."""
+    fp = parse_base(spec)
+    return ["INFANTRY"] if isinstance(fp, Round) and fp.radius <= 25.0 / 25.4 + 1e-9 \
+        else ["VEHICLE"]
+
+
+@lru_cache(maxsize=1)
+def hulls() -> tuple[dict[str, Any], ...]:
+    """The catalogue's vehicle hulls, read from the shipped scenarios (:data:`HULLS`)."""
+    out = []
+    for name, scenario, model_id in HULLS:
+        doc = tomllib.loads(shipped(scenario).read_text(encoding="utf-8"))
+        for unit in doc.get("units", []):
+            for m in unit.get("models", []):
+                if m.get("id") == model_id:
+                    poly = [[float(x), float(y)] for x, y in m["hull"]]
+                    fp = parse_base("hull", tuple((x, y) for x, y in poly))
+                    kws = [k for k in unit.get("keywords", []) if k in BIG] or ["VEHICLE"]
+                    out.append(entry(name, poly, fp, 0, kws[:1]))
+    return tuple(out)
+
+
+def catalogue(units_csv: str | Path | None = None) -> list[dict[str, Any]]:
+    """The default catalogue: the :data:`DEFAULT_SIZE` bases of the 40kdc unit data used by
+    the most units (ties by name), with how many units use each, then :func:`hulls`.
+
+    A unit is counted once per distinct base among its profiles; units with no base size in
+    the file (vehicles on their hulls, most of the 313) are left out (:func:`base_counts`
+    counts them). Without ``units_csv``: the built-in list :data:`BUILT_IN`, ``units`` 0.
+    """
+    if units_csv is None:
+        return [entry(s, s, parse_base(s), 0, _built_in_keywords(s)) for s in BUILT_IN] + \
+            [dict(h) for h in hulls()]
+    counts, kws, _ = base_counts(units_csv)
+    top = sorted(counts, key=lambda b: (-counts[b], b))[:DEFAULT_SIZE]
+    return [entry(b, b, parse_base(b), counts[b], _movement_keywords(kws[b])) for b in top] + \
+        [dict(h) for h in hulls()]
+
+
+def base_counts(units_csv: str | Path) -> tuple[Counter[str], dict[str, Counter[tuple[str, ...]]],
+                                                int]:
+    """For each distinct base of the unit data: how many units use it, their keyword sets;
+    and how many units have no base size."""
+    from tabletop.importers.kdc_units import read_units
+
+    counts: Counter[str] = Counter()
+    kws: dict[str, Counter[tuple[str, ...]]] = defaultdict(Counter)
+    none = 0
+    for unit in read_units(units_csv).units:
+        bases = {p.base for p in unit.profiles if p.base}
+        if not bases:
+            none += 1
+        for b in bases:
+            counts[b] += 1
+            kws[b][unit.keywords] += 1
+    return counts, kws, none
+
+
+def parse_bases(text: str, *, known: Sequence[Mapping[str, Any]] | None = None
+                ) -> list[dict[str, Any]]:
+    """``--bases``: comma-separated names of ``known`` entries (default: the built-in
+    catalogue and the hulls) or base specs of the scenario format (``"32mm"``, ``"oval
+    60x35mm"``, ``"rect 25x50mm"``). A spec that is a known entry's takes that entry (its
+    count and keywords); another gets the keywords of :func:`_built_in_keywords`."""
+    pool = list(known) if known is not None else catalogue(None)
+    by_name = {str(e["name"]).lower(): e for e in pool}
+    by_spec = {e["spec"]: e for e in pool if isinstance(e["spec"], str)}
+    out: list[dict[str, Any]] = []
+    items = [t.strip() for t in str(text).split(",")]
+    if not any(items):
+        raise UserError("--bases: give at least one base (a name such as \"32mm\" or \"Land "
+                        "Raider hull\", or a base such as \"oval 60x35mm\")")
+    for item in items:
+        if not item:
+            continue
+        got = by_name.get(item.lower())
+        if got is None:
+            try:
+                spec = normalise_base(item)
+                fp = parse_base(spec)
+            except (BaseParseError, ValueError) as exc:
+                names = ", ".join(str(e["name"]) for e in pool)
+                raise UserError(f"--bases: {quote(item)} is not a base: {exc}; give base "
+                                f"sizes such as \"32mm\", \"oval 60x35mm\" or \"rect "
+                                f"25x50mm\", or one of {names}") from None
+            got = by_spec.get(fp.spec) or by_spec.get(spec)
+            if got is None:
+                got = entry(fp.spec, fp.spec, fp, 0, _built_in_keywords(fp.spec)
+                            if not fp.spec.startswith("rect") else ["INFANTRY"])
+        if all(e["name"] != got["name"] for e in out):
+            out.append(dict(got))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# the plan
+# --------------------------------------------------------------------------------------------
+def _wkt(g: Any) -> str:
+    import shapely
+
+    return shapely.to_wkt(g, rounding_precision=6, trim=True)
+
+
+def board_info(board: str, layout: str, deployment: str, state: GameState) -> dict[str, Any]:
+    """What the report needs of a board: size, terrain, zones and objectives as WKT."""
+    from shapely.geometry import Polygon
+
+    return {
+        "board": board, "layout": layout, "deployment": deployment, "name": state.name,
+        "credit": state.description,
+        "width": state.battlefield.width, "height": state.battlefield.depth,
+        "terrain": [{"id": t.id, "kind": t.kind, "height": t.height, "wkt": _wkt(t.shape)}
+                    for t in state.terrain],
+        "zones": {p.id: _wkt(Polygon(p.deployment_zone)) for p in state.players
+                  if p.deployment_zone},
+        "objectives": [[float(x), float(y)] for x, y in state.objectives],
+    }
+
+
+def _pick(items: Sequence[Mapping[str, Any]], wanted: Iterable[str] | None, what: str,
+          path: Path) -> list[Mapping[str, Any]]:
+    if wanted is None:
+        return list(items)
+    wanted = list(wanted)
+    ids = {str(x.get("id")): x for x in items}
+    missing = [w for w in wanted if w not in ids]
+    if missing:
+        shown = ", ".join(list(ids)[:40])
+        raise UserError(f"{path}: no {what} {', '.join(quote(m) for m in missing)}; the file "
+                        f"has {shown}")
+    return [ids[w] for w in dict.fromkeys(wanted)]
+
+
+def plan(layouts_path: str | Path, *, templates_path: str | Path | None = None,
+         deployments_path: str | Path | None = None, layouts: Iterable[str] | None = None,
+         deployments: Iterable[str] | None = None,
+         bases: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """Every board (each layout with each deployment map) and every job on it.
+
+    Per board and base: one gap-fit job; per side (red: the attacker's zone, blue: the
+    defender's) one reach job and one advance-odds job. ``bases`` default to
+    :func:`catalogue` of the unit data beside the layouts file (:data:`UNITS_FILE`), or the
+    built-in list without it (the plan's ``catalogue`` says which).
+    """
+    lpath = Path(layouts_path)
+    tpath = Path(templates_path) if templates_path is not None else \
+        lpath.parent / kdc.TEMPLATES_FILE
+    dpath = Path(deployments_path) if deployments_path is not None else \
+        lpath.parent / kdc.DEPLOYMENTS_FILE
+    for p, opt in ((tpath, "--templates"), (dpath, "--deployments")):
+        if not p.is_file():
+            raise UserError(f"{p}: no such file (give {opt} FILE or put it beside "
+                            f"{lpath.name})")
+    all_layouts = kdc.read_layouts(lpath)
+    templates = kdc.read_templates(tpath)
+    patterns = kdc.read_deployments(dpath)
+    chosen_l = _pick(all_layouts, layouts, "layout", lpath)
+    chosen_d = _pick(patterns, deployments, "deployment map", dpath)
+    if bases is None:
+        upath = lpath.parent / UNITS_FILE
+        if upath.is_file():
+            bases = catalogue(upath)
+            counts = base_counts(upath)
+            source = {"source": str(upath), "distinct": len(counts[0]),
+                      "units_without_base": counts[2]}
+        else:
+            bases = catalogue(None)
+            source = {"source": "built-in", "note": f"{upath} not found: the built-in list "
+                      "of 18 bases and 2 hulls, units not counted (give --bases to choose)"}
+    else:
+        source = {"source": "--bases"}
+    chosen_b: list[dict[str, Any]] = [dict(b) for b in bases]
+    base_ids = _unique([safe_id(str(b["name"])) for b in chosen_b])
+    boards: dict[str, dict[str, Any]] = {}
+    jobs: list[dict[str, Any]] = []
+    board_ids = _unique([f"{safe_id(str(lay.get('id')))}__{safe_id(str(dep.get('id')))}"
+                         for lay in chosen_l for dep in chosen_d])
+    pairs = [(lay, dep) for lay in chosen_l for dep in chosen_d]
+    for bid, (lay, dep) in zip(board_ids, pairs, strict=True):
+        lid, did = str(lay.get("id")), str(dep.get("id"))
+        state = kdc.build_state(lay, templates, dep, where=f"{lpath}: layout {lid}",
+                                deployment_where=f"{dpath}: deployment {did}")
+        text = dumps_scenario(state)
+        boards[bid] = board_info(bid, lid, did, state)
+        for b, bname in zip(chosen_b, base_ids, strict=True):
+            common = {"board": bid, "layout": lid, "deployment": did, "scenario": text,
+                      "base": b}
+            jobs.append({"id": f"{bid}__{bname}__gap-fit", **common, "measure": "gap-fit",
+                         "side": None, "params": {}})
+            for side in SIDES:
+                jobs.append({"id": f"{bid}__{bname}__reach__{side}", **common,
+                             "measure": "reach", "side": side,
+                             "params": {k: (list(v) if isinstance(v, list) else v)
+                                        for k, v in REACH_PARAMS.items()}})
+                try:
+                    start: list[float] | None = list(measures.start_point(state, b, side))
+                except ValueError:
+                    start = None     # the base fits nowhere there: the job says so
+                jobs.append({"id": f"{bid}__{bname}__advance-odds__{side}", **common,
+                             "measure": "advance-odds", "side": side,
+                             "params": {"M": ADVANCE_M, "start": start}})
+    return {"version": 1, "layouts": [str(x.get("id")) for x in chosen_l],
+            "deployments": [str(x.get("id")) for x in chosen_d], "bases": chosen_b,
+            "catalogue": source, "boards": boards, "jobs": jobs}
+
+
+def _unique(ids: list[str]) -> list[str]:
+    """``ids`` with repeats made distinct (``-2``, ``-3``, ...)."""
+    seen: Counter[str] = Counter()
+    out = []
+    for i in ids:
+        seen[i] += 1
+        out.append(i if seen[i] == 1 else f"{i}-{seen[i]}")
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# running a job
+# --------------------------------------------------------------------------------------------
+@lru_cache(maxsize=4)
+def _board(text: str) -> GameState:
+    """The board of a job's scenario text (jobs of one board in one process share it, and
+    with it the zone engine's caches, keyed by content)."""
+    return loads_scenario(text, fmt="toml", source="survey board")
+
+
+def _measure(job: Mapping[str, Any]) -> dict[str, Any]:
+    board = _board(job["scenario"])
+    base = job["base"]
+    params = job.get("params") or {}
+    measure = job["measure"]
+    if measure == "gap-fit":
+        return measures.gap_fit(board, base)
+    side = job["side"]
+    if side not in {p.id for p in board.players}:
+        raise ValueError(f"no player {side!r} on the board")
+    if measure == "reach":
+        return measures.reach(board, base, side, moves=params.get("moves",
+                                                                   REACH_PARAMS["moves"]),
+                              phases=int(params.get("phases", REACH_PARAMS["phases"])),
+                              objective_range=float(params.get("objective_range", 3.0)))
+    if measure == "advance-odds":
+        return measures.advance_odds(board, base, side, M=float(params.get("M", ADVANCE_M)),
+                                     start=params.get("start"))
+    raise ValueError(f"unknown measure {measure!r}: one of {', '.join(MEASURES)}")
+
+
+def run_job(job: dict[str, Any]) -> dict[str, Any]:
+    """Run one job; its own failure comes back as data (``ok`` false, ``error`` the type and
+    message in one line), never as an exception."""
+    t0 = time.perf_counter()
+    try:
+        value: dict[str, Any] | None = _measure(job)
+        error = None
+    except Exception as exc:  # a job's own failure is its result
+        value = None
+        msg = " ".join(str(exc).split())
+        error = f"{type(exc).__name__}: {msg}"[:1000]
+    seconds = time.perf_counter() - t0
+    rest = {k: v for k, v in job.items() if k != "scenario"} if isinstance(job, Mapping) \
+        else {}
+    return {"id": rest.get("id"), "job": rest, "ok": error is None, "error": error,
+            "seconds": round(seconds, 4), "value": value}
+
+
+# --------------------------------------------------------------------------------------------
+# balance
+# --------------------------------------------------------------------------------------------
+def balance(results: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per layout, deployment, base and M: each side's phases to every objective and areas
+    after 1..3 moves, side by side, with the differences (first side minus second; ``None``
+    where either is missing). ``imbalance`` is the sum of the absolute differences in phases
+    (an objective one side cannot reach within the cap counts as cap + 1 phases), for
+    ordering. Boards where a side's reach result is missing or failed are left out."""
+    groups: dict[tuple[str, str, str], dict[str, Mapping[str, Any]]] = defaultdict(dict)
+    for r in results:
+        job = r.get("job") or {}
+        if not r.get("ok") or job.get("measure") != "reach" or not r.get("value"):
+            continue
+        key = (str(job.get("layout")), str(job.get("deployment")),
+               str((job.get("base") or {}).get("name")))
+        groups[key][str(job.get("side"))] = r
+    rows = []
+    for (layout, deployment, base), sides in sorted(groups.items()):
+        if len(sides) != 2:
+            continue
+        a, b = sorted(sides, key=lambda s: (SIDES.index(s) if s in SIDES else 9, s))
+        va, vb = sides[a]["value"], sides[b]["value"]
+        board = (sides[a].get("job") or {}).get("board")
+        for m in va["moves"]:
+            if m not in vb["moves"]:
+                continue
+            pa, pb = va["moves"][m], vb["moves"][m]
+            diff = [None if x is None or y is None else x - y for x, y in zip(pa, pb,
+                                                                              strict=False)]
+            cap = measures.PHASE_CAP + 1
+            imb = sum(abs((cap if x is None else x) - (cap if y is None else y))
+                      for x, y in zip(pa, pb, strict=False))
+            aa, ab = va["area"].get(m, []), vb["area"].get(m, [])
+            rows.append({
+                "board": board, "layout": layout, "deployment": deployment, "base": base,
+                "M": float(m), "sides": [a, b],
+                "phases": {a: pa, b: pb}, "phase_diff": diff,
+                "area": {a: aa, b: ab},
+                "area_diff": [round(x - y, 4) for x, y in zip(aa, ab, strict=False)],
+                "imbalance": imb})
+    return rows

@@ -1,0 +1,333 @@
+"""What a survey job measures on one board, for one base: gap-fit, reach and advance odds.
+
+Everything here is pure (no files, no pygame) and built on the exact engine: the passages of
+:mod:`tabletop.geometry.passages` (what ``tabletop fit`` prints), the reach maps of
+:mod:`tabletop.geometry.reach` and the zone engine of :mod:`tabletop.rules.zones`. The mover is
+a *probe*: one model of the base, alone on the board (the board has terrain, deployment zones
+and objectives, no units), owned by the side being measured, with the keywords of the
+catalogue entry (they decide which dense terrain stops it).
+
+Reach (round bases)
+    ``S`` is the set of legal start positions of a side: the base wholly inside the deployment
+    zone (its centre in the zone eroded by the base's radius) and ending legally there (on no
+    terrain feature, wholly on the battlefield). A normal move of ``M`` from a set ``R`` reaches
+    ``E n G(R, M)``, where ``G(R, M)`` is every point within geodesic distance ``M`` of ``R`` in
+    the free space of the mover (the board shrunk by its radius, minus the terrain it may not
+    cross grown by its radius) and ``E`` the legal end positions (free, on no terrain feature).
+    So the region after ``k`` moves is ``R_k = E n G(R_{k-1}, M)``, ``R_0 = S``; a model may
+    stay, so ``R_{k-1}`` lies in ``R_k``. ``R_k`` is the set of points within geodesic
+    distance ``k M`` of ``S`` (``E n G(S, k M)``) exactly when every legal path can be cut into
+    ``k`` legs of at most ``M`` whose stops are legal end positions; that holds where ``E`` is
+    the whole free space, but not across terrain a model may cross and may not end on (a ruin's
+    wall, a barricade): a path whose stop would fall inside one has to stop short. So the
+    survey composes the moves one by one (:func:`grow`), never by multiplying ``M``.
+    ``G(R, M)`` is built by the engine's multi-source geodesic disk: the sources are points on
+    the boundary of ``R`` every :data:`SPACING` inches (a path out of ``R`` leaves it through its
+    boundary; the parts of the boundary on the battlefield's edge are left out, since every
+    direction from them into the board enters ``R``). Every source lies in ``R``, so the result
+    never exceeds the true region; it misses at most the points within ``SPACING / 2`` of its
+    outer limit per move (where the front is an arc, as on open ground, the loss is second-order:
+    ``h^2 / 2M`` for a source ``h`` off the best one).
+    An objective is reached when the base comes *within 3"* of the 40 mm marker: the closest
+    points of the base and of the marker's disc are at most 3" apart (rules notes, section 13:
+    a marker is a 40 mm disc; "within" is "not more than"), i.e. for a round base its centre
+    within ``3 + 20 mm + r`` of the marker's centre.
+
+Reach (non-round bases)
+    The region is that of the base's circumscribed circle, which turns freely: every pose it
+    reaches is reachable by the real base at any facing, so the result is on the safe side
+    (a Land Raider is measured as a disk of its half-diagonal). The README says so.
+
+Advance odds
+    Six legal zones of an advance from one start (the legal start position of the side nearest
+    the board's centre, facing the centre), one per D6 roll: the zone of roll ``k`` is that of a
+    move of ``M + k``; the zones are nested, and the chance that one advance reaches a point is
+    ``P(roll >= k)`` for the least ``k`` whose zone holds it, ``(7 - k) / 6``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
+
+from tabletop.geometry.footprints import Footprint, Round, parse_base
+from tabletop.geometry.passages import EDGES, passages
+from tabletop.geometry.reach import disk_sum
+from tabletop.geometry.tolerance import EPS, mm
+from tabletop.rules import zones
+from tabletop.rulesets.blockers import blocking_pieces
+from tabletop.state import GameState, Model, Unit
+
+__all__ = [
+    "MARKER_RADIUS",
+    "OBJECTIVE_RANGE",
+    "PHASE_CAP",
+    "PROBE_MODEL",
+    "SPACING",
+    "advance_odds",
+    "footprint",
+    "gap_fit",
+    "grow",
+    "probe",
+    "reach",
+    "start_point",
+    "start_region",
+]
+
+PHASE_CAP = 12
+"""Most Movement phases counted; an objective not reached by then is reported as ``null``."""
+SPACING = 0.1
+"""Inches between the sources on a region's boundary (a move loses at most half of it)."""
+OBJECTIVE_RANGE = 3.0
+"""'Within 3"' of an objective marker."""
+MARKER_RADIUS = mm(40.0) / 2
+"""An objective marker is a 40 mm disc."""
+WKT_DECIMALS = 3
+"""Decimals of the coordinates in the WKT of results."""
+SIMPLIFY = 0.01
+"""Rings are simplified to within this (inches) before they are written."""
+PROBE_UNIT = "survey-probe"
+PROBE_MODEL = "survey-probe-1"
+
+
+# --------------------------------------------------------------------------------------------
+# the mover
+# --------------------------------------------------------------------------------------------
+def footprint(entry: dict[str, Any]) -> Footprint:
+    """The footprint of a catalogue entry (its ``spec``: a base text, or a hull's polygon)."""
+    spec = entry["spec"]
+    if isinstance(spec, str):
+        return parse_base(spec)
+    return parse_base("hull", tuple((float(x), float(y)) for x, y in spec))
+
+
+def keywords(entry: dict[str, Any]) -> tuple[str, ...]:
+    """The keywords of a catalogue entry (none: a model that crosses no dense terrain > 2")."""
+    return tuple(str(k) for k in entry.get("keywords") or ())
+
+
+def probe(board: GameState, entry: dict[str, Any], side: str, at: tuple[float, float],
+          facing: float = 0.0, M: float = 6.0) -> GameState:
+    """The board with one model of ``entry``'s base at ``at``, owned by ``side``, active."""
+    model = Model(id=PROBE_MODEL, base=footprint(entry), at=(float(at[0]), float(at[1])),
+                  facing=float(facing))
+    unit = Unit(id=PROBE_UNIT, player=side, keywords=keywords(entry), M=float(M), W=1, Ld=6,
+                OC=1, models=(model,))
+    battle = dataclasses.replace(board.battle, active_player=side, phase="movement")
+    return dataclasses.replace(board, units=(unit,), battle=battle)
+
+
+def _zone(board: GameState, side: str) -> Polygon:
+    for p in board.players:
+        if p.id == side:
+            if not p.deployment_zone:
+                raise ValueError(f"player {side} has no deployment zone")
+            return shapely.make_valid(Polygon(p.deployment_zone))
+    raise ValueError(f"no player {side}")
+
+
+def _engine(state: GameState) -> tuple[Any, BaseGeometry, Any]:
+    """The zone engine's per-phase geometry of the probe's normal move: its reach map (free
+    space), where it may not end (terrain features, prepared) and that set's cache key.
+
+    These are the engine's own (cached, keyed by content) objects: a survey measures what a
+    legal zone would show, with no second copy of the rules.
+    """
+    sit = zones._situation(state, PROBE_MODEL, "normal", None, None)
+    return zones._phase(sit, zones._facing_key(sit.base, sit.facing))
+
+
+# --------------------------------------------------------------------------------------------
+# gap-fit
+# --------------------------------------------------------------------------------------------
+def gap_fit(board: GameState, entry: dict[str, Any]) -> dict[str, Any]:
+    """Every passage narrower than the base's circumscribed diameter plus 1" between two pieces
+    that stop it (or a piece and the edge), with the base's answer (``tabletop fit``)."""
+    fp = footprint(entry)
+    pieces, _ = blocking_pieces(board, keywords(entry) or None)
+    bf = board.battlefield
+    out = []
+    for p in passages(bf.width, bf.depth, pieces, fp):
+        b = p.between[1]
+        out.append({
+            "a": p.between[0], "b": "edge" if b in EDGES else b,
+            "edge": b if b in EDGES else None,
+            "width": round(p.width, 6), "passes": p.passes,
+            "facing": None if isinstance(fp, Round) or p.facings is None else
+            round(p.facing % 360, 3),
+            "needs": round(p.needs, 6),
+            "neck": [[round(v, 6) for v in q] for q in p.neck],
+            "shut_by": p.blocked_by})
+    return {"passages": out}
+
+
+# --------------------------------------------------------------------------------------------
+# reach
+# --------------------------------------------------------------------------------------------
+def start_region(board: GameState, entry: dict[str, Any], side: str) -> BaseGeometry:
+    """Legal start positions of the base's centre for ``side`` (see the module docstring).
+
+    A non-round base counts as its circumscribed circle (it fits there at every facing).
+    """
+    zone = _zone(board, side)
+    fp = footprint(entry)
+    r = fp.radius
+    bf = board.battlefield
+    c = zone.representative_point()
+    _, static, _ = _engine(probe(board, _disk(entry), side, (c.x, c.y)))
+    outside = box(-r - 1, -r - 1, bf.width + r + 1, bf.depth + r + 1).difference(zone)
+    inner = zone.difference(disk_sum(outside, r)).intersection(box(r, r, bf.width - r,
+                                                                    bf.depth - r))
+    return _polygonal(inner.difference(static))
+
+
+def _disk(entry: dict[str, Any]) -> dict[str, Any]:
+    """The entry as a round base of its circumscribed radius (reach of non-round bases)."""
+    fp = footprint(entry)
+    if isinstance(fp, Round):
+        return entry
+    return {**entry, "spec": f"{2 * fp.radius / mm(1.0):.6f}mm"}
+
+
+def start_point(board: GameState, entry: dict[str, Any], side: str) -> tuple[float, float]:
+    """The legal start position of ``side`` nearest the board's centre (advance odds)."""
+    region = start_region(board, entry, side)
+    if region.is_empty:
+        raise ValueError(f"the base fits nowhere in {side}'s deployment zone")
+    bf = board.battlefield
+    centre = Point(bf.width / 2, bf.depth / 2)
+    # a point a hair inside the region (its nearest boundary point, moved towards the inside)
+    near = shapely.ops.nearest_points(region, centre)[0]
+    inside = region.buffer(-1e-3)
+    if not inside.is_empty:
+        near = shapely.ops.nearest_points(inside, centre)[0]
+    return (round(near.x, 4), round(near.y, 4))
+
+
+def _samples(region: BaseGeometry, bounds: tuple[float, float, float, float]
+             ) -> np.ndarray:
+    """Points on the boundary of ``region`` every :data:`SPACING` inches and at its vertices
+    where it turns, leaving out the stretches along the rectangle ``bounds`` (the box of the
+    centre's positions on the battlefield)."""
+    x0, y0, x1, y1 = bounds
+    out = []
+    for ring in shapely.get_parts(shapely.get_rings(region)):
+        n = max(math.ceil(ring.length / SPACING), 3)
+        pts = shapely.get_coordinates(shapely.line_interpolate_point(
+            ring, np.linspace(0.0, ring.length, n, endpoint=False)))
+        out.append(pts)
+        out.append(shapely.get_coordinates(ring)[:-1])
+    if not out:
+        return np.zeros((0, 2))
+    pts = np.concatenate(out)
+    tol = 1e-6
+    on_edge = (np.abs(pts[:, 0] - x0) < tol) | (np.abs(pts[:, 0] - x1) < tol) | \
+        (np.abs(pts[:, 1] - y0) < tol) | (np.abs(pts[:, 1] - y1) < tol)
+    keep = pts[~on_edge]
+    return keep if len(keep) else pts[:1]
+
+
+def grow(rm: Any, region: BaseGeometry, distance: float, exclude: BaseGeometry,
+         key: Any) -> BaseGeometry:
+    """``E n G(region, distance)`` (module docstring): one normal move of ``distance`` from any
+    point of ``region``, ending legally (``exclude``: where the mover may not end)."""
+    if region.is_empty or distance <= 0:
+        return region
+    pts = _samples(region, rm.box)
+    free = ~shapely.intersects_xy(rm.outline()[3], pts[:, 0], pts[:, 1]) if len(rm.pieces) \
+        else np.ones(len(pts), bool)
+    if not free.any():
+        return region
+    pts = pts[free]
+    disk = rm.disk((float(pts[0, 0]), float(pts[0, 1])), float(distance),
+                   sources=[(float(x), float(y), 0.0) for x, y in pts[1:]])
+    reached = disk.region(exclude, key)
+    return _polygonal(shapely.union_all([reached, region]))
+
+
+def _polygonal(g: BaseGeometry) -> BaseGeometry:
+    if g.is_empty:
+        return Polygon()
+    parts = [p for p in shapely.get_parts(g) if p.geom_type in ("Polygon", "MultiPolygon")
+             and p.area > 0]
+    return shapely.union_all(parts) if parts else Polygon()
+
+
+def _wkt(g: BaseGeometry) -> str:
+    g = shapely.simplify(g, SIMPLIFY, preserve_topology=True) if not g.is_empty else g
+    return shapely.to_wkt(g, rounding_precision=WKT_DECIMALS, trim=True)
+
+
+def reach(board: GameState, entry: dict[str, Any], side: str, *,
+          moves: Sequence[float] = (5, 6, 8, 10, 12), phases: int = 3,
+          objective_range: float = OBJECTIVE_RANGE, rings: float | None = 6,
+          cap: int = PHASE_CAP) -> dict[str, Any]:
+    """Phases to each objective and the area reachable after ``1..phases`` normal moves, for
+    each M of ``moves`` (module docstring); ``rings``: the M whose regions are returned."""
+    disk_entry = _disk(entry)
+    r = footprint(disk_entry).radius
+    start = start_region(board, entry, side)
+    objectives = [(float(x), float(y)) for x, y in board.objectives]
+    out_moves: dict[str, list[int | None]] = {}
+    out_area: dict[str, list[float]] = {}
+    out_rings: dict[str, list[str]] = {}
+    if start.is_empty:
+        raise ValueError(f"the base fits nowhere in {side}'s deployment zone")
+    c = start.representative_point()
+    rm, exclude, key = _engine(probe(board, disk_entry, side, (c.x, c.y)))
+    within = objective_range + MARKER_RADIUS + r + EPS
+    marks = [Point(o) for o in objectives]
+    for M in moves:
+        needed: list[int | None] = [0 if start.distance(p) <= within else None for p in marks]
+        areas: list[float] = []
+        regs: list[str] = []
+        region = start
+        k = 0
+        while k < max(cap, phases):
+            if k >= phases and all(n is not None for n in needed):
+                break
+            k += 1
+            before = region.area
+            region = grow(rm, region, float(M), exclude, key)
+            if k <= phases:
+                areas.append(round(float(region.area), 4))
+                if rings is not None and float(M) == float(rings):
+                    regs.append(_wkt(region))
+            for i, p in enumerate(marks):
+                if needed[i] is None and k <= cap and region.distance(p) <= within:
+                    needed[i] = k
+            if region.area <= before + 1e-9 and k >= phases:
+                break   # nothing new: the rest stay out of reach
+        key_m = f"{M:g}"
+        out_moves[key_m] = needed
+        out_area[key_m] = areas
+        if regs:
+            out_rings[key_m] = regs
+    return {"objectives": [list(o) for o in objectives], "moves": out_moves, "area": out_area,
+            "rings": out_rings, "start_area": round(float(start.area), 4)}
+
+
+# --------------------------------------------------------------------------------------------
+# advance odds
+# --------------------------------------------------------------------------------------------
+def advance_odds(board: GameState, entry: dict[str, Any], side: str, *, M: float = 6.0,
+                 start: Sequence[float] | None = None) -> dict[str, Any]:
+    """The six nested advance zones from ``start`` (default :func:`start_point`), facing the
+    board's centre, each with the chance that an advance rolls at least its roll."""
+    at = tuple(map(float, start)) if start is not None else start_point(board, entry, side)
+    bf = board.battlefield
+    facing = math.degrees(math.atan2(bf.width / 2 - at[0], -(bf.depth / 2 - at[1]))) % 360
+    state = probe(board, entry, side, (at[0], at[1]), facing=facing, M=M)
+    bands = []
+    for k in range(1, 7):
+        z = zones.legal_zone(state, PROBE_MODEL, "advance", roll=k)
+        bands.append({"roll": k, "p": round((7 - k) / 6, 12), "area": round(z.area, 4),
+                      "wkt": _wkt(z.geometry)})
+    return {"M": M, "start": [at[0], at[1]], "facing": round(facing, 3), "bands": bands}
