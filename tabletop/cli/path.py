@@ -66,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
     from tabletop.scenario.io import load_scenario
 
     state = load_scenario(Path(args.file))
-    zone = legal_zone(state, args.model, args.move, roll=args.roll, mode=args.mode)
+    zone = legal_zone(state, args.model, args.move, roll=args.roll, mode=args.mode,
+                      fly=args.fly, step=args.step)
     x, y = args.to
     emit(json.dumps(answer(zone, x, y)))
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,18 @@ from tabletop.cli._output import emit
 ORDER = 25
 
 FORMATS = ("geojson", "wkt", "png")
+
+
+def step_arg(text: str) -> float:
+    """A facing step in degrees from the command line (1 to 90)."""
+    try:
+        step = float(text)
+    except ValueError:
+        step = math.nan
+    if not 1.0 <= step <= 90.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a facing step: write a number of "
+                                         "degrees from 1 to 90, e.g. 7.5")
+    return step
 
 
 def add_move_arguments(p: argparse.ArgumentParser) -> None:
@@ -25,6 +38,13 @@ def add_move_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", choices=("ordered-retreat", "desperate-escape"),
                    help="fall-back mode (default: ordered-retreat, or desperate-escape when "
                    "the unit is battle-shocked)")
+    p.add_argument("--fly", action="store_true",
+                   help="the unit takes to the skies (a FLY unit): 2\" less unless HOVER, over "
+                   "every model and all terrain")
+    p.add_argument("--step", type=step_arg, metavar="DEGREES",
+                   help="for a model on a non-round base, the facing step of its zone in "
+                   "degrees, 1 to 90 (default 15, 30 for ovals): smaller is closer to the true "
+                   "zone and slower")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -58,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
     from tabletop.scenario.io import load_scenario
 
     state = load_scenario(Path(args.file))
-    zone = legal_zone(state, args.model, args.move, roll=args.roll, mode=args.mode)
+    zone = legal_zone(state, args.model, args.move, roll=args.roll, mode=args.mode,
+                      fly=args.fly, step=args.step)
     if args.format == "png":
         if not args.output:
             raise UserError("--format png needs an output file: add -o ZONE.png")

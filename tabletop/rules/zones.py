@@ -340,6 +340,9 @@ def _situation(state: GameState, model_id: str, move: str, roll: int | None,
                             "Desperate Escape")
     elif mode is not None:
         raise UserError(f"a mode only applies to a fall-back move, not to a {move} move")
+    if fly and not unit.has(rulings.FLY):
+        raise UserError(f"unit {quote(unit.id)} cannot take to the skies: only a unit with the "
+                        f"{rulings.FLY} keyword can (leave out fly / --fly)")
     m = unit.move_of(model)
     limit = m + float(roll) if move == "advance" and roll is not None else m
     if fly:  # taking to the skies: 2" less unless HOVER, over every model and all terrain
