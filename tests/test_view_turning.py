@@ -3,6 +3,8 @@ Q / E turning a model in place, a refusal when the turn would sweep over somethi
 
 from __future__ import annotations
 
+import itertools
+
 import pygame
 import pytest
 from view_support import demo_land_raider, key, panel_text, post
@@ -63,7 +65,11 @@ def test_the_ghost_shows_the_facing_its_path_takes_and_the_move_keeps_the_turns(
     c.pointer_move(VP.to_px(15.0, 13.8))
     d = c.drag
     assert d.poses and d.poses[0] == (15.0, 6.0, 90.0)
-    assert {round(p[2] % 180, 6) for p in d.poses[1:-1]} == {0.0}
+    # the line that crosses the walls (y 10 to 12) faces along the gap; it may turn back
+    # to its own facing on either side, where there is room
+    crossing = [a for a, b in itertools.pairwise(d.poses) if min(a[1], b[1]) < 10.0 and
+                max(a[1], b[1]) > 12.0]
+    assert len(crossing) == 1 and round(crossing[0][2] % 180, 6) == 0.0
     (_, _, at, facing, legal), = [g for g in ghost_models(d) if g[0] == "r1"]
     assert at == pytest.approx((15.0, 13.8)) and legal
     assert facing == pytest.approx(d.poses[-1][2])

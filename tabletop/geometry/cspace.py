@@ -16,7 +16,10 @@ path checks build on, all pure geometry:
 - :func:`separation`: a half-plane through a pose's centre that contains the grown obstacle,
   from a separating axis of the two exact shapes (for a start in contact);
 - :func:`sweep_pieces`: convex pieces that contain the area a footprint covers while turning
-  through an interval of facings (conservative);
+  through an interval of facings (conservative, for drawing);
+- :func:`swept_pieces`: the area a footprint covers while turning through an interval of
+  facings, exactly up to circumscribed arcs (the turn regions of
+  :mod:`tabletop.geometry.layers`);
 - :func:`turn_hits`: the exact test of a turn in place against polygons, circles and the
   battlefield's edge (vertex arcs against edges and edge offsets, analytic).
 """
@@ -47,6 +50,7 @@ __all__ = [
     "pieces_at",
     "separation",
     "sweep_pieces",
+    "swept_pieces",
     "turn_hits",
     "turn_steps",
     "turned",
@@ -262,6 +266,58 @@ def sweep_pieces(foot: Sequence[np.ndarray], f0: float, turn: float, *,
     hulls = shapely.orient_polygons(shapely.convex_hull(shapely.multipoints(
         np.concatenate(pts), indices=idx)), exterior_cw=False)
     return [np.asarray(h.exterior.coords)[:-1] for h in hulls]
+
+
+SECTOR_STEP = math.pi / 32
+"""Largest turn of the tangent segments that circumscribe a vertex's arc in
+:func:`swept_pieces` (they lie at most ``rho * (1 / cos(pi / 64) - 1)``, 0.0012 ``rho``, outside
+it)."""
+
+
+@lru_cache(maxsize=256)
+def swept_pieces(fp: Footprint, f0: float, f1: float, segments: int = ENGINE_SEGMENTS
+                 ) -> tuple[np.ndarray, ...]:
+    """Convex pieces (counter-clockwise, about the centre) whose union is the area the
+    footprint covers while turning in place from facing ``f0`` to ``f1 > f0`` (less than 180
+    degrees), never smaller than it.
+
+    A footprint star-shaped about its centre (every edge seen from the centre from inside:
+    rectangles, ovals, convex and most other hulls) covers at a direction the largest of its
+    radii over the turn, which its radial function takes at an end of the turn or at a vertex
+    turning through that direction (along an edge the radius is ``p / cos``, largest at an end).
+    So the swept area is exactly the footprint at ``f0``, at ``f1`` and, for each vertex ``v``,
+    the sector of radius ``|v|`` it turns through: the sectors' arcs are circumscribed by
+    tangents turning at most :data:`SECTOR_STEP`. Any other footprint gets the convex hulls
+    of :func:`sweep_pieces` (within :data:`SWEEP_TOLERANCE`). The union is cut into convex
+    pieces for the Minkowski sums of :func:`grow`.
+    """
+    turn = f1 - f0
+    if not 0.0 < turn < 180.0:
+        raise ValueError(f"a turn of {turn} degrees: swept_pieces needs 0 < f1 - f0 < 180")
+    ring = _ccw(np.asarray(fp.local_polygon(segments=segments).exterior.coords)[:-1])
+    nxt = np.roll(ring, -1, axis=0)
+    star = bool((ring[:, 0] * nxt[:, 1] - ring[:, 1] * nxt[:, 0] > 1e-12).all())
+    parts: list[Polygon] = []
+    if star:
+        parts = [Polygon(turned(ring, f0)), Polygon(turned(ring, f1))]
+        rho = np.hypot(ring[:, 0], ring[:, 1])
+        beta = np.arctan2(ring[:, 1], ring[:, 0])
+        span = math.radians(turn)
+        m = max(1, math.ceil(span / SECTOR_STEP))
+        h = span / m
+        a0 = beta + math.radians(f0)
+        mids = a0[:, None] + h * (np.arange(m) + 0.5)[None, :]
+        for r, a, mid in zip(rho.tolist(), a0.tolist(), mids, strict=True):
+            far = r / math.cos(h / 2)
+            pts = [(0.0, 0.0), (r * math.cos(a), r * math.sin(a)),
+                   *zip((far * np.cos(mid)).tolist(), (far * np.sin(mid)).tolist(),
+                        strict=True),
+                   (r * math.cos(a + span), r * math.sin(a + span))]
+            parts.append(Polygon(pts))
+    else:
+        parts = [Polygon(p) for p in sweep_pieces(_local(fp, segments), f0, turn)]
+    whole = shapely.union_all(parts)
+    return tuple(_ccw(np.asarray(p.exterior.coords)[:-1]) for p in convex_pieces(whole))
 
 
 def _in_arc(gamma: np.ndarray, beta: np.ndarray, turn: np.ndarray) -> np.ndarray:

@@ -5,10 +5,10 @@ about the base centre (``shared/spec/rulings.md``); only the straight lines coun
 translates or turns, the footprint keeps off the path obstacles (polygons, circles, the outside
 of the battlefield). The true reachable set of poses is three-dimensional; this module computes
 a part of it that is **conservative** (every pose it reports has a witness path of straight
-lines and turns that keeps off the obstacles) and that **converges** to the reachable set of
-its motion model as the facing step shrinks.
+lines and turns that keeps off the obstacles) and that **converges** to it as the facing step
+``delta`` (the resolution parameter) shrinks.
 
-Motion model (what is computed, exactly up to the polygons of round outlines):
+What is computed (exactly, up to the polygons of round outlines, all on the safe side):
 
 - *Facings*: the grid of :data:`DEFAULT_STEP` degrees over the footprint's period (180 degrees
   for ovals, rectangles and symmetric hulls), plus the start's own facing.
@@ -17,32 +17,54 @@ Motion model (what is computed, exactly up to the polygons of round outlines):
   (:func:`tabletop.geometry.cspace.grow`: exact Minkowski sums for polygon pieces, tangent arcs
   around circles, never smaller). Each layer is a :class:`~tabletop.geometry.reach.ReachMap`
   with its visibility graph; its reach from a set of sources is the exact geodesic disk of the
-  existing engine (tangent visibility graph, ray-cast wedges with inscribed arcs).
-- *Turns*: the mover may turn (1) at the start, to every facing the exact test of
-  :func:`tabletop.geometry.cspace.turn_hits` lets it reach by turning one way in steps of the
-  grid; (2) anywhere its circumscribed circle is clear of every obstacle (the *hub*, the free
-  space of the round engine's :class:`~tabletop.geometry.reach.ReachMap` for that radius: there
-  every turn is free), which a start in contact reaches by moving straight out along one of
-  :data:`EXITS` directions at its own facing; (3) at the end, to any facing, where the circle is
-  clear (the zone's end rule is then "some facing is legal there").
+  round engine (tangent visibility graph, ray-cast wedges with inscribed arcs).
+- *Turn regions* (C-space slicing, Lozano-Perez): for each step of the grid, from ``g[j]`` to
+  ``g[j + 1]``, where the footprint swept through that turn is clear
+  (:meth:`TurnMap.turn_region`; the swept area is exact for footprints star-shaped about their
+  centre: the footprint at both ends and the sector each vertex turns through, arcs
+  circumscribed, :func:`~tabletop.geometry.cspace.swept_pieces`). Anywhere in it the mover may
+  turn between the step's two facings (and from the start's own facing, when it lies inside
+  the step).
+- *Turn nodes* (:meth:`TurnMap.turn_nodes`): the vertices of each turn region's boundary and
+  points along its edges every :func:`turn_spacing` (``radius * delta``, at least 0.25"), and
+  the same along the edge of the hub (where the circumscribed circle is clear, so every turn
+  is free); each node may turn in place through the run of consecutive steps whose regions
+  hold it. Nodes are thinned to the one or two that turn furthest in each square of the
+  spacing.
+- *Turns*: at the start, to every facing the exact test of
+  :func:`tabletop.geometry.cspace.turn_hits` allows one grid step at a time; at a turn node, in
+  rounds (:meth:`TurnReach._turns_on_the_way`): a node that one layer of its run reaches
+  sooner than another becomes a source of that other layer (its witness: the first layer's
+  path to it, then the turn), until no layer gains; in the hub, which a start in contact
+  reaches by moving straight out along one of :data:`EXITS` directions; and at the end, where
+  the circle is clear.
 
-Guarantee. Every point a layer's region or point query reports has a witness: the turns at the
-start are tested exactly, the straight lines are free in their layer's grown obstacles (which
-contain the true ones), the turns at exits and ends happen in the hub (where the whole
-circumscribed circle is clear). So the reported set lies inside the true reachable set
-(conservative). As the step shrinks, the layers' facings become dense, every layer is exact
-(the grown obstacles are exact up to the arcs' tolerances), and a path of the model above at any
-facing is approached by the layer at the nearest grid facing; the reported set approaches the
-model's reachable set from inside. What the model leaves out: a turn in a narrow place on the
-way (an exit of a narrow passage into the open and then a second narrow passage at another
-facing); there the zone is smaller than the true one, never larger. ``tests/test_zones_turning.py``
-measures both against an independent layered grid over ``(x, y, facing)``.
+Guarantee. *Conservative*: every pose a layer's region or point query reports has a witness
+(``Zone.path_to``) whose lines lie in their layers' free space (grown by the exact footprint)
+and whose turns happen where the swept footprint is clear (the start's turns by the exact
+test, the others at points of closed turn regions or of the hub), so the exact checks of
+``validate_path`` accept it; a hair of contact is allowed, as the rules allow it.
+*Convergent*: as ``delta`` shrinks, the grid of facings becomes dense and each layer is exact,
+so a line at any facing is approached by a line at the nearest grid facing; the swept
+footprint of a step shrinks onto the footprint (within ``radius * delta``), so the turn regions
+approach the layers' free space; and the turn nodes lie every ``radius * delta`` along the
+turn regions' edges and the hub's. A true move whose lines and turns keep clear of every
+obstacle by some margin therefore has, once ``radius * delta`` is below that margin, a witness
+of the computed motion that turns at a node where each of its lines enters a turn region (or
+the hub), within about one spacing of where the true move turns: its length exceeds the true
+one by at most about two spacings per turn, and the zone approaches the true zone from inside.
+What converges slowest: a turn spread along one line in a place too narrow to make it at one
+point (each step of it must be made at a node near the obstacles, which costs up to the
+place's width per step until ``delta`` is fine). ``tests/test_zones_turning_on_the_way.py``
+measures zones against an independent layered grid over ``(x, y, facing)`` on boards that need
+a turn in a narrow place (an L-bend, a zig-zag, a start in contact, a slanted slot) and as the
+step is refined.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from typing import cast
@@ -59,6 +81,7 @@ from tabletop.geometry.cspace import (
     period,
     pieces_at,
     separation,
+    swept_pieces,
     turn_hits,
 )
 from tabletop.geometry.footprints import EXACT_SEGMENTS, Footprint, Oval, extent
@@ -152,6 +175,7 @@ class TurnMap:
         self._layers: dict[float, ReachMap] = {}
         self._local: dict[tuple[float, tuple[int, ...]], ReachMap] = {}
         self._not_hub: BaseGeometry | None = None
+        self._turn_nodes: dict[float, TurnNodes] = {}
         self.hub: ReachMap = reach_map(self.width, self.height, self.radius, self.circles,
                                        self.polygons)
 
@@ -226,6 +250,62 @@ class TurnMap:
             ok[ok] = ~shapely.intersects_xy(self.hub.outline()[3], xs[ok], ys[ok])
         return ok
 
+    def turn_region(self, f0: float, f1: float) -> BaseGeometry:
+        """Where the mover may turn in place from facing ``f0`` to ``f1`` (``0 < f1 - f0 <
+        180``): the battlefield box of the footprint swept through the turn minus every
+        obstacle grown by it (:func:`~tabletop.geometry.cspace.swept_pieces`, exact up to
+        circumscribed arcs; closed: touching is clear)."""
+        foot = swept_pieces(self.footprint, f0, f1)
+        rings = [r for r in grow(self.obstacles, foot)[0] if len(r) >= 3]
+        pts = np.concatenate(foot)
+        x0, y0 = pts.min(axis=0)
+        x1, y1 = pts.max(axis=0)
+        free: BaseGeometry = box(-x0, -y0, self.width - x1, self.height - y1)
+        if free.is_empty or not rings:
+            return free
+        grown = shapely.polygons(shapely.linearrings(
+            np.concatenate(rings), indices=np.repeat(np.arange(len(rings)),
+                                                     [len(r) for r in rings])))
+        near = grown[shapely.intersects(grown, free)]
+        return free.difference(shapely.union_all(near)) if len(near) else free
+
+    def turn_nodes(self, step: float) -> TurnNodes:
+        """The points where the mover may turn, for the facing grid of ``step`` (built once).
+
+        For each step of the grid (consecutive facings ``g[j]``, ``g[j + 1]``), the vertices of
+        the boundary of its :meth:`turn_region` and points along its edges every
+        :func:`turn_spacing`; each point gets the run of consecutive steps whose turn regions
+        hold it (it may turn in place through all of them).
+        """
+        got = self._turn_nodes.get(step)
+        if got is not None:
+            return got
+        grid = facing_grid(self.footprint, 0.0, step)
+        k = len(grid)
+        ends = [*grid[1:], grid[0] + self.period]
+        regions = [self.turn_region(a, b) for a, b in zip(grid, ends, strict=True)]
+        spacing = turn_spacing(self.radius, self.period / k)
+        # and the edge of the hub, where every turn is free (a turn in the open)
+        hub = box(*self.hub.box)
+        if len(self.hub.pieces):
+            hub = hub.difference(self.hub.outline()[3])
+        pts = [shapely.get_coordinates(shapely.segmentize(g.boundary, spacing))
+               for g in [*regions, hub] if not g.is_empty]
+        xy = np.unique(np.round(np.concatenate(pts), 9), axis=0) if pts else np.zeros((0, 2))
+        member = np.zeros((k, len(xy)), bool)
+        for j, g in enumerate(regions):
+            if len(xy) and not g.is_empty:
+                shapely.prepare(g)
+                member[j] = shapely.intersects_xy(g, xy[:, 0], xy[:, 1])
+        if len(xy) and not hub.is_empty:
+            shapely.prepare(hub)
+            member[:, shapely.intersects_xy(hub, xy[:, 0], xy[:, 1])] = True
+        lo, n = _runs(member)
+        keep = _thin(xy, lo, n, k, spacing)
+        got = TurnNodes(xy[keep], lo[keep], n[keep], grid)
+        self._turn_nodes[step] = got
+        return got
+
     def turn_blocked(self, at: tuple[float, float], f0: float, turn: float) -> bool:
         """Whether turning in place at ``at`` from ``f0`` by ``turn`` degrees meets an
         obstacle or the battlefield's edge (exact test on the engine's polygon of the
@@ -238,6 +318,76 @@ class TurnMap:
         hp, hc, leaves = turn_hits(foot, at, f0, turn, polys, circles,
                                    (0.0, 0.0, self.width, self.height))
         return bool(hp or hc or leaves)
+
+
+def turn_spacing(radius: float, step: float) -> float:
+    """Spacing of the turn nodes along the edges of the turn regions: the most a point of the
+    footprint moves in one step of the grid (``radius * step`` in radians), at least 0.25"; it
+    shrinks with the step (the resolution parameter)."""
+    return max(0.25, radius * math.radians(step))
+
+
+@dataclass(frozen=True)
+class TurnNodes:
+    """Points where a turning mover may turn in place, and how far (per phase, per grid).
+
+    Node ``i`` at ``xy[i]`` may turn through the steps ``lo[i], lo[i] + 1, ...,
+    lo[i] + n[i] - 1`` of ``grid`` (indices modulo its length; a step ``j`` turns between
+    ``grid[j]`` and ``grid[j + 1]``, the last one back to ``grid[0]`` one period on); ``n[i]``
+    equal to the grid's length: every facing.
+    """
+
+    xy: np.ndarray
+    lo: np.ndarray
+    n: np.ndarray
+    grid: tuple[float, ...]
+
+
+def _thin(xy: np.ndarray, lo: np.ndarray, n: np.ndarray, k: int, spacing: float
+          ) -> np.ndarray:
+    """Indices of the nodes to keep: in each square of ``spacing``, the one that turns
+    furthest and the one that turns furthest through steps the first cannot (two runs at one
+    place: a junction that fits two facings and not those between them)."""
+    if not len(xy):
+        return np.zeros(0, dtype=np.int64)
+    cell = np.floor(xy / spacing).astype(np.int64)
+    _, group = np.unique(cell, axis=0, return_inverse=True)
+    group = group.ravel()
+    keep: list[np.ndarray] = []
+    left = np.nonzero(n > 0)[0]
+    for _ in range(2):
+        if not len(left):
+            break
+        order = left[np.lexsort((-n[left], group[left]))]
+        first = order[np.r_[True, group[order][1:] != group[order][:-1]]]
+        keep.append(first)
+        best = np.full(group.max() + 1, -1, dtype=np.int64)
+        best[group[first]] = first
+        b = best[group[left]]
+        inside = (n[b] == k) | (np.mod(lo[left] - lo[b], k) + n[left] <= n[b])
+        left = left[~inside]
+    return np.sort(np.concatenate(keep))
+
+
+def _runs(member: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each column of ``member`` (steps x points), the longest cyclic run of ``True``:
+    its first step and its length (0: none)."""
+    k, m = member.shape
+    lo = np.zeros(m, dtype=np.int64)
+    n = np.zeros(m, dtype=np.int64)
+    if not m:
+        return lo, n
+    full = member.all(axis=0)
+    n[full] = k
+    # run lengths ending at each step, over two turns of the cycle
+    run = np.zeros(m, dtype=np.int64)
+    for j in range(2 * k):
+        row = member[j % k]
+        run = np.where(row, run + 1, 0)
+        longer = ~full & (np.minimum(run, k) > n)
+        n[longer] = np.minimum(run, k)[longer]
+        lo[longer] = (j - n[longer] + 1) % k
+    return lo, n
 
 
 @lru_cache(maxsize=16)
@@ -269,8 +419,15 @@ class _Source:
 
     point: tuple[float, float]
     dist: float
-    before: list[Pose]
-    """The witness up to and including this source's pose in its layer."""
+    _before: list[Pose] | Callable[[], list[Pose]]
+    """The witness up to and including this source's pose in its layer (or how to find it:
+    a turn on the way asks its first layer only when a witness through it is wanted)."""
+
+    @property
+    def before(self) -> list[Pose]:
+        if callable(self._before):
+            self._before = self._before()
+        return self._before
 
 
 @dataclass
@@ -318,6 +475,8 @@ class TurnReach:
                                    [_Source(p, 0.0, [(p[0], p[1], self.facing)])])
         else:
             self._exits(p)
+        if distance > 0:
+            self._turns_on_the_way(step)
 
     def _map(self, f: float) -> ReachMap:
         """The layer at ``f``; the start's own facing off the grid gets only what is near."""
@@ -423,6 +582,71 @@ class TurnReach:
                                              [(*s.point, s.dist) for s in srcs])
                 self.layers[g] = _LayerReach(g, disk, [start_src, *_kept(srcs, disk)])
 
+    # -- turning on the way --------------------------------------------------------------
+    def _turns_on_the_way(self, step: float) -> None:
+        """Turns at the turn nodes (:meth:`TurnMap.turn_nodes`): a node that one layer reaches
+        sooner than another layer of its run becomes a source of that layer, its witness the
+        first layer's path there and the turn; round after round (a turn of several steps on
+        the way takes a round each) until no layer gains."""
+        tm, D = self.tm, self.distance
+        nodes = tm.turn_nodes(step)
+        k, per = len(nodes.grid), tm.period
+        near = np.nonzero(np.hypot(nodes.xy[:, 0] - self.start[0],
+                                   nodes.xy[:, 1] - self.start[1]) < D)[0]
+        if not len(near):
+            return
+        xy, lo, n = nodes.xy[near], nodes.lo[near], nodes.n[near]
+        own = tm.key(self.facing)
+        keys = [*nodes.grid, *([own] if self.own_layer else [])]
+        usable = {f: _usable(f, nodes.grid, per, lo, n) for f in keys}
+        dist = {f: np.full(len(xy), np.inf) for f in keys}
+        used = {f: np.zeros(len(xy), bool) for f in keys}
+        changed = set(self.layers)
+        for _ in range(k + 2):
+            for f in changed:
+                m = usable[f]
+                if f in self.layers and m.any():
+                    dist[f][m] = self.layers[f].disk.distances(xy[m])
+            stack = np.stack([dist[f] for f in keys])
+            best = stack.min(axis=0)
+            arg = stack.argmin(axis=0)
+            gains: dict[float, np.ndarray] = {}
+            for f in keys:
+                g = usable[f] & ~used[f] & (best < D - 1e-6) & (best + TURN_GAIN < dist[f])
+                if g.any():
+                    gains[f] = np.nonzero(g)[0]
+            if not gains:
+                return
+            for f, ids in gains.items():
+                used[f][ids] = True
+                srcs = [_Source((float(xy[i, 0]), float(xy[i, 1])), float(best[i]),
+                                partial(self._turned, float(xy[i, 0]), float(xy[i, 1]),
+                                        keys[int(arg[i])], f, nodes.grid, int(lo[i]),
+                                        int(n[i])))
+                        for i in ids.tolist()]
+                self._add_sources(f, srcs)
+            changed = set(gains)
+
+    def _turned(self, x: float, y: float, f1: float, f2: float, grid: tuple[float, ...],
+                lo: int, n: int) -> list[Pose]:
+        """The witness of a turn node: layer ``f1``'s path to ``(x, y)``, then the turn to
+        ``f2``."""
+        before = self.witness(x, y, f1)
+        # the node's distance was that of a path in f1's reach: the witness exists
+        assert before is not None
+        return [*before, *_turn_poses((x, y), before[-1][2], f1, f2, grid, self.tm.period,
+                                      lo, n)]
+
+    def _add_sources(self, f: float, srcs: list[_Source]) -> None:
+        """Layer ``f``'s reach again with ``srcs`` among its sources."""
+        got = self.layers.get(f)
+        every = [*(got.sources if got is not None else []), *srcs]
+        first, rest = every[0], every[1:]
+        once = self.start_in_hub and self.own_layer and f == self.tm.key(self.facing)
+        disk = self._map(f).disk(first.point, self.distance, [(*s.point, s.dist) for s in rest],
+                                 start=first.dist, bends=1 if once else 2)
+        self.layers[f] = _LayerReach(f, disk, [first, *_kept(rest, disk)])
+
     # -- point queries -------------------------------------------------------------------
     def reach_of(self, x: float, y: float) -> list[tuple[float, float]]:
         """``(facing, distance)`` of every layer that reaches ``(x, y)`` within the limit."""
@@ -449,6 +673,44 @@ class TurnReach:
         for px, py in pts[1:]:
             poses.append((px, py, f))
         return _compact(poses)
+
+
+TURN_GAIN = 1e-3
+"""How much sooner (inches) another layer must reach a turn node for it to become a source."""
+
+
+def _usable(f: float, grid: tuple[float, ...], per: float, lo: np.ndarray, n: np.ndarray
+            ) -> np.ndarray:
+    """Which nodes (runs ``lo``, ``n`` of steps of ``grid``) may turn to or from facing ``f``:
+    a grid facing at an end or inside the run, another facing inside one of its steps."""
+    k = len(grid)
+    step = per / k
+    u = (f - grid[0]) / step
+    if abs(u - round(u)) < 1e-6:  # a grid facing
+        j = round(u) % k
+        return (n == k) | (np.mod(j - lo, k) <= n)
+    j = math.floor(u) % k
+    return (n == k) | (np.mod(j - lo, k) < n)
+
+
+def _turn_poses(at: tuple[float, float], current: float, f1: float, f2: float,
+                grid: tuple[float, ...], per: float, lo: int, n: int) -> list[Pose]:
+    """The poses of a turn in place at ``at`` from ``f1`` (the mover's facing ``current``,
+    the same modulo the period) to ``f2`` through a node's run: one pose per grid facing on
+    the way, so each piece turns the short way."""
+    k = len(grid)
+    step = per / k
+    if n >= k:
+        d = (f2 - f1 + per / 2) % per - per / 2
+        mids = [current + d / 2] if abs(abs(d) - 180.0) < 1e-9 else []
+        return [(at[0], at[1], m) for m in [*mids, current + d]]
+    a0 = grid[lo]
+    v1 = a0 + (f1 - a0) % per
+    v2 = a0 + (f2 - a0) % per
+    lo_v, hi_v = (v1, v2) if v1 <= v2 else (v2, v1)
+    inner = [a0 + i * step for i in range(n + 1) if lo_v + 1e-9 < a0 + i * step < hi_v - 1e-9]
+    seq = inner if v1 <= v2 else inner[::-1]
+    return [(at[0], at[1], current + (v - v1)) for v in [*seq, v2]]
 
 
 def _kept(srcs: list[_Source], disk: GeodesicDisk) -> list[_Source]:

@@ -219,7 +219,9 @@ def _convex_pieces(poly: Polygon) -> list[Polygon]:
         merged = _merge_convex(tris)
         # the pieces must make up the polygon; if merging lost any of it, the triangles do
         whole = abs(sum(q.area for q in merged) - p.area) <= 1e-9 * max(1.0, p.area)
-        out.extend(merged if whole else tris)
+        # (a merge of a sliver of no area can leave an empty collection: it covers nothing)
+        out.extend(q for q in (merged if whole else tris) if q.geom_type == "Polygon"
+                   and q.area > 0)
     return out
 
 
@@ -429,6 +431,7 @@ class ReachMap:
         self._outline_columns: tuple[np.ndarray, ...] | None = None
         self._corner_tree: shapely.STRtree | None = None
         self._eroded_all: BaseGeometry | None = None
+        self._edge_cache: dict[tuple[float, float], tuple[float, np.ndarray, np.ndarray]] = {}
 
     # -- corners --------------------------------------------------------------------------
     def _corners(self) -> None:
@@ -672,6 +675,28 @@ class ReachMap:
         c = self.corners[cand]
         return cand[_norm(c[:, 0] - p[0], c[:, 1] - p[1]) <= radius]
 
+    def _free_edges(self, p: tuple[float, float], radius: float
+                    ) -> tuple[np.ndarray, np.ndarray]:
+        """The corners within ``radius`` of the free point ``p`` that it sees (tangent at the
+        corner), with their distances; cached per point, at the largest radius asked."""
+        key = (round(p[0], 9), round(p[1], 9))
+        got = self._edge_cache.get(key)
+        if got is not None and got[0] >= radius:
+            return got[1], got[2]
+        # as far as the corner graph reaches: the next pick-up asks the same point again
+        radius = max(radius, self._graph_cap)
+        tgt = self._corners_near(p, radius)
+        if len(tgt):
+            a = np.broadcast_to(np.asarray(p, dtype=float), (len(tgt), 2))
+            tgt = tgt[_tangent(self.corners[tgt], a, self.prev[tgt], self.next[tgt])]
+        if len(tgt):
+            tgt = tgt[~self._blocked(np.broadcast_to(np.asarray(p, dtype=float),
+                                                     (len(tgt), 2)), self.corners[tgt], None)]
+        w = _norm(self.corners[tgt, 0] - p[0], self.corners[tgt, 1] - p[1]) if len(tgt) else \
+            np.zeros(0)
+        self._edge_cache[key] = (radius, tgt, w)
+        return tgt, w
+
     # -- queries --------------------------------------------------------------------------
     def slack(self, key: object, exclude: BaseGeometry) -> np.ndarray:
         """For each corner, the radius of a disk about it lying inside ``exclude`` (0 outside).
@@ -890,7 +915,15 @@ class GeodesicDisk:
             near = np.concatenate([near, [n], mine])
         if removed:
             near = near[~np.isin(near, list(removed))]
+        # a free source's edges do not depend on the start when the start cut no piece (a
+        # turning mover's turn nodes are the same points from pick-up to pick-up)
+        reuse = not m and not removed and not q.changed
         for s in [n, *range(n + 1, n + 1 + m), *src_rows]:
+            if reuse and s != n:
+                tgt, w = rm._free_edges(tuple(allc[s]), distance - start0[s] + 1e-9)
+                for t, ww in zip(tgt.tolist(), w.tolist(), strict=True):
+                    extra_adj.setdefault(s, []).append((t, ww))
+                continue
             if s in start0 and s != n:
                 near_s = rm._corners_near(tuple(allc[s]), distance - start0[s] + 1e-9)
                 if removed:
@@ -987,6 +1020,38 @@ class GeodesicDisk:
         if not (x0 - tol <= x <= x1 + tol and y0 - tol <= y <= y1 + tol):
             return math.inf, -1
         return float(dd[ok[0]]), int(ok[0])
+
+    def distances(self, pts: np.ndarray, tries: int = 8) -> np.ndarray:
+        """A length of a free path to each of ``pts`` within the limit (``inf``: none found).
+
+        For many points at once (a turning mover's turn nodes): each point tries the ``tries``
+        nodes whose straight continuation to it is shortest and takes the best one it sees, so
+        the answer is the length of a real path, never shorter than the geodesic distance and
+        equal to it unless the nearest nodes are all hidden (then possibly longer or ``inf``).
+        """
+        pts = np.asarray(pts, dtype=float).reshape(-1, 2)
+        out = np.full(len(pts), np.inf)
+        if not len(pts):
+            return out
+        x0, y0, x1, y1 = self.rm.box
+        tol = 1e-9
+        inside = (pts[:, 0] >= x0 - tol) & (pts[:, 0] <= x1 + tol) & \
+            (pts[:, 1] >= y0 - tol) & (pts[:, 1] <= y1 + tol)
+        dd = self.dist[None, :] + _norm(pts[:, None, 0] - self.nodes[None, :, 0],
+                                        pts[:, None, 1] - self.nodes[None, :, 1])
+        dd[~inside] = np.inf
+        k = min(tries, dd.shape[1])
+        cand = np.argpartition(dd, k - 1, axis=1)[:, :k] if k < dd.shape[1] else \
+            np.broadcast_to(np.arange(dd.shape[1]), dd.shape)
+        cd = np.take_along_axis(dd, cand, axis=1)
+        ok = cd <= self.distance + 1e-6
+        pi, ci = np.nonzero(ok)
+        if not len(pi):
+            return out
+        blocked = self.rm._blocked(self.nodes[cand[pi, ci]], pts[pi], self._q)
+        free = ~blocked
+        np.minimum.at(out, pi[free], cd[pi[free], ci[free]])
+        return out
 
     def distance_to(self, x: float, y: float) -> float:
         """Geodesic distance from the start to ``(x, y)``; ``inf`` beyond the limit."""
@@ -1395,12 +1460,14 @@ class GeodesicDisk:
             polys[bad] = shapely.make_valid(polys[bad])
         if merged:
             polys = np.concatenate([polys, np.array(merged, dtype=object)])
-        if len(polys) > 2:
-            # pieces inside the start's own visible disk add nothing to the union
-            shapely.prepare(polys[0])
-            inside = shapely.contains(polys[0], polys[1:])
-            polys = np.concatenate([polys[:1], polys[1:][~inside]])
-        raw = shapely.union_all(polys)
+        try:
+            raw = _union_wedges(polys)
+        except shapely.errors.GEOSException:
+            raw = None
+        if raw is None or not raw.is_valid:
+            # an outline from an apex a hair off the obstacles' outline (a turn node) can be
+            # invalid without touching it: all of them made valid (the same point sets)
+            raw = _union_wedges(shapely.make_valid(polys))
         return self._finish(raw, exclude)
 
     def _build(self, exclude: BaseGeometry | None, exclude_key: object) -> BaseGeometry:
@@ -1561,6 +1628,16 @@ class GeodesicDisk:
         if exclude is not None and not exclude.is_empty and not out.is_empty:
             out = out.difference(clipped(exclude, out.bounds))
         return _polygonal(out)
+
+
+def _union_wedges(polys: np.ndarray) -> BaseGeometry:
+    """The union of the clipped wedges, the start's disk first."""
+    if len(polys) > 2:
+        # pieces inside the start's own visible disk add nothing to the union
+        shapely.prepare(polys[0])
+        inside = shapely.contains(polys[0], polys[1:])
+        polys = np.concatenate([polys[:1], polys[1:][~inside]])
+    return shapely.union_all(polys)
 
 
 def clipped(geom: BaseGeometry, bounds: tuple[float, float, float, float],
