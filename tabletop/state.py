@@ -16,7 +16,7 @@ from typing import Literal, TypeAlias
 from shapely.geometry import Polygon
 
 from tabletop.geometry.blocks import BlockGeom
-from tabletop.geometry.footprints import Footprint, Rect
+from tabletop.geometry.footprints import Footprint, Rect, polygon_of
 from tabletop.geometry.tolerance import mm
 
 Point: TypeAlias = tuple[float, float]
@@ -52,7 +52,7 @@ class Player:
     @cached_property
     def zone_polygon(self) -> Polygon | None:
         """The deployment zone as a polygon, if the file gives one."""
-        return Polygon(self.deployment_zone) if self.deployment_zone else None
+        return polygon_of(self.deployment_zone) if self.deployment_zone else None
 
 
 @dataclass(frozen=True)
@@ -69,8 +69,8 @@ class Terrain:
 
     @cached_property
     def shape(self) -> Polygon:
-        """The terrain piece as a shapely polygon."""
-        return Polygon(self.polygon)
+        """The terrain piece as a shapely polygon (repeated vertices removed)."""
+        return polygon_of(self.polygon)
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import shapely
 import tomli_w
 from action_files import block, squad, t9a, wh40k
 
 from tabletop.cli import main
 from tabletop.errors import UserError
-from tabletop.rules.zones import legal_zone, validate_path
+from tabletop.rules.zones import legal_zone, setup_zone, validate_path
 from tabletop.scenario.io import MAX_PROBLEMS_OF_A_KIND, load_scenario, loads_scenario
 
 FALL_BACK = str(Path(__file__).resolve().parents[1] / "tabletop" / "scenarios" / "fall-back.toml")
@@ -181,10 +180,18 @@ def test_a_zone_of_a_unit_with_no_move() -> None:
     assert any(v.rule == "too-far" for v in zone.explain(5.5, 5.0))
 
 
-@pytest.mark.xfail(strict=True, raises=shapely.errors.GEOSException,
-                   reason="the zone engine's convex pieces fail (GEOS: Unable to find a "
-                          "convex corner) on a terrain polygon with a repeated vertex; found "
-                          "by benchmarks/fuzz.py, left to the zone engine's owner")
+# found by benchmarks/fuzz.py: a vertex repeated 50 times made GEOS's triangulation fail ("Unable
+# to find a convex corner") wherever an outline from a file is cut into convex pieces: terrain
+# (every mover), a hull base, a deployment zone (an ingress before round 3)
+L_SHAPE = [(0.0, 0.0), (4.0, 0.0), (4.0, 1.0), (1.0, 1.0), (1.0, 4.0), (0.0, 4.0)]
+
+
+def _repeated(at: tuple[float, float], k: int = 2, n: int = 50) -> list[list[float]]:
+    """The L shape moved to ``at`` with its vertex ``k`` written ``n + 1`` times."""
+    pts = [[x + at[0], y + at[1]] for x, y in L_SHAPE]
+    return pts[:k + 1] + [pts[k]] * n + pts[k + 1:]
+
+
 def test_a_zone_beside_terrain_with_a_repeated_vertex() -> None:
     state = load_scenario(FALL_BACK.replace("fall-back.toml", "reserves-and-transport.toml"))
     wall = next(t for t in state.terrain if t.id == "ruin-north-wall")
@@ -192,3 +199,41 @@ def test_a_zone_beside_terrain_with_a_repeated_vertex() -> None:
     state = dataclasses.replace(state, terrain=tuple(repeated if t is wall else t
                                                      for t in state.terrain))
     assert legal_zone(state, "rh1", "normal").area > 0
+
+
+@pytest.mark.parametrize("base", ["32mm", "oval 60x35mm", "rect 25x50mm"])
+def test_movers_beside_a_file_s_terrain_with_a_repeated_vertex(base: str) -> None:
+    doc = wh40k([{**squad("sq", "red", []), "models": [
+        {"id": "sq1", "base": base, "at": [28.0, 22.0], "facing": 30.0}]}],
+        terrain=[{"id": "L", "kind": "impassable", "polygon": _repeated((30.0, 20.0))}])
+    state = loads_scenario(json.dumps(doc), source="L.json")
+    assert len(state.terrain[0].polygon) == 56  # kept as written: it saves as it was
+    assert len(state.terrain[0].shape.exterior.coords) == 7  # the engine's: no repeats
+    zone = legal_zone(state, "sq1", "normal")
+    assert zone.area > 0 and not zone.contains(32.0, 20.5)
+    point = (27.0, 26.0) if base == "32mm" else (27.0, 26.0, 90.0)
+    assert validate_path(state, "sq1", "normal", [point]).legal
+    assert not validate_path(state, "sq1", "normal", [(33.0, 25.0)]).legal  # through the wall
+
+
+def test_a_hull_with_a_repeated_vertex() -> None:
+    hull = [[x - 2.0, y - 2.0] for x, y in _repeated((0.0, 0.0))]
+    doc = wh40k([{**squad("v", "red", []), "keywords": ["VEHICLE"], "models": [
+        {"id": "v1", "base": "hull", "hull": hull, "at": [20.0, 20.0]}]}],
+        terrain=[{"id": "L", "kind": "impassable", "polygon": _repeated((24.0, 18.0))}])
+    state = loads_scenario(json.dumps(doc), source="hull.json")
+    zone = legal_zone(state, "v1", "normal")
+    assert zone.area > 0
+    x, y = zone.geometry.representative_point().coords[0]
+    path = zone.path_to(x, y)
+    assert path is not None and validate_path(state, "v1", "normal", path.points).legal
+    assert validate_path(state, "v1", "normal", [(20.0, 25.0, 90.0)]).legal
+
+
+def test_an_ingress_beside_a_deployment_zone_with_a_repeated_vertex() -> None:
+    doc = wh40k([{**squad("r", "red", []), "location": "strategic-reserves",
+                  "models": [{"id": "r1", "base": "32mm"}]}, squad("b", "blue", [(50.0, 40.0)])])
+    doc["players"][1]["deployment_zone"] = [[0.0, 32.0], [60.0, 32.0], [60.0, 44.0],
+                                            [30.0, 44.0], *[[30.0, 38.0]] * 51, [0.0, 38.0]]
+    zone = setup_zone(loads_scenario(json.dumps(doc), source="dz.json"), "r1", "ingress")
+    assert zone.contains(3.0, 20.0) and not zone.contains(3.0, 35.0)

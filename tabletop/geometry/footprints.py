@@ -15,8 +15,9 @@ from __future__ import annotations
 import math
 import re
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 import numpy as np
 import shapely
@@ -40,6 +41,7 @@ __all__ = [
     "extent",
     "footprint_distance",
     "parse_base",
+    "polygon_of",
 ]
 
 BASE_HELP = 'write "32mm", "oval 60x35mm", "rect 25x50mm" or "hull"'
@@ -97,6 +99,19 @@ def circumscribed_circle(
     """
     pts = _unit_polygon(segments) * radius + np.array([x, y])
     return Polygon(pts)
+
+
+def polygon_of(points: Sequence[tuple[float, float]]) -> Polygon:
+    """The polygon of an outline as a file gives it (terrain, a deployment zone, a hull), with
+    repeated vertices removed (``shapely.remove_repeated_points``): the one place outlines from
+    files become geometry, so the engines never see a zero-length edge (GEOS's triangulation
+    of a polygon with a vertex repeated 50 times fails: "Unable to find a convex corner").
+    Nothing else changes: the outline's points, order and area are those given.
+
+    >>> polygon_of([(0, 0), (2, 0), (2, 0), (2, 1), (0, 0)]).wkt
+    'POLYGON ((0 0, 2 0, 2 1, 0 0))'
+    """
+    return shapely.remove_repeated_points(Polygon(points))
 
 
 @dataclass(frozen=True)
@@ -212,7 +227,11 @@ class Hull(Footprint):
         return max(math.hypot(x, y) for x, y in self.points)
 
     def local_polygon(self, *, segments: int = ROUND_SEGMENTS) -> Polygon:
-        return Polygon(self.points)
+        return self._polygon
+
+    @cached_property
+    def _polygon(self) -> Polygon:
+        return polygon_of(self.points)
 
 
 def extent(fp: Footprint, facing: float) -> tuple[float, float, float, float]:
