@@ -120,6 +120,23 @@ def test_outputs_that_cannot_be_written(tmp_path: Path,
     assert Path("/dev/null").is_char_device()
 
 
+@pytest.mark.parametrize("argv", [
+    ["show", FALL_BACK],
+    ["zone", FALL_BACK, "--model", "sq1", "--move", "normal", "--format", "png"],
+    ["zone", FALL_BACK, "--model", "sq1", "--move", "normal", "--format", "wkt"],
+    ["fit", FALL_BACK, "--base", "32mm", "--format", "png"],
+    ["fit", FALL_BACK, "--base", "32mm"],
+])
+def test_every_output_into_a_missing_folder_is_refused_alike(
+        argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # pictures (tabletop.view.render.save_png) made the missing folders; every other -o refused
+    target = tmp_path / "missing" / "out.png"
+    code, out, err = run([*argv, "-o", str(target)], capsys)
+    assert (code, out) == (2, "")
+    assert err == f"{target}: {target.parent} is not an existing folder\n", err
+    assert not target.parent.exists()
+
+
 def test_numbers_out_of_range(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["zone", FALL_BACK, "--model", "sq1", "--move", "advance", "--roll",
                         "9" * 400], capsys)

@@ -183,6 +183,37 @@ def test_ctrl_s_saves_a_file_that_loads_with_the_new_positions(app_factory) -> N
     assert final.model("s2")[1].at == saved.model("s2")[1].at
 
 
+def test_a_screenshot_that_cannot_be_written_is_said_in_the_status_line(
+        app_factory, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import errno
+    import os
+
+    import tabletop.files
+
+    app = app_factory(board())
+    # the folder of the save (where P writes) is gone
+    app.save_path = tmp_path / "gone" / "game.toml"
+    key(app, pygame.K_p)
+    assert app.message.startswith("could not save the screenshot: ")
+    assert "gone is not an existing folder" in app.message and "\n" not in app.message
+    assert not (tmp_path / "gone").exists()
+    # a full disk: the write fails when flushed, and no temporary file is left
+    app.save_path = tmp_path / "game.toml"
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(tabletop.files.os, "fsync", full)
+    key(app, pygame.K_p)
+    assert app.message.startswith("could not save the screenshot: ")
+    assert "No space left on device" in app.message
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.undo()
+    app.step()  # the window goes on, and the next screenshot is written
+    key(app, pygame.K_p)
+    assert app.message.startswith("screenshot ") and len(list(tmp_path.glob("*.png"))) == 1
+
+
 def test_screenshot_of_the_window(app_factory, tmp_path) -> None:  # type: ignore[no-untyped-def]
     from pngio import read_png
 

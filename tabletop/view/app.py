@@ -606,13 +606,19 @@ class App:
                                      geometry=LineString([n.a, n.b])))
         return marks
 
-    def screenshot(self, path: str | os.PathLike[str] | None = None) -> Path:
-        """Save the window's current picture as a PNG."""
+    def screenshot(self, path: str | os.PathLike[str] | None = None) -> Path | None:
+        """Save the window's current picture as a PNG (``None``, and the status line says why,
+        when it cannot be written: a read-only or vanished folder, a full disk)."""
         target = Path(path) if path is not None else self.save_path.with_name(
             f"{self.save_path.stem}-screenshot-{time.strftime('%Y%m%d-%H%M%S')}.png")
         if self.dirty:
             self.draw()
-        render.save_png(self.screen, target)
+        try:
+            render.save_png(self.screen, target)
+        except UserError as exc:
+            self.message = f"could not save the screenshot: {exc}"
+            self.dirty = True
+            return None
         self.message = f"screenshot {target}"
         self.dirty = True
         return target

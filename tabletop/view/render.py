@@ -864,9 +864,9 @@ def render_zone_png(state: GameState, zone: object, path: object | None,
 
 
 def save_png(surface: pygame.Surface, out: str | os.PathLike[str]) -> Path:
-    """Save ``surface`` as a PNG at ``out`` (written to a temporary file, then renamed)."""
+    """Save ``surface`` as a PNG at ``out`` (:func:`~tabletop.files.atomic_write`: the folder
+    must exist, as for every file the program writes; ``UserError`` if it cannot be written)."""
     target = Path(out)
-    target.parent.mkdir(parents=True, exist_ok=True)
     buf = io.BytesIO()
     pygame.image.save(surface, buf, "picture.png")
     return atomic_write(target, buf.getvalue())
