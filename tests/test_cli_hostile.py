@@ -160,6 +160,16 @@ def test_numbers_out_of_range(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert load_scenario(tmp_path / "o.toml").unit("sq").models[0].facing == 1e6 % 360
 
 
+def test_fit_refuses_a_base_the_format_refuses(capsys: pytest.CaptureFixture[str]) -> None:
+    # an oval 1e22 mm long was measured as 480" wide at its narrowest (it is 2 mm wide)
+    for base in ("oval 99999x1mm", "oval " + "9" * 22 + "x2mm", "rect 1" + "0" * 400 + "x1mm"):
+        code, out, err = run(["fit", FALL_BACK, "--base", base], capsys)
+        assert (code, out) == (2, "") and "is too large: at most 10000 mm across" in err, err
+        assert len(err) < 300
+    code, out, err = run(["fit", FALL_BACK, "--base", "oval 10000x2mm"], capsys)
+    assert code == 0, err
+
+
 def test_a_t9a_game_after_its_movement_phase_saves(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     sc = _write(tmp_path / "s.toml", t9a([block("u", at=(30.0, 30.0))]))

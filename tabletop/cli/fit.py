@@ -51,7 +51,8 @@ def _base(state: Any, text: str) -> tuple[Any, tuple[str, ...] | None, str]:
     """The footprint named by ``text``, the keywords of its unit (``None``: a bare base) and a
     description."""
     from tabletop.errors import UserError, ident, quote
-    from tabletop.geometry.footprints import BaseParseError, parse_base
+    from tabletop.geometry.footprints import BaseParseError
+    from tabletop.scenario.schema import base_of
     from tabletop.state import Unit
 
     for unit in state.units:
@@ -64,7 +65,7 @@ def _base(state: Any, text: str) -> tuple[Any, tuple[str, ...] | None, str]:
         raise UserError('--base: a hull needs its polygon; give the id of a unit or model of '
                         'the file whose base is "hull"')
     try:
-        return parse_base(text), None, text
+        return base_of(text), None, text
     except BaseParseError as exc:
         raise UserError(f"--base: {exc}, or the id of a unit or model of the file "
                         f"(no unit or model {quote(text)} there)") from None

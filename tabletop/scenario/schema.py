@@ -32,7 +32,7 @@ from pydantic_core import PydanticCustomError
 
 from tabletop import rulesets
 from tabletop.errors import describe
-from tabletop.geometry.footprints import BaseParseError, Rect, parse_base
+from tabletop.geometry.footprints import BaseParseError, Footprint, Rect, parse_base
 from tabletop.rules.actions import MAX_NUMBER as ACTION_MAX_NUMBER
 from tabletop.state import Block, Unit
 
@@ -120,16 +120,24 @@ def _id(value: str) -> str:
     return value
 
 
-def _base(value: str) -> str:
-    try:
-        base = parse_base(value, hull=((0.0, 0.0), (1.0, 0.0), (0.0, 1.0)))
-    except BaseParseError as exc:
-        raise PydanticCustomError("base", str(exc)) from exc
+def base_of(value: str) -> Footprint:
+    """The base a base string of the format describes (``"hull"``: a stand-in triangle), at
+    most :data:`MAX_BASE_MM` across; :class:`BaseParseError` with what is accepted otherwise
+    (the scenario files' check, and ``tabletop fit --base``'s)."""
+    base = parse_base(value, hull=((0.0, 0.0), (1.0, 0.0), (0.0, 1.0)))
     sizes = [getattr(base, name) for name in ("diameter_mm", "length_mm", "width_mm",
                                                "frontage_mm", "depth_mm") if hasattr(base, name)]
     if any(not math.isfinite(v) or v > MAX_BASE_MM for v in sizes):
-        raise PydanticCustomError(
-            "base", "base {got} is too large: at most 10000 mm across", {"got": describe(value)})
+        raise BaseParseError(f"base {describe(value)} is too large: at most "
+                             f"{MAX_BASE_MM:g} mm across")
+    return base
+
+
+def _base(value: str) -> str:
+    try:
+        base_of(value)
+    except BaseParseError as exc:
+        raise PydanticCustomError("base", str(exc)) from exc
     return value
 
 
