@@ -1,10 +1,12 @@
 """Fuzz the program with hostile inputs and count what happens.
 
-    python benchmarks/fuzz.py [-n 100000] [--family scenario,actions,zones,commands] [--seed S]
+    python benchmarks/fuzz.py [-n 100000] [--family scenario,actions,...] [--seed S]
 
 Runs the generators of ``tests/hostile.py`` (the ones the fuzz tests run a few hundred times in
-CI): mutated scenario files, action files, zone queries and command lines, N inputs in all,
-shared between the families. Prints, per family and in all, how many inputs were accepted,
+CI): mutated scenario files (models given ovals, rects and hulls among the mutations), action
+files (paths with facings), zone queries, zone queries of models that turn as they move,
+``tabletop fit`` command lines and other command lines, N inputs in all, shared between the
+families. Prints, per family and in all, how many inputs were accepted,
 refused with a message (``UserError``), crashed (any other exception, or an accepted file that
 does not save and load back identically) and were slow (over 2 s of CPU time, which other work on
 a shared machine does not inflate; each input is stopped at 30 s of wall time and counted as
@@ -45,6 +47,8 @@ FAMILIES = {
                  lambda data, suffix: hostile.run_scenario_file(data, suffix, zone=True)),
     "actions": (hostile.action_files(), hostile.run_action_file),
     "zones": (hostile.zone_queries(), hostile.run_zone_query),
+    "turning": (hostile.turning_queries(), hostile.run_turning_query),
+    "fit": (hostile.fit_lines(), hostile.run_command),
     "commands": (hostile.command_lines(), hostile.run_command),
 }
 SLOW = 2.0
@@ -73,7 +77,8 @@ def _keep(folder: Path | None, name: str, kind: str, k: int, value: Any) -> None
         (folder / f"{name}-{kind}-{k}.py").write_text(repr(value) + "\n", encoding="utf-8")
 
 
-def run_family(name: str, n: int, seed_value: int, keep: Path | None = None) -> dict[str, Any]:
+def run_family(name: str, n: int, seed_value: int, keep: Path | None = None,
+               slow_s: float = SLOW) -> dict[str, Any]:
     strategy, run = FAMILIES[name]
     counts: collections.Counter[str] = collections.Counter()
     times: list[float] = []
@@ -85,7 +90,7 @@ def run_family(name: str, n: int, seed_value: int, keep: Path | None = None) -> 
               suppress_health_check=list(HealthCheck))
     @given(strategy)
     def fuzz(value: Any) -> None:
-        args = (value,) if name == "commands" else value
+        args = (value,) if name in ("commands", "fit") else value
         if len(times) % 200 == 0:
             gc.collect()  # outside the timing: a full collection over the harness's own data
         gc.disable()  # (hypothesis keeps every input's choices) is not the program's time
@@ -107,8 +112,8 @@ def run_family(name: str, n: int, seed_value: int, keep: Path | None = None) -> 
         took, wall = time.process_time() - cpu, time.perf_counter() - start
         times.append(took)
         counts[outcome] += 1
-        counts["wall"] += wall > SLOW
-        if took > SLOW or outcome == "stopped":
+        counts["wall"] += wall > slow_s
+        if took > slow_s or outcome == "stopped":
             counts["slow"] += 1
             _keep(keep, name, "slow", counts["slow"], value)
             if len(slow) < 5:
@@ -128,6 +133,8 @@ def main() -> int:
                         help="comma-separated families (default: all)")
     parser.add_argument("--seed", type=int, default=0, help="hypothesis seed (default 0)")
     parser.add_argument("--memory-gb", type=float, default=4.0, help="address space cap")
+    parser.add_argument("--slow", type=float, default=SLOW, metavar="SECONDS",
+                        help=f"CPU time over which an input counts as slow (default {SLOW:g})")
     parser.add_argument("--keep", type=Path, metavar="DIR",
                         help="write each crashing or slow input to DIR as a Python literal")
     args = parser.parse_args()
@@ -144,13 +151,14 @@ def main() -> int:
     print(f"fuzz: {args.n:,} inputs, seed {args.seed}, memory capped at {args.memory_gb:g} GB, "
           f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     print(f"{'family':<10} {'inputs':>8} {'accepted':>9} {'refused':>9} {'crashed':>8} "
-          f"{'slow':>5} {'wall>2s':>8} {'median':>9} {'p99':>9} {'max':>8}  (CPU time)")
+          f"{'slow':>5} {f'wall>{args.slow:g}s':>8} {'median':>9} {'p99':>9} {'max':>8}  "
+          "(CPU time)")
     reports = []
     started = time.perf_counter()
     for name, n in zip(families, share, strict=True):
         if n == 0:
             continue
-        r = run_family(name, n, args.seed, args.keep)
+        r = run_family(name, n, args.seed, args.keep, args.slow)
         c, t = r["counts"], sorted(r["times"])
         total.update(c)
         all_times += t

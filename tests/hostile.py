@@ -1,11 +1,13 @@
 """Hostile inputs, shared by the fuzz tests (``tests/test_fuzz.py``, a few hundred examples) and
-``benchmarks/fuzz.py`` (100,000): mutated scenario files, action files, zone queries and command
-lines, and what running each must do.
+``benchmarks/fuzz.py`` (100,000): mutated scenario files (models given ovals, rects and hulls,
+hostile ones among them), action files (paths with facings), zone queries, zone queries of models
+that turn as they move, ``tabletop fit`` and other command lines, and what running each must do.
 
 Each ``run_*`` function feeds one input to the program the way a user would and returns
 ``"accepted"`` or ``"refused"`` (a :class:`~tabletop.errors.UserError`); anything else it raises
 is a crash. Accepted scenario files must save and load back identically; so must the state an
-action file reaches.
+action file reaches; where a zone contains a point, the witness path ``Zone.path_to`` gives must
+be one ``validate_path`` accepts.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import math
 import tempfile
 import tomllib
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +29,7 @@ from hypothesis import strategies as st
 from tabletop import rulesets
 from tabletop.cli import main
 from tabletop.errors import UserError
-from tabletop.rules.zones import legal_zone, validate_path
+from tabletop.rules.zones import Zone, legal_zone, validate_path
 from tabletop.scenario.io import dumps_scenario, load_scenario, loads_scenario
 from tabletop.state import Block, GameState, Unit
 
@@ -45,6 +47,45 @@ HOSTILE_STRINGS: list[str] = [
     "32mm", "oval 60x35mm", "rect 25x50mm", "hull", "33 mm", "-5mm", "1e400mm", "nanmm",
     "rect 0x0mm", "oval 1e6x1mm",
 ]
+
+HOSTILE_FACINGS: list[Any] = [
+    0.0, -0.0, 359.999, 360.0, 720.0, -90.0, 5e-324, 1e-300, 90.0000001, 179.99999999, 1e6,
+    -1e6, 1e6 + 0.5, 1_000_000.5, 1e300, math.inf, -math.inf, math.nan, "90", None, True,
+    10**400,
+]
+
+
+def _ring(n: int, r: float, spikes: float = 0.0) -> list[list[float]]:
+    """A regular ``n``-gon of radius ``r`` (a star when ``spikes``: every other vertex at
+    ``r * spikes``)."""
+    return [[round((r * spikes if spikes and k % 2 else r) * math.cos(2 * math.pi * k / n), 9),
+             round((r * spikes if spikes and k % 2 else r) * math.sin(2 * math.pi * k / n), 9)]
+            for k in range(n)]
+
+
+L_HULL = [[-2.0, -2.0], [2.0, -2.0], [2.0, -1.0], [-1.0, -1.0], [-1.0, 2.0], [-2.0, 2.0]]
+HULLS: list[list[list[float]]] = [
+    [[-2.0, -3.5], [2.0, -3.5], [2.0, 3.5], [-2.0, 3.5]],  # a 4x7" tank
+    [[-2.5, -4.3], [2.5, -4.3], [2.75, -3.6], [2.75, 3.8], [2.5, 4.3], [-2.5, 4.3],
+     [-2.75, 3.8], [-2.75, -3.6]],  # the demo's Land Raider
+    L_HULL,  # not convex
+    L_HULL[:3] + [L_HULL[2]] * 50 + L_HULL[3:],  # a vertex repeated
+    [[-2.0 + 4.0 * k / 20, -2.0] for k in range(20)] + [[2.0, 2.0], [-2.0, 2.0]],  # collinear
+    [[0.0, -2.0], [1.5, 1.5], [-1.5, 1.5]],
+    [[-1e-4, -1e-4], [1e-4, -1e-4], [1e-4, 1e-4], [-1e-4, 1e-4]],  # tiny
+    [[1.0, 1.0], [3.0, 1.0], [3.0, 3.0], [1.0, 3.0]],  # the centre outside the hull
+    [[-0.01, -5.0], [0.01, -5.0], [0.01, 5.0], [-0.01, 5.0]],  # long and thin
+    [[-2.0, 3.5], [2.0, 3.5], [2.0, -3.5], [-2.0, -3.5]],  # clockwise
+    [[-1.0, -1.0], [1.0, 1.0], [1.0, -1.0], [-1.0, 1.0]],  # crosses itself
+    [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0]],
+    _ring(256, 2.0),  # many vertices
+    _ring(2000, 1.5),
+    _ring(40, 2.0, spikes=0.4),  # a star: many convex pieces
+]
+NON_ROUND_BASES = ["oval 60x35mm", "oval 90x52.5mm", "oval 170x109mm", "oval 32x31.9mm",
+                   "oval 35x60mm", "rect 25x50mm", "rect 100x150mm", "rect 0.001x50mm",
+                   "oval 10000x1mm", "rect 50x0.01mm", "hull", "hull", "hull"]
+"""Bases of models that turn as they move (``"hull"``: with one of :data:`HULLS`)."""
 
 numbers = st.one_of(st.sampled_from(HOSTILE_NUMBERS), st.floats(allow_nan=True),
                     st.integers(-(2**70), 2**70), st.floats(-100, 100))
@@ -94,7 +135,7 @@ def mutated_doc(draw: st.DrawFn, doc: Any) -> Any:
             break
         c, k = draw(st.sampled_from(places))
         kind = draw(st.sampled_from(["nudge", "nudge", "nudge", "replace", "replace", "delete",
-                                     "add", "repeat", "pile", "wrap"]))
+                                     "add", "repeat", "pile", "wrap", "rebase", "rebase"]))
         if kind == "nudge":  # a plausible edit: another number, a copied string
             old = c[k]
             if isinstance(old, int | float) and not isinstance(old, bool):
@@ -110,15 +151,31 @@ def mutated_doc(draw: st.DrawFn, doc: Any) -> Any:
         elif kind == "repeat" and isinstance(c, list):
             c.extend([c[k]] * draw(st.sampled_from([1, 2, 10, 300, 3000])))
         elif kind == "pile":
-            units = doc.get("units") if isinstance(doc, dict) else None
-            for u in units if isinstance(units, list) else []:
-                for m in u.get("models", []) if isinstance(u, dict) and isinstance(
-                        u.get("models"), list) else []:
-                    if isinstance(m, dict):
-                        m["at"] = [10.0, 10.0]
+            for m in _model_dicts(doc):
+                m["at"] = [10.0, 10.0]
+        elif kind == "rebase" and _model_dicts(doc):  # a model that turns as it moves
+            _rebase(draw, draw(st.sampled_from(_model_dicts(doc))))
         elif kind == "wrap":
             c[k] = [[[[[[c[k]]]]]]] if draw(st.booleans()) else {"v": {"v": {"v": c[k]}}}
     return doc
+
+
+def _model_dicts(doc: Any) -> list[dict[str, Any]]:
+    """The model tables of a scenario document (wh40k units' ``models``)."""
+    units = doc.get("units") if isinstance(doc, dict) else None
+    return [m for u in units if isinstance(u, dict) and isinstance(u.get("models"), list)
+            for m in u["models"] if isinstance(m, dict)] if isinstance(units, list) else []
+
+
+def _rebase(draw: st.DrawFn, model: dict[str, Any]) -> None:
+    """Give ``model`` a base that turns (an oval, a rect, a hull), sometimes a hostile
+    facing."""
+    model["base"] = draw(st.sampled_from(NON_ROUND_BASES))
+    model.pop("hull", None)
+    if model["base"] == "hull":
+        model["hull"] = draw(st.sampled_from(HULLS))
+    if _rarely(draw, 3):
+        model["facing"] = draw(st.one_of(st.sampled_from(HOSTILE_FACINGS), st.floats(-720, 720)))
 
 
 def _serialise(doc: Any, fmt: str) -> bytes:
@@ -168,11 +225,15 @@ def run_scenario_file(data: bytes, suffix: str, zone: bool = False) -> str:
         except UserError:
             return "refused"
     assert_saves(state)
-    mover = next((m.id for u in state.units if isinstance(u, Unit)
-                  and u.player == state.battle.active_player for m in u.models if m.at), None)
-    if zone and mover is not None:  # the zone engine on a hostile board
-        with contextlib.suppress(UserError):
-            legal_zone(state, mover, "normal").contains(*state.model(mover)[1].at)
+    if zone:  # the zone engine on a hostile board: its first mover, and its first that turns
+        movers = [m for u in state.units if isinstance(u, Unit)
+                  and u.player == state.battle.active_player for m in u.models if m.at]
+        for m in {m.id: m for m in movers[:1] + [m for m in movers if not m.base.is_round][:1]
+                  }.values():
+            assert m.at is not None
+            with contextlib.suppress(UserError):
+                zone_probe(legal_zone(state, m.id, "normal"), state, m.id, "normal",
+                           [(m.at[0] + 1.0, m.at[1] + 1.0)])
     return "accepted"
 
 
@@ -250,8 +311,11 @@ def field_value(draw: st.DrawFn, state: GameState, do: str, key: str, kind: str,
         lambda d: [round(x + d[0], 3), round(y + d[1], 3)])
     if kind == "point":
         return draw(point)
-    if kind == "path":
-        return draw(st.lists(point, min_size=1, max_size=2))
+    if kind == "path":  # points [x, y] or [x, y, facing] (move there, then turn)
+        facing = st.one_of(st.floats(0, 360), st.floats(-720, 720),
+                           st.sampled_from(HOSTILE_FACINGS))
+        turned = st.tuples(point, facing).map(lambda pf: [*pf[0], pf[1]])
+        return draw(st.lists(st.one_of(point, turned), min_size=1, max_size=3))
     if key == "angle":
         return draw(st.one_of(st.floats(-200, 200), st.sampled_from([1e6, -1e6, 181.0])))
     if key == "facing":
@@ -335,27 +399,151 @@ def zone_queries(draw: st.DrawFn) -> tuple[str, str, str, Any, Any, list[tuple[A
 
 
 def run_zone_query(name: str, model: Any, move: Any, roll: Any, mode: Any,
-                   points: list[tuple[Any, Any]]) -> str:
+                   points: list[tuple[Any, ...]]) -> str:
     """``legal_zone``, then every query of the zone at each point, and ``validate_path``."""
-    state = shipped_state(name)
+    return _query(shipped_state(name), model, move, roll, mode, None, points)
+
+
+def _query(state: GameState, model: Any, move: Any, roll: Any, mode: Any, step: Any,
+           points: list[tuple[Any, ...]]) -> str:
     try:
-        zone = legal_zone(state, model, move, roll=roll, mode=mode)
+        zone = legal_zone(state, model, move, roll=roll, mode=mode, step=step)
     except UserError:
         return "refused"
+    return zone_probe(zone, state, model, move, points, roll=roll, mode=mode)
+
+
+def zone_probe(zone: Zone, state: GameState, model: Any, move: Any,
+               points: list[tuple[Any, ...]], *, roll: Any = None, mode: Any = None) -> str:
+    """Every query of ``zone`` at each point (``contains``, ``explain``, ``nearest``,
+    ``path_to``, ``facing_at``), then ``validate_path`` along the points (which may carry
+    facings). Where the zone contains a point, ``path_to``'s witness must be a path
+    ``validate_path`` accepts (the zone's guarantee). ``"refused"`` if any refused."""
     refused = False
     queries: list[Callable[[Any, Any], Any]] = [zone.contains, zone.explain, zone.nearest,
-                                                zone.path_to]
-    for x, y in points:
-        for query in queries:
-            try:
-                query(x, y)
-            except UserError:
-                refused = True
+                                                zone.path_to, zone.facing_at]
+    for x, y, *_ in points:
+        try:
+            found = [query(x, y) for query in queries]
+        except UserError:
+            refused = True
+            continue
+        if found[0] and found[3] is not None:
+            check = validate_path(state, model, move, found[3].points, roll=roll, mode=mode)
+            assert check.legal, (found[3].points, check.violations)
     try:
         validate_path(state, model, move, points, roll=roll, mode=mode)
     except UserError:
         refused = True
     return "refused" if refused else "accepted"
+
+
+# -- zone queries of models that turn as they move ------------------------------------------------
+
+WH40K = [n for n in NAMES if not n.startswith("t9a")]
+STEPS: list[Any] = [7.5, 15.0, 30.0, 90.0, 0, -15.0, 0.5, 90.5, 1e9, math.nan, math.inf, "15",
+                    True, 10**400]
+"""Facing steps for ``legal_zone``: valid ones of 7.5 degrees and over (a finer step is a
+finer zone at a cost that grows as 1 / step: not a hostile input), and invalid ones."""
+
+
+@lru_cache(maxsize=64)  # (each state keeps its zones' caches: a bounded number of them)
+def turning_state(name: str, model: str, base: str | None, hull: int | None,
+                  facing: Any) -> GameState | None:
+    """The shipped scenario ``name`` with ``model`` given ``base`` (a ``"hull"``: the polygon
+    ``HULLS[hull]``) and ``facing``, loaded as a file would be (``None``: the loader refuses
+    it)."""
+    doc = _copy(shipped_doc(name))
+    for m in _model_dicts(doc):
+        if m.get("id") == model:
+            if base is not None:
+                m["base"] = base
+                m.pop("hull", None)
+                if hull is not None:
+                    m["hull"] = HULLS[hull]
+            if facing is not None:
+                m["facing"] = facing
+    try:
+        return loads_scenario(json.dumps(doc), fmt="json", source=name)
+    except (UserError, ValueError):  # the loader's refusal; or NaN, which JSON cannot hold
+        return None
+
+
+@st.composite
+def turning_queries(draw: st.DrawFn) -> tuple[Any, ...]:
+    """``(scenario, model, base, hull, facing, move, roll, step, [point])``: a zone query of a
+    model on a non-round base (a shipped one, or a model given one of :data:`NON_ROUND_BASES`
+    and a hostile facing), maybe with a facing step; points with facings, some hostile."""
+    name = draw(st.sampled_from(WH40K))
+    state = shipped_state(name)
+    active = [m for u in state.units if isinstance(u, Unit)
+              and u.player == state.battle.active_player for m in u.models if m.at]
+    turning = [m.id for m in active if not m.base.is_round]
+    model = draw(st.sampled_from(turning or [m.id for m in active] or ["nobody"]))
+    base = hull = facing = None
+    if not turning or _rarely(draw, 2):  # another base (a round model given one)
+        model = draw(st.sampled_from([m.id for m in active] or ["nobody"]))
+        base = draw(st.sampled_from(NON_ROUND_BASES))
+        hull = draw(st.integers(0, len(HULLS) - 1)) if base == "hull" else None
+    if _rarely(draw, 3):
+        facing = draw(st.sampled_from(HOSTILE_FACINGS[:16]))  # numbers a file can hold
+    move = _mostly(draw, st.sampled_from(["normal", "normal", "advance", "fall-back"]),
+                   st.sampled_from(["charge", "", "Normal"]))
+    roll = draw(st.integers(1, 6)) if move == "advance" else None
+    step = draw(st.sampled_from(STEPS)) if _rarely(draw, 4) else None
+    x, y = draw(st.sampled_from(_near(state, model=model)))
+    reach = draw(st.sampled_from([1.0, 4.0, 10.0]))
+    at = st.tuples(st.floats(x - reach, x + reach), st.floats(y - reach, y + reach))
+    with_facing = st.tuples(st.floats(x - reach, x + reach), st.floats(y - reach, y + reach),
+                            st.one_of(st.floats(0, 360), st.sampled_from(HOSTILE_FACINGS)))
+    points = draw(st.lists(st.one_of(at, with_facing, st.tuples(coordinate, coordinate)),
+                           min_size=1, max_size=3))
+    return name, model, base, hull, facing, move, roll, step, points
+
+
+def run_turning_query(name: str, model: str, base: str | None, hull: int | None, facing: Any,
+                      move: str, roll: Any, step: Any, points: list[tuple[Any, ...]]) -> str:
+    """The scenario with the model's base (refused if the loader refuses it), then
+    :func:`legal_zone` with ``step`` and every query of the zone at each point
+    (:func:`zone_probe`)."""
+    state = turning_state(name, model, base, hull, facing)
+    if state is None:
+        return "refused"
+    return _query(state, model, move, roll, None, step, points)
+
+
+# -- tabletop fit ---------------------------------------------------------------------------------
+
+FIT_BASES = [*NON_ROUND_BASES[:-3], "32mm", "25mm", "170mm", "0.001mm", "10000mm",
+             "oval 10001x1mm", "oval 1e3x1mm", "rect 0x5mm", "9" * 400 + "mm", "hull", "",
+             "Rect 25x50mm"]
+
+
+@st.composite
+def fit_lines(draw: st.DrawFn) -> list[str]:
+    """A ``tabletop fit`` command line: a shipped scenario, a base (a base string, the id of
+    one of its units or models, a hostile string), maybe ``--at``, ``--limit``, ``--format``
+    and ``-o``; each mostly plausible."""
+    name = "missing.toml" if _rarely(draw, 20) else draw(st.sampled_from(NAMES))
+    ids = [i for u in shipped_state(name).units if isinstance(u, Unit)
+           for i in (u.id, *(m.id for m in u.models))] if name in NAMES else []
+    argv = ["fit", name, "--base", _mostly(draw, st.sampled_from(FIT_BASES + ids),
+                                           strings.filter(lambda s: "\x00" not in s
+                                                          and "\ud800" not in s))]
+    if draw(st.booleans()):
+        argv += ["--at", _mostly(draw, st.tuples(st.floats(-5, 75), st.floats(-5, 50)).map(
+            lambda p: f"{p[0]},{p[1]}"), st.sampled_from([
+                "nan,1", "1e308,0", "inf,inf", "-0,-0", "1e6,1e6", "30", "x,y", "", "30,22,5",
+                "1" * 400 + ",2"]))]
+    if _rarely(draw, 3):
+        argv += ["--limit", draw(st.sampled_from(["0", "-1", "1e400", "nan", "inf", "100",
+                                                  "100.5", "0.001", "5", "x"]))]
+    fmt = _mostly(draw, st.sampled_from(["text", "text", "json", "png"]), st.just("svg"))
+    argv += ["--format", fmt]
+    if fmt == "png" or _rarely(draw, 3):
+        argv += ["-o", draw(st.sampled_from(["OUT/fit.png", "OUT/fit.png", "OUT/fit.txt",
+                                             "OUT", "OUT/no/x", "/dev/full"]))]
+    return argv
 
 
 # -- command lines --------------------------------------------------------------------------------

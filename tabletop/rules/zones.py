@@ -1117,7 +1117,8 @@ def legal_zone(state: GameState, model_id: str, move: str, *, roll: int | None =
         Unknown model, move or mode, missing roll, model not on the battlefield.
     """
     sit = _situation(state, model_id, move, roll, mode, fly)
-    if step is not None and not (isinstance(step, int | float) and 1.0 <= step <= 90.0):
+    if step is not None and (isinstance(step, bool) or not (isinstance(step, int | float)
+                                                            and 1.0 <= step <= 90.0)):
         raise UserError(f"a facing step is a number of degrees from 1 to 90, not "
                         f"{describe(step)}")
     if not isinstance(sit.base, Round):
