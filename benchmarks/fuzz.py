@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import collections
 import gc
+import multiprocessing
 import os
 import resource
 import signal
@@ -126,6 +127,10 @@ def run_family(name: str, n: int, seed_value: int, keep: Path | None = None,
     return {"counts": counts, "times": times, "crashes": crashes, "slow": slow}
 
 
+def _family_task(task: tuple[str, int, int, Path | None, float]) -> tuple[str, dict[str, Any]]:
+    return task[0], run_family(*task)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=100_000, help="inputs in all (default 100,000)")
@@ -135,6 +140,9 @@ def main() -> int:
     parser.add_argument("--memory-gb", type=float, default=4.0, help="address space cap")
     parser.add_argument("--slow", type=float, default=SLOW, metavar="SECONDS",
                         help=f"CPU time over which an input counts as slow (default {SLOW:g})")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="run the families in N processes at once (CPU times are each "
+                        "process's own)")
     parser.add_argument("--keep", type=Path, metavar="DIR",
                         help="write each crashing or slow input to DIR as a Python literal")
     args = parser.parse_args()
@@ -155,18 +163,19 @@ def main() -> int:
           "(CPU time)")
     reports = []
     started = time.perf_counter()
-    for name, n in zip(families, share, strict=True):
-        if n == 0:
-            continue
-        r = run_family(name, n, args.seed, args.keep, args.slow)
-        c, t = r["counts"], sorted(r["times"])
-        total.update(c)
-        all_times += t
-        reports.append((name, r))
-        print(f"{name:<10} {len(t):>8,} {c['accepted']:>9,} {c['refused']:>9,} "
-              f"{c['crashed']:>8,} {c['slow']:>5,} {c['wall']:>8,} "
-              f"{statistics.median(t) * 1e3:>7.1f}ms "
-              f"{t[int(0.99 * (len(t) - 1))] * 1e3:>7.1f}ms {t[-1]:>7.2f}s", flush=True)
+    tasks = [(name, n, args.seed, args.keep, args.slow)
+             for name, n in zip(families, share, strict=True) if n]
+    with multiprocessing.get_context("fork").Pool(max(1, args.jobs)) as pool:
+        for name, r in pool.imap(_family_task, tasks) if args.jobs > 1 else map(
+                _family_task, tasks):
+            c, t = r["counts"], sorted(r["times"])
+            total.update(c)
+            all_times += t
+            reports.append((name, r))
+            print(f"{name:<10} {len(t):>8,} {c['accepted']:>9,} {c['refused']:>9,} "
+                  f"{c['crashed']:>8,} {c['slow']:>5,} {c['wall']:>8,} "
+                  f"{statistics.median(t) * 1e3:>7.1f}ms "
+                  f"{t[int(0.99 * (len(t) - 1))] * 1e3:>7.1f}ms {t[-1]:>7.2f}s", flush=True)
     t = sorted(all_times)
     print(f"{'all':<10} {len(t):>8,} {total['accepted']:>9,} {total['refused']:>9,} "
           f"{total['crashed']:>8,} {total['slow']:>5,} {total['wall']:>8,} "

@@ -173,7 +173,7 @@ def _rebase(draw: st.DrawFn, model: dict[str, Any]) -> None:
     model["base"] = draw(st.sampled_from(NON_ROUND_BASES))
     model.pop("hull", None)
     if model["base"] == "hull":
-        model["hull"] = draw(st.sampled_from(HULLS))
+        model["hull"] = _copy(draw(st.sampled_from(HULLS)))  # later mutations edit it
     if _rarely(draw, 3):
         model["facing"] = draw(st.one_of(st.sampled_from(HOSTILE_FACINGS), st.floats(-720, 720)))
 
@@ -460,7 +460,7 @@ def turning_state(name: str, model: str, base: str | None, hull: int | None,
                 m["base"] = base
                 m.pop("hull", None)
                 if hull is not None:
-                    m["hull"] = HULLS[hull]
+                    m["hull"] = _copy(HULLS[hull])
             if facing is not None:
                 m["facing"] = facing
     try:
