@@ -1,0 +1,256 @@
+"""Reading a survey's OUT_DIR for the report: ``plan.json`` and ``results/*.json`` (#16).
+
+The files follow the survey contract (``tabletop.survey.jobs``); they are read through pydantic
+models that keep the keys the report uses and ignore any other (the contract grows by new keys
+only). A plan the report cannot use is a :class:`~tabletop.errors.UserError` naming the file
+and the field; a result file that is unreadable, or whose value does not have its measure's
+shape, counts as a failed job with that message, so one bad file never stops the report.
+Geometries arrive as WKT and leave as shapely geometries.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import shapely
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from shapely.geometry.base import BaseGeometry
+
+from tabletop.errors import UserError, printable, quote
+from tabletop.scenario.messages import format_path
+
+__all__ = [
+    "AdvanceOdds",
+    "Base",
+    "BoardInfo",
+    "GapFit",
+    "Job",
+    "Plan",
+    "Reach",
+    "Result",
+    "Survey",
+    "load",
+]
+
+MEASURES = ("gap-fit", "reach", "advance-odds")
+
+
+def _from_wkt(value: object) -> object:
+    if isinstance(value, str):
+        try:
+            return shapely.from_wkt(value)
+        except shapely.errors.GEOSException as exc:
+            raise ValueError(f"not a WKT geometry ({exc})") from None
+    return value
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True, arbitrary_types_allowed=True)
+
+
+Num = Annotated[float, Field(allow_inf_nan=False)]
+XY = tuple[Num, Num]
+Geometry = Annotated[BaseGeometry, BeforeValidator(_from_wkt)]
+
+
+class Base(_Model):
+    """A catalogue entry."""
+
+    name: str
+    units: int = 0
+    width: Num
+    length: Num
+
+
+class Piece(_Model):
+    id: str
+    kind: str
+    wkt: Geometry
+
+
+class BoardInfo(_Model):
+    board: str
+    layout: str
+    deployment: str
+    width: Num = 60.0
+    height: Num = 44.0
+    terrain: list[Piece] = []
+    zones: dict[str, Geometry] = {}
+    objectives: list[XY] = []
+
+
+class Job(_Model):
+    id: str
+    board: str
+    layout: str
+    deployment: str
+    base: Base
+    measure: str
+    side: str | None = None
+    params: dict[str, Any] = {}
+
+
+class Plan(_Model):
+    version: int
+    bases: list[Base] = []
+    boards: dict[str, BoardInfo]
+    jobs: list[Job]
+
+
+class Passage(_Model):
+    a: str
+    b: str
+    width: Num
+    passes: bool
+    facing: Num | None = None
+    neck: tuple[XY, XY]
+    shut_by: str | None = None
+
+
+class GapFit(_Model):
+    passages: list[Passage]
+
+
+class Reach(_Model):
+    objectives: list[XY]
+    moves: dict[str, list[int | None]]
+    area: dict[str, list[Num]]
+    rings: dict[str, list[Geometry]] = {}
+
+
+class Band(_Model):
+    roll: int
+    p: Num
+    wkt: Geometry
+
+
+class AdvanceOdds(_Model):
+    M: Num
+    start: XY
+    bands: list[Band]
+
+
+VALUES: dict[str, type[_Model]] = {"gap-fit": GapFit, "reach": Reach, "advance-odds": AdvanceOdds}
+
+
+class Result(_Model):
+    id: str
+    ok: bool
+    error: str | None = None
+    seconds: Num = 0.0
+    value: dict[str, Any] | None = None
+
+
+def _problems(exc: ValidationError, shown: int = 5) -> str:
+    errs = exc.errors()
+    lines = [f"{format_path(e['loc']) or '(top)'}: {e['msg']}" for e in errs[:shown]]
+    if len(errs) > shown:
+        lines.append(f"and {len(errs) - shown} more")
+    return "; ".join(lines)
+
+
+@dataclass
+class Survey:
+    """What the report is built from: the plan, and every job's outcome."""
+
+    out_dir: Path
+    plan: Plan
+    raw_plan: dict[str, Any]
+    values: dict[str, GapFit | Reach | AdvanceOdds] = field(default_factory=dict)
+    """The value of every job that succeeded, by job id."""
+    failed: dict[str, str] = field(default_factory=dict)
+    """The error of every job that failed (or whose result file is unusable), by job id."""
+    seconds: float = 0.0
+    """Compute time of the results read, summed."""
+    stray: int = 0
+    """Result files that match no job of the plan."""
+    results: list[dict[str, Any]] = field(default_factory=list)
+    """The usable result files as read (the contract's dicts, for ``jobs.balance``)."""
+
+    @property
+    def missing(self) -> list[Job]:
+        """The jobs of the plan without a result file."""
+        return [j for j in self.plan.jobs if j.id not in self.values and j.id not in self.failed]
+
+
+def _read_json(path: Path, name: str) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"{printable(str(path))}: no such file; {name}") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise UserError(f"{printable(str(path))}: not a readable JSON file ({printable(str(exc))})"
+                        ) from None
+
+
+def load(out_dir: str | Path) -> Survey:
+    """Read ``OUT_DIR/plan.json`` and every ``OUT_DIR/results/*.json``."""
+    out = Path(out_dir)
+    plan_path = out / "plan.json"
+    raw = _read_json(plan_path, "a survey's folder holds the plan.json that 'tabletop survey "
+                     "... -o OUT_DIR' writes")
+    try:
+        plan = Plan.model_validate(raw)
+    except ValidationError as exc:
+        raise UserError(f"{printable(str(plan_path))}: not a survey plan: {_problems(exc)}"
+                        ) from None
+    unknown = sorted({j.board for j in plan.jobs} - set(plan.boards))
+    if unknown:
+        raise UserError(f"{printable(str(plan_path))}: jobs name boards that 'boards' does not "
+                        f"have: {', '.join(quote(b) for b in unknown[:5])}")
+    survey = Survey(out, plan, raw)
+    jobs = {j.id: j for j in plan.jobs}
+    folder = out / "results"
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
+        _read_result(survey, jobs, path)
+    return survey
+
+
+def _read_result(survey: Survey, jobs: dict[str, Job], path: Path) -> None:
+    where = f"results/{path.name}"
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        result = Result.model_validate(raw)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        # a file named after a job but unreadable still accounts for that job
+        if path.stem in jobs:
+            survey.failed[path.stem] = f"{where}: unreadable result ({_short(exc)})"
+        else:
+            survey.stray += 1
+        return
+    job = jobs.get(result.id)
+    if job is None:
+        survey.stray += 1
+        return
+    survey.seconds += result.seconds
+    if not result.ok:
+        survey.failed[job.id] = result.error or "failed without a message"
+        return
+    model = VALUES.get(job.measure)
+    if model is None:
+        survey.failed[job.id] = f"{where}: unknown measure {quote(job.measure)}"
+        return
+    try:
+        survey.values[job.id] = model.model_validate(result.value)  # type: ignore[assignment]
+    except ValidationError as exc:
+        survey.failed[job.id] = f"{where}: the value is not a {job.measure} value: {_problems(exc)}"
+        return
+    survey.results.append(raw)
+
+
+def _short(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        return _problems(exc)
+    return str(exc)
+
+
+def of_measure(survey: Survey, measure: Literal["gap-fit", "reach", "advance-odds"],
+               board: str) -> Iterable[tuple[Job, Any]]:
+    """Every succeeded job of ``measure`` on ``board``, with its value, in plan order."""
+    for job in survey.plan.jobs:
+        if job.board == board and job.measure == measure and job.id in survey.values:
+            yield job, survey.values[job.id]
