@@ -37,6 +37,8 @@ TERRAIN = [
     (f"crate{HOSTILE}", "light", box(40, 40.5, 44, 42.5)),
 ]
 ZONES = {"red": box(0, 0, 12, H), "blue": box(48, 0, W, H)}
+LEANING = {"red": box(0, 0, 12, H), "blue": box(54, 0, W, H)}
+"""The second layout's zones: blue's is 6" further from the objectives."""
 OBJECTIVES = [[30.0, 22.0], [15.0, 8.0], [45.0, 36.0], [15.0, 36.0], [45.0, 8.0]]
 MOVES = [5, 6, 8]
 CAP = 3
@@ -52,11 +54,15 @@ def _base(entry: tuple[object, ...]) -> dict[str, object]:
     return dict(zip(("name", "spec", "units", "width", "length"), entry, strict=True))
 
 
+def _zones(layout: str) -> dict[str, shapely.Geometry]:
+    return ZONES if layout == LAYOUTS[0] else LEANING
+
+
 def _board_info(layout: str) -> dict[str, object]:
     return {"board": f"{layout}__{DEPLOYMENT}", "layout": layout, "deployment": DEPLOYMENT,
             "width": W, "height": H,
             "terrain": [{"id": i, "kind": k, "wkt": g.wkt} for i, k, g in TERRAIN],
-            "zones": {p: z.wkt for p, z in ZONES.items()}, "objectives": OBJECTIVES}
+            "zones": {p: z.wkt for p, z in _zones(layout).items()}, "objectives": OBJECTIVES}
 
 
 def _blocked() -> shapely.Geometry:
@@ -77,7 +83,7 @@ def _value(job: dict[str, object]) -> dict[str, object]:
              "shut_by": "ruin-b" if base["name"] == "50mm" else None},
         ]}
     table = box(0, 0, W, H).difference(_blocked())
-    zone = ZONES[str(job["side"])]
+    zone = _zones(str(job["layout"]))[str(job["side"])]
     if job["measure"] == "reach":
         moves, area, rings = {}, {}, {}
         for m in MOVES:
@@ -188,6 +194,16 @@ def test_every_board_and_section(report: tuple[Path, str]) -> None:
     assert "narrowest base that fails it: 60mm" in text
     assert "narrowest base that fails it: 50mm" in text
     assert "<td>ruin-b</td>" in text
+
+
+def test_balance_is_ordered_by_imbalance(report: tuple[Path, str]) -> None:
+    _, text = report
+    balance = text[text.index('id="balance"'):text.index('id="plots"')]
+    boards = balance[:balance.index("most unbalanced bases")]
+    # the second layout leans to red (blue deploys 6" further off): it comes first
+    first, second = (boards.index(f">{html.escape(lay)}</a>") for lay in LAYOUTS[::-1])
+    assert first < second
+    assert "<td>red</td>" in boards and "<td>even</td>" in boards
 
 
 def test_counts_failed_and_missing_jobs(report: tuple[Path, str]) -> None:

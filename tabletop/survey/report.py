@@ -40,6 +40,8 @@ GAP_RAMP = ("#7a0177", "#c51b8a", "#e34a33", "#fd8d3c", "#d9b51c", "#78c679", "#
             "#1d91c0", "#253494")
 """Colours of the bases from the narrowest (a gap it fails shuts nearly everything) up."""
 PASSES_ALL = "#9a9a9a"
+TOP_LEANS = 50
+"""Rows of the table of the most unbalanced (board, base, M)."""
 RING_SHADES = (0.62, 0.38, 0.18)
 """Opacity of the side's colour for the ground reached in 1, 2, 3 phases."""
 ODDS_RAMP = ("#fff5d6", "#fdd49e", "#fc8d59", "#d7301f", "#990000", "#4a0000")
@@ -507,8 +509,117 @@ def _board_section(survey: Survey, board: Board, bases: Sequence[Base],
     return "".join(parts)
 
 
-def _balance_section(survey: Survey, boards: Sequence[Board]) -> str:
-    return '<section id="balance"><h2>Balance</h2><p>TODO</p></section>'
+@dataclass
+class Lean:
+    """How far one board leans to one side for one base and M."""
+
+    board: Board
+    base: Base
+    m: str
+    phases: tuple[list[int | None], list[int | None]]
+    """Phases of the board's two sides to each objective (``None``: beyond the cap)."""
+    area: tuple[list[float], list[float]]
+    lead: float
+    """The second side's phases summed over the objectives less the first's (beyond the cap
+    counted as cap + 1): positive, the first side is nearer the objectives overall."""
+    area_lead: float
+    """The first side's ground after one phase less the second's, over their mean."""
+
+    @property
+    def favoured(self) -> str:
+        if not self.lead and not self.area_lead:
+            return ""
+        first = self.lead > 0 if self.lead else self.area_lead > 0
+        return self.board.sides[0 if first else 1]
+
+    @property
+    def score(self) -> tuple[float, float]:
+        return abs(self.lead), abs(self.area_lead)
+
+
+def _leans(board: Board, bases: Sequence[Base]) -> list[Lean]:
+    if len(board.sides) != 2:
+        return []
+    cap = int(_param(board, "reach", "phases", 3))
+    out = []
+    for base in bases:
+        a, b = (board.reach.get((s, base.name)) for s in board.sides)
+        if a is None or b is None:
+            continue
+        for m in sorted(set(a.moves) & set(b.moves), key=float):
+            pa, pb = a.moves[m], b.moves[m]
+            lead = sum((cap + 1 if y is None else y) - (cap + 1 if x is None else x)
+                       for x, y in zip(pa, pb, strict=False))
+            aa, ab = a.area.get(m, []), b.area.get(m, [])
+            mean = (aa[0] + ab[0]) / 2 if aa and ab else 0.0
+            area_lead = (aa[0] - ab[0]) / mean if mean > 0 else 0.0
+            out.append(Lean(board, base, m, (pa, pb), (aa, ab), lead, area_lead))
+    return out
+
+
+def _cell(v: float, text: str) -> str:
+    return f'<td class="n" data-v="{v:.6g}">{text}</td>'
+
+
+def _lean_text(side: str, lead: float) -> str:
+    return f"{_e(side)} by {abs(lead):.2g}" if side else "even"
+
+
+def _phases_text(phases: Sequence[int | None], cap: int) -> str:
+    return " ".join(f">{cap}" if p is None else str(p) for p in phases)
+
+
+def _balance_section(survey: Survey, boards: Sequence[Board], bases: Sequence[Base]) -> str:
+    per_board = [(b, _leans(b, bases)) for b in boards]
+    rows = []
+    summary = []
+    for board, leans in per_board:
+        if not leans:
+            continue
+        mean = sum(x.lead for x in leans) / len(leans)
+        area = sum(x.area_lead for x in leans) / len(leans)
+        side = board.sides[0 if mean > 0 or (not mean and area > 0) else 1] \
+            if mean or area else ""
+        worst = max(leans, key=lambda x: x.score)
+        summary.append(((abs(mean), abs(area)), (
+            f'<a href="#{board.anchor}">{_e(board.info.layout)}</a>', _e(board.info.deployment),
+            _e(side) if side else "even", _cell(abs(mean), f"{abs(mean):.2f}"),
+            _cell(abs(area), f"{abs(area):.0%}"),
+            f"{_e(worst.base.name)}, M={_e(worst.m)}: {_lean_text(worst.favoured, worst.lead)}",
+            _cell(len(leans), str(len(leans))))))
+        rows += leans
+    if not summary:
+        return ('<section id="balance"><h2>Balance</h2><p>No board has reach results for both '
+                "of its sides yet.</p></section>")
+    summary.sort(key=lambda r: r[0], reverse=True)
+    head = ("Layout", "Map", "Favoured side", "Mean phase lead", "Mean ground lead after 1 phase",
+            "Largest lead (base, M)", "Base x M compared")
+    board_table = _table(head, (r for _, r in summary), sortable=True)
+    rows.sort(key=lambda x: x.score, reverse=True)
+    top = rows[:TOP_LEANS]
+    combo = []
+    for x in top:
+        cap = int(_param(x.board, "reach", "phases", 3))
+        combo.append((f'<a href="#{x.board.anchor}">{_e(x.board.info.layout)}</a>',
+                      _e(x.board.info.deployment), _e(x.base.name), _e(x.m),
+                      *(f"{_e(side)}: {_phases_text(ph, cap)}"
+                        for side, ph in zip(x.board.sides, x.phases, strict=True)),
+                      _e(x.favoured) if x.favoured else "even",
+                      _cell(abs(x.lead), f"{abs(x.lead):g}"),
+                      _cell(abs(x.area_lead), f"{abs(x.area_lead):.0%}")))
+    sides = " / ".join(sorted({s for b, _ in per_board for s in b.sides}))
+    combo_table = _table(("Layout", "Map", "Base", "M", "Phases to objectives 1, 2, …",
+                          "and the other side's", "Favoured", "Phase lead", "Ground lead"),
+                         combo, sortable=True)
+    return ('<section id="balance"><h2>Balance</h2>'
+            f"<p>Does a board favour one side ({_e(sides)})? For each base and M, the <b>phase "
+            "lead</b> is how many Movement phases fewer, summed over the objectives, the "
+            "favoured side needs to bring the base within range of them (beyond the survey's "
+            "cap counted as one more); the <b>ground lead</b> how much more ground it reaches "
+            "in its first phase, against the two sides' mean. Boards from the most unbalanced "
+            "(click a column to sort by it):</p>" + board_table
+            + f"<h3>The {len(top)} most unbalanced bases and moves</h3>" + combo_table
+            + "</section>")
 
 
 def _contents(boards: Sequence[Board]) -> str:
@@ -588,7 +699,7 @@ def render(survey: Survey) -> str:
             "many Movement phases each side needs to reach each objective, and the odds of an "
             "advance, on every layout and deployment map surveyed (tabletop survey).</p>"
             + _contents(boards) + _summary(survey, bases, boards)
-            + _bases_section(bases, colours) + _balance_section(survey, boards)
+            + _bases_section(bases, colours) + _balance_section(survey, boards, bases)
             + plots_section(survey, bases) + _failed_section(survey)
             + f'<section id="boards"><h2>Boards</h2>{board_html}</section>'
             + "<script>" + SCRIPT + "</script></body></html>\n")
