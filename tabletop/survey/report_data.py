@@ -3,8 +3,9 @@
 The files follow the survey contract (``tabletop.survey.jobs``); they are read through pydantic
 models that keep the keys the report uses and ignore any other (the contract grows by new keys
 only). A plan the report cannot use is a :class:`~tabletop.errors.UserError` naming the file
-and the field; a result file that is unreadable, or whose value does not have its measure's
-shape, counts as a failed job with that message, so one bad file never stops the report.
+and the field; a result whose value does not have its measure's shape counts as a failed job
+with that message, and a result file that is not JSON as missing (a rerun does it again), so
+one bad file never stops the report.
 Geometries arrive as WKT and leave as shapely geometries.
 """
 
@@ -22,6 +23,7 @@ from shapely.geometry.base import BaseGeometry
 
 from tabletop.errors import UserError, printable, quote
 from tabletop.scenario.messages import format_path
+from tabletop.survey.run import PLAN_FILE, RESULTS, load_results
 
 __all__ = [
     "AdvanceOdds",
@@ -167,7 +169,7 @@ class Survey:
     seconds: float = 0.0
     """Compute time of the results read, summed."""
     stray: int = 0
-    """Result files that match no job of the plan."""
+    """Results that match no job of the plan."""
     results: list[dict[str, Any]] = field(default_factory=list)
     """The usable result files as read (the contract's dicts, for ``jobs.balance``)."""
 
@@ -188,9 +190,10 @@ def _read_json(path: Path, name: str) -> Any:
 
 
 def load(out_dir: str | Path) -> Survey:
-    """Read ``OUT_DIR/plan.json`` and every ``OUT_DIR/results/*.json``."""
+    """Read ``OUT_DIR/plan.json`` and the results beside it (``run.load_results``: a result
+    file that is not valid JSON counts as missing, as a rerun does it again)."""
     out = Path(out_dir)
-    plan_path = out / "plan.json"
+    plan_path = out / PLAN_FILE
     raw = _read_json(plan_path, "a survey's folder holds the plan.json that 'tabletop survey "
                      "... -o OUT_DIR' writes")
     try:
@@ -204,27 +207,21 @@ def load(out_dir: str | Path) -> Survey:
                         f"have: {', '.join(quote(b) for b in unknown[:5])}")
     survey = Survey(out, plan, raw)
     jobs = {j.id: j for j in plan.jobs}
-    folder = out / "results"
-    for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
-        _read_result(survey, jobs, path)
+    for job_id, result in sorted(load_results(out).items()):
+        job = jobs.get(job_id)
+        if job is None:
+            survey.stray += 1
+        else:
+            _take(survey, job, result)
     return survey
 
 
-def _read_result(survey: Survey, jobs: dict[str, Job], path: Path) -> None:
-    where = f"results/{path.name}"
+def _take(survey: Survey, job: Job, raw: dict[str, Any]) -> None:
+    where = f"{RESULTS}/{job.id}.json"
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
         result = Result.model_validate(raw)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        # a file named after a job but unreadable still accounts for that job
-        if path.stem in jobs:
-            survey.failed[path.stem] = f"{where}: unreadable result ({_short(exc)})"
-        else:
-            survey.stray += 1
-        return
-    job = jobs.get(result.id)
-    if job is None:
-        survey.stray += 1
+    except ValidationError as exc:
+        survey.failed[job.id] = f"{where}: not a survey result: {_problems(exc)}"
         return
     survey.seconds += result.seconds
     if not result.ok:
@@ -240,12 +237,6 @@ def _read_result(survey: Survey, jobs: dict[str, Job], path: Path) -> None:
         survey.failed[job.id] = f"{where}: the value is not a {job.measure} value: {_problems(exc)}"
         return
     survey.results.append(raw)
-
-
-def _short(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
-        return _problems(exc)
-    return str(exc)
 
 
 def of_measure(survey: Survey, measure: Literal["gap-fit", "reach", "advance-odds"],
