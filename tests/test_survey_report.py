@@ -24,6 +24,7 @@ from pngio import read_png
 from shapely.geometry import Point, box
 
 from tabletop.errors import UserError
+from tabletop.survey.measures import PHASE_CAP
 from tabletop.survey.report import build_report
 
 HOSTILE = '<script>alert("x")</script>\'"&amp;'
@@ -41,7 +42,7 @@ LEANING = {"red": box(0, 0, 12, H), "blue": box(54, 0, W, H)}
 """The second layout's zones: blue's is 6" further from the objectives."""
 OBJECTIVES = [[30.0, 22.0], [15.0, 8.0], [45.0, 36.0], [15.0, 36.0], [45.0, 8.0]]
 MOVES = [5, 6, 8]
-CAP = 3
+PHASES = 3
 BASES = [  # name, spec, units, least width, greatest width (inches)
     ("25mm", "25mm", 40, 0.984, 0.984),
     ("50mm", "50mm", 12, 1.969, 1.969),
@@ -88,7 +89,9 @@ def _value(job: dict[str, object]) -> dict[str, object]:
         moves, area, rings = {}, {}, {}
         for m in MOVES:
             need = [math.ceil(max(0.0, zone.distance(Point(o)) - 3.0) / m) for o in OBJECTIVES]
-            moves[str(m)] = [n if n <= CAP else None for n in need]
+            moves[str(m)] = [n if n <= PHASE_CAP else None for n in need]
+            if str(base["name"]).startswith("hull"):
+                moves[str(m)][0] = None  # as if the hull could not get to the middle one
             grown = [zone.buffer(k * m).intersection(table) for k in (1, 2, 3)]
             area[str(m)] = [round(g.area, 1) for g in grown]
             if m == 6:
@@ -110,7 +113,7 @@ def write_fixture(out: Path) -> dict[str, object]:
             jobs.append({"measure": "gap-fit", "side": None, "params": {}, "base": base})
             for side in ZONES:
                 jobs.append({"measure": "reach", "side": side, "base": base, "params": {
-                    "moves": MOVES, "phases": CAP, "objective_range": 3.0}})
+                    "moves": MOVES, "phases": PHASES, "objective_range": 3.0}})
                 if entry[0] == "25mm":
                     jobs.append({"measure": "advance-odds", "side": side, "base": base,
                                  "params": {"M": 6, "start": [6.0, 22.0]}})
@@ -194,6 +197,7 @@ def test_every_board_and_section(report: tuple[Path, str]) -> None:
     assert "narrowest base that fails it: 60mm" in text
     assert "narrowest base that fails it: 50mm" in text
     assert "<td>ruin-b</td>" in text
+    assert f">{PHASE_CAP}</td>" in text  # the hull's objective out of reach
 
 
 def test_balance_is_ordered_by_imbalance(report: tuple[Path, str]) -> None:

@@ -19,5 +19,14 @@ from tabletop.survey.jobs import (
 from tabletop.survey.report import build_report
 from tabletop.survey.run import run_survey
 
-__all__ = ["MEASURES", "balance", "board_info", "catalogue", "parse_bases", "plan", "build_report",
-           "run_job", "run_survey"]
+__all__ = [
+    "MEASURES",
+    "balance",
+    "board_info",
+    "build_report",
+    "catalogue",
+    "parse_bases",
+    "plan",
+    "run_job",
+    "run_survey",
+]

@@ -22,6 +22,8 @@ from pathlib import Path
 
 from tabletop.files import atomic_write
 from tabletop.survey import report_svg as svg
+from tabletop.survey.jobs import balance
+from tabletop.survey.measures import PHASE_CAP
 from tabletop.survey.report_data import (
     AdvanceOdds,
     Base,
@@ -30,6 +32,7 @@ from tabletop.survey.report_data import (
     Job,
     Reach,
     Survey,
+    counted,
     load,
     of_measure,
 )
@@ -42,6 +45,8 @@ GAP_RAMP = ("#7a0177", "#c51b8a", "#e34a33", "#fd8d3c", "#d9b51c", "#78c679", "#
 PASSES_ALL = "#9a9a9a"
 TOP_LEANS = 50
 """Rows of the table of the most unbalanced (board, base, M)."""
+GROUND_EVEN = 0.02
+"""A ground lead up to this (2 %) counts as even."""
 RING_SHADES = (0.62, 0.38, 0.18)
 """Opacity of the side's colour for the ground reached in 1, 2, 3 phases."""
 ODDS_RAMP = ("#fff5d6", "#fdd49e", "#fc8d59", "#d7301f", "#990000", "#4a0000")
@@ -133,11 +138,6 @@ def _reference(bases: Sequence[Base], names: Iterable[str]) -> Base | None:
     have = set(names)
     chosen = [b for b in bases if b.name in have]
     return max(chosen, key=lambda b: b.units, default=None)
-
-
-def _mean_phases(moves: Sequence[int | None], cap: int) -> float | None:
-    vals = [cap + 1 if m is None else m for m in moves]
-    return sum(vals) / len(vals) if vals else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -373,7 +373,6 @@ def _phases_table(board: Board, bases: Sequence[Base]) -> str:
                       for s in board.sides) + "</tr><tr>"
             + "".join("".join(f"<th>{i}</th>" for i in range(1, n_obj + 1))
                       + "<th>area after 1/2/3 (sq in)</th>" for s in board.sides) + "</tr>")
-    cap = int(_param(board, "reach", "phases", 3))
     rows = []
     for base in bases:
         ms = sorted({m for (s, b), r in board.reach.items() if b == base.name for m in r.moves},
@@ -393,7 +392,7 @@ def _phases_table(board: Board, bases: Sequence[Base]) -> str:
                     v = vals[i] if vals else None
                     others = [p[i] for j, p in enumerate(per_side) if j != k and p]
                     best = bool(others) and all(_faster(v, o) for o in others)
-                    cell = "–" if vals is None else (f">{cap}" if v is None else str(v))
+                    cell = "–" if vals is None else _phase(v)
                     row.append(f'<td class="best">{cell}</td>' if best else cell)
                 areas = r.area.get(m, []) if r else []
                 row.append("/".join(f"{a:.0f}" for a in areas) if areas else "–")
@@ -511,49 +510,60 @@ def _board_section(survey: Survey, board: Board, bases: Sequence[Base],
 
 @dataclass
 class Lean:
-    """How far one board leans to one side for one base and M."""
+    """How far one board leans to one side for one base and M (a row of ``jobs.balance``)."""
 
     board: Board
     base: Base
     m: str
+    sides: tuple[str, str]
     phases: tuple[list[int | None], list[int | None]]
-    """Phases of the board's two sides to each objective (``None``: beyond the cap)."""
-    area: tuple[list[float], list[float]]
-    lead: float
-    """The second side's phases summed over the objectives less the first's (beyond the cap
-    counted as cap + 1): positive, the first side is nearer the objectives overall."""
-    area_lead: float
+    """Phases of the two sides to each objective (``None``: out of reach)."""
+    imbalance: float
+    """``jobs.balance``'s: the objectives' differences in phases, absolute, summed."""
+    lead: int
+    """The second side's phases summed over the objectives less the first's (see
+    :func:`~tabletop.survey.report_data.counted`): positive, the first side is nearer the
+    objectives as a whole. Unlike ``imbalance``, a mirrored board's home objectives cancel."""
+    ground: float
     """The first side's ground after one phase less the second's, over their mean."""
 
     @property
     def favoured(self) -> str:
-        if not self.lead and not self.area_lead:
-            return ""
-        first = self.lead > 0 if self.lead else self.area_lead > 0
-        return self.board.sides[0 if first else 1]
+        """The side the board favours ("" if neither)."""
+        if self.lead:
+            return self.sides[0 if self.lead > 0 else 1]
+        if abs(self.ground) > GROUND_EVEN:
+            return self.sides[0 if self.ground > 0 else 1]
+        return ""
 
     @property
-    def score(self) -> tuple[float, float]:
-        return abs(self.lead), abs(self.area_lead)
+    def score(self) -> tuple[float, float, float]:
+        return abs(self.lead), abs(self.ground), self.imbalance
+
+    @property
+    def favoured_ground(self) -> float:
+        """:attr:`ground` from the favoured side's view (the first side's when even)."""
+        return -self.ground if self.favoured == self.sides[1] else self.ground
 
 
-def _leans(board: Board, bases: Sequence[Base]) -> list[Lean]:
-    if len(board.sides) != 2:
-        return []
-    cap = int(_param(board, "reach", "phases", 3))
-    out = []
-    for base in bases:
-        a, b = (board.reach.get((s, base.name)) for s in board.sides)
-        if a is None or b is None:
+def _leans(survey: Survey, boards: Sequence[Board], bases: Sequence[Base]
+           ) -> dict[str, list[Lean]]:
+    """The rows of ``jobs.balance`` over the results, by board key."""
+    by_key = {b.key: b for b in boards}
+    by_name = {b.name: b for b in bases}
+    out: dict[str, list[Lean]] = defaultdict(list)
+    for row in balance(survey.results):
+        board, base = by_key.get(str(row["board"])), by_name.get(str(row["base"]))
+        if board is None or base is None:
             continue
-        for m in sorted(set(a.moves) & set(b.moves), key=float):
-            pa, pb = a.moves[m], b.moves[m]
-            lead = sum((cap + 1 if y is None else y) - (cap + 1 if x is None else x)
-                       for x, y in zip(pa, pb, strict=False))
-            aa, ab = a.area.get(m, []), b.area.get(m, [])
-            mean = (aa[0] + ab[0]) / 2 if aa and ab else 0.0
-            area_lead = (aa[0] - ab[0]) / mean if mean > 0 else 0.0
-            out.append(Lean(board, base, m, (pa, pb), (aa, ab), lead, area_lead))
+        a, b = row["sides"]
+        pa, pb = row["phases"][a], row["phases"][b]
+        lead = sum(counted(y) - counted(x) for x, y in zip(pa, pb, strict=False))
+        aa, ab = row["area"][a], row["area"][b]
+        mean = (aa[0] + ab[0]) / 2 if aa and ab else 0.0
+        ground = (aa[0] - ab[0]) / mean if mean > 0 else 0.0
+        out[board.key].append(Lean(board, base, f"{row['M']:g}", (a, b), (pa, pb),
+                                   float(row["imbalance"]), lead, ground))
     return out
 
 
@@ -561,63 +571,70 @@ def _cell(v: float, text: str) -> str:
     return f'<td class="n" data-v="{v:.6g}">{text}</td>'
 
 
-def _lean_text(side: str, lead: float) -> str:
-    return f"{_e(side)} by {abs(lead):.2g}" if side else "even"
+def _phase(p: int | None) -> str:
+    return f">{PHASE_CAP}" if p is None else str(p)
 
 
-def _phases_text(phases: Sequence[int | None], cap: int) -> str:
-    return " ".join(f">{cap}" if p is None else str(p) for p in phases)
+def _board_lean(leans: Sequence[Lean]) -> tuple[str, float, float]:
+    """The side a board favours over all its bases and M ("" if neither), by how many phases
+    (mean lead) and how much ground (mean ground lead)."""
+    mean = sum(x.lead for x in leans) / len(leans)
+    ground = sum(x.ground for x in leans) / len(leans)
+    sides = leans[0].sides
+    if abs(mean) >= 0.05:
+        return sides[0 if mean > 0 else 1], abs(mean), ground if mean > 0 else -ground
+    if abs(ground) > GROUND_EVEN:
+        return sides[0 if ground > 0 else 1], abs(mean), abs(ground)
+    return "", abs(mean), abs(ground)
 
 
-def _balance_section(survey: Survey, boards: Sequence[Board], bases: Sequence[Base]) -> str:
-    per_board = [(b, _leans(b, bases)) for b in boards]
-    rows = []
+def _balance_section(leans: dict[str, list[Lean]], boards: Sequence[Board]) -> str:
     summary = []
-    for board, leans in per_board:
-        if not leans:
+    for board in boards:
+        rows = leans.get(board.key)
+        if not rows:
             continue
-        mean = sum(x.lead for x in leans) / len(leans)
-        area = sum(x.area_lead for x in leans) / len(leans)
-        side = board.sides[0 if mean > 0 or (not mean and area > 0) else 1] \
-            if mean or area else ""
-        worst = max(leans, key=lambda x: x.score)
-        summary.append(((abs(mean), abs(area)), (
+        side, lead, ground = _board_lean(rows)
+        worst = max(rows, key=lambda x: x.score)
+        imb = sum(x.imbalance for x in rows) / len(rows)
+        summary.append(((lead, abs(ground), imb), (
             f'<a href="#{board.anchor}">{_e(board.info.layout)}</a>', _e(board.info.deployment),
-            _e(side) if side else "even", _cell(abs(mean), f"{abs(mean):.2f}"),
-            _cell(abs(area), f"{abs(area):.0%}"),
-            f"{_e(worst.base.name)}, M={_e(worst.m)}: {_lean_text(worst.favoured, worst.lead)}",
-            _cell(len(leans), str(len(leans))))))
-        rows += leans
+            _e(side) if side else "even", _cell(lead, f"{lead:.2f}"),
+            _cell(ground, f"{ground:+.0%}"), _cell(imb, f"{imb:.1f}"),
+            f"{_e(worst.base.name)}, M={_e(worst.m)}: "
+            + (f"{_e(worst.favoured)} by {abs(worst.lead)}" if worst.favoured else "even"),
+            _cell(len(rows), str(len(rows))))))
     if not summary:
         return ('<section id="balance"><h2>Balance</h2><p>No board has reach results for both '
                 "of its sides yet.</p></section>")
     summary.sort(key=lambda r: r[0], reverse=True)
-    head = ("Layout", "Map", "Favoured side", "Mean phase lead", "Mean ground lead after 1 phase",
-            "Largest lead (base, M)", "Base x M compared")
+    head = ("Layout", "Map", "Favoured side", "Mean phase lead", "Mean ground lead",
+            "Mean imbalance", "Largest lead (base, M)", "Base x M compared")
     board_table = _table(head, (r for _, r in summary), sortable=True)
-    rows.sort(key=lambda x: x.score, reverse=True)
-    top = rows[:TOP_LEANS]
-    combo = []
-    for x in top:
-        cap = int(_param(x.board, "reach", "phases", 3))
-        combo.append((f'<a href="#{x.board.anchor}">{_e(x.board.info.layout)}</a>',
-                      _e(x.board.info.deployment), _e(x.base.name), _e(x.m),
-                      *(f"{_e(side)}: {_phases_text(ph, cap)}"
-                        for side, ph in zip(x.board.sides, x.phases, strict=True)),
-                      _e(x.favoured) if x.favoured else "even",
-                      _cell(abs(x.lead), f"{abs(x.lead):g}"),
-                      _cell(abs(x.area_lead), f"{abs(x.area_lead):.0%}")))
-    sides = " / ".join(sorted({s for b, _ in per_board for s in b.sides}))
+    top = sorted((x for rows in leans.values() for x in rows), key=lambda x: x.score,
+                 reverse=True)[:TOP_LEANS]
+    combo = [(f'<a href="#{x.board.anchor}">{_e(x.board.info.layout)}</a>',
+              _e(x.board.info.deployment), _e(x.base.name), _e(x.m),
+              *(f"{_e(side)}: {' '.join(_phase(p) for p in ph)}"
+                for side, ph in zip(x.sides, x.phases, strict=True)),
+              _e(x.favoured) if x.favoured else "even", _cell(abs(x.lead), str(abs(x.lead))),
+              _cell(x.favoured_ground, f"{x.favoured_ground:+.0%}"),
+              _cell(x.imbalance, f"{x.imbalance:g}"))
+             for x in top]
     combo_table = _table(("Layout", "Map", "Base", "M", "Phases to objectives 1, 2, …",
-                          "and the other side's", "Favoured", "Phase lead", "Ground lead"),
-                         combo, sortable=True)
+                          "and the other side's", "Favoured", "Phase lead",
+                          "Ground lead", "Imbalance"), combo, sortable=True)
     return ('<section id="balance"><h2>Balance</h2>'
-            f"<p>Does a board favour one side ({_e(sides)})? For each base and M, the <b>phase "
-            "lead</b> is how many Movement phases fewer, summed over the objectives, the "
-            "favoured side needs to bring the base within range of them (beyond the survey's "
-            "cap counted as one more); the <b>ground lead</b> how much more ground it reaches "
-            "in its first phase, against the two sides' mean. Boards from the most unbalanced "
-            "(click a column to sort by it):</p>" + board_table
+            "<p>Does a board favour one side? For each base and M, the <b>phase lead</b> is "
+            "how many Movement phases fewer the favoured side needs, summed over the "
+            "objectives, to bring the base within range of each (an objective out of reach "
+            f"in {PHASE_CAP} phases counts as {PHASE_CAP + 1}): on a mirrored board each "
+            "side's home objective cancels the other's. The <b>ground lead</b> is how much "
+            "more ground the favoured side reaches in its first phase, against the two sides' "
+            "mean; the <b>imbalance</b> the objectives' differences summed without their "
+            "signs (how differently the two sides play the board, even when neither is "
+            "ahead). Boards from the most unbalanced; click a column to sort by it.</p>"
+            + board_table
             + f"<h3>The {len(top)} most unbalanced bases and moves</h3>" + combo_table
             + "</section>")
 
@@ -685,6 +702,7 @@ def render(survey: Survey) -> str:
     colours = {b.name: svg.ramp(GAP_RAMP, i / max(1, len(bases) - 1))
                for i, b in enumerate(bases)}
     boards = _boards(survey, order)
+    leans = _leans(survey, boards, bases)
     by_layout: dict[str, list[Board]] = defaultdict(list)
     for b in boards:
         by_layout[b.info.layout].append(b)
@@ -699,7 +717,7 @@ def render(survey: Survey) -> str:
             "many Movement phases each side needs to reach each objective, and the odds of an "
             "advance, on every layout and deployment map surveyed (tabletop survey).</p>"
             + _contents(boards) + _summary(survey, bases, boards)
-            + _bases_section(bases, colours) + _balance_section(survey, boards, bases)
+            + _bases_section(bases, colours) + _balance_section(leans, boards)
             + plots_section(survey, bases) + _failed_section(survey)
             + f'<section id="boards"><h2>Boards</h2>{board_html}</section>'
             + "<script>" + SCRIPT + "</script></body></html>\n")

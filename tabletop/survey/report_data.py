@@ -23,6 +23,7 @@ from shapely.geometry.base import BaseGeometry
 
 from tabletop.errors import UserError, printable, quote
 from tabletop.scenario.messages import format_path
+from tabletop.survey.measures import PHASE_CAP
 from tabletop.survey.run import PLAN_FILE, RESULTS, load_results
 
 __all__ = [
@@ -35,10 +36,16 @@ __all__ = [
     "Reach",
     "Result",
     "Survey",
+    "counted",
     "load",
 ]
 
-MEASURES = ("gap-fit", "reach", "advance-odds")
+
+
+def counted(phases: int | None) -> int:
+    """Phases as the report adds them up: an objective out of reach (``None``: not within
+    :data:`~tabletop.survey.measures.PHASE_CAP` phases) counts as one phase more than the cap."""
+    return PHASE_CAP + 1 if phases is None else phases
 
 
 def _from_wkt(value: object) -> object:
@@ -106,6 +113,7 @@ class Plan(_Model):
 class Passage(_Model):
     a: str
     b: str
+    edge: str | None = None
     width: Num
     passes: bool
     facing: Num | None = None

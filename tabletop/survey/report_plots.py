@@ -14,7 +14,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from tabletop.survey.report_data import Base, GapFit, Reach, Survey
+from tabletop.survey.measures import PHASE_CAP
+from tabletop.survey.report_data import Base, GapFit, Reach, Survey, counted
 
 __all__ = ["PLOTS", "plots_section"]
 
@@ -26,17 +27,15 @@ INSTALL = 'pip install "tabletop[plots]"  (in a checkout: pip install -e ".[plot
 
 
 def _phases_by_base(survey: Survey) -> dict[str, dict[str, dict[str, list[float]]]]:
-    """M -> side -> base name -> phases to each objective of every board (cap + 1 if beyond)."""
+    """M -> side -> base name -> phases to each objective of every board (:func:`counted`)."""
     out: dict[str, dict[str, dict[str, list[float]]]] = defaultdict(
         lambda: defaultdict(lambda: defaultdict(list)))
     for job in survey.plan.jobs:
         value = survey.values.get(job.id)
         if not isinstance(value, Reach):
             continue
-        cap = job.params.get("phases", 3)
-        cap = cap if isinstance(cap, int) else 3
         for m, moves in value.moves.items():
-            out[m][job.side or ""][job.base.name] += [cap + 1 if v is None else v for v in moves]
+            out[m][job.side or ""][job.base.name] += [counted(v) for v in moves]
     return out
 
 
@@ -103,7 +102,8 @@ def plots_section(survey: Survey, bases: Sequence[Base]) -> str:
             ax.grid(alpha=0.3)
         axes[0][0].set_ylabel("mean phases to an objective", fontsize=8)
         axes[0][-1].legend(fontsize=8)
-        fig.suptitle(PLOTS[0] + " (all boards; beyond the cap counted as cap + 1)", fontsize=10)
+        fig.suptitle(PLOTS[0] + f" (all boards; out of reach in {PHASE_CAP} counted as "
+                     f"{PHASE_CAP + 1})", fontsize=10)
         fig.tight_layout()
         parts.append(_img(_png(fig), PLOTS[0]))
         plt.close(fig)
