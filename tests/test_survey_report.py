@@ -191,8 +191,8 @@ def test_every_board_and_section(report: tuple[Path, str]) -> None:
     # per board: gaps, reach x 2 sides, odds x 2 sides, but the failed and the missing job's
     assert text.count("<svg") == len(LAYOUTS) * (1 + 2 + 2) - 2
     assert "No reach result for blue" in text and "No advance-odds result for blue" in text
-    assert text.count('stroke-linecap="round"') >= len(LAYOUTS) * 2 * 2
-    assert "objective 5" in text and 'stroke-dasharray="0.3 0.25"' in text
+    assert text.count('class="nk"') == len(LAYOUTS) * 2
+    assert "objective 5" in text and text.count('class="or"') == len(LAYOUTS) * 5 * 5 - 2 * 5
     # the 2.2" gap stops 60mm first, the 1.5" one 50mm (shut by ruin-b)
     assert "narrowest base that fails it: 60mm" in text
     assert "narrowest base that fails it: 50mm" in text

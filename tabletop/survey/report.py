@@ -100,11 +100,16 @@ def _bases(survey: Survey) -> list[Base]:
 
 
 def _gaps(survey: Survey, key: str, order: dict[str, int]) -> list[Gap]:
+    """The passages of a board found by any base. A base lists only the passages narrower than
+    its own diameter plus 1" (``geometry.passages``): one it does not list, it gets through."""
     gaps: dict[tuple[object, ...], Gap] = {}
+    measured = []
     for job, value in of_measure(survey, "gap-fit", key):
         assert isinstance(value, GapFit)
+        measured.append(job.base.name)
         for p in value.passages:
-            ends = sorted([(p.a, p.neck[0]), (p.b, p.neck[1])])
+            b = p.edge if p.b == "edge" and p.edge else p.b
+            ends = sorted([(p.a, p.neck[0]), (b, p.neck[1])])
             k = tuple((name, round(x, 2), round(y, 2)) for name, (x, y) in ends)
             gap = gaps.setdefault(k, Gap(ends[0][0], ends[1][0], p.width,
                                          (ends[0][1], ends[1][1])))
@@ -112,6 +117,7 @@ def _gaps(survey: Survey, key: str, order: dict[str, int]) -> list[Gap]:
             if p.shut_by is not None:
                 gap.shut_by[job.base.name] = p.shut_by
     for gap in gaps.values():
+        gap.passes += [n for n in measured if n not in gap.fails and n not in gap.passes]
         for names in (gap.fails, gap.passes):
             names.sort(key=lambda n: order.get(n, len(order)))
     return sorted(gaps.values(), key=lambda g: (g.width, g.a, g.b))
@@ -144,15 +150,21 @@ def _reference(bases: Sequence[Base], names: Iterable[str]) -> Base | None:
 # pictures
 
 
-def _terrain(info: BoardInfo, *, faded: bool = False) -> list[str]:
+def _terrain(board: Board) -> str:
+    """The board's terrain as a group, drawn in its gap picture; the other pictures of the
+    board reuse it (:func:`_terrain_again`), so the page holds each outline once."""
     out = []
-    kinds = sorted(info.terrain, key=lambda p: p.kind != "area")  # areas under features
-    for piece in kinds:
-        fill, stroke, _ = svg.TERRAIN_STYLE.get(piece.kind, svg._OTHER_TERRAIN)
-        extra = ' fill-opacity="0.55"' if faded else ""
-        out.append(svg.shape(piece.wkt, fill, stroke, 0.06,
-                             title=f"{piece.id} ({piece.kind})", extra=extra))
-    return out
+    kinds = sorted(board.info.terrain, key=lambda p: p.kind != "area")  # areas under features
+    for piece in kinds:  # attributes, not classes: the page's style misses <use> copies
+        fill, stroke, _ = svg.terrain_style(piece.kind)
+        out.append(svg.shape(piece.wkt, title=f"{piece.id} ({piece.kind})", fill=fill,
+                             stroke=stroke, stroke_width=0.06))
+    return f'<g id="{board.anchor}-terrain">{"".join(out)}</g>'
+
+
+def _terrain_again(board: Board) -> str:
+    """The board's terrain, faded, over a map (the group of :func:`_terrain`)."""
+    return f'<use href="#{board.anchor}-terrain" opacity="0.55"/>'
 
 
 def _zones(board: Board, only: str | None = None) -> list[str]:
@@ -162,19 +174,16 @@ def _zones(board: Board, only: str | None = None) -> list[str]:
         if zone is None or (only is not None and side != only):
             continue
         c = svg.side_colour(side, i)
-        out.append(svg.shape(zone, c, c, 0.08, title=f"deployment zone of {side}",
-                             extra=' fill-opacity="0.13" stroke-dasharray="0.5 0.3"'))
+        out.append(svg.shape(zone, "zn", title=f"deployment zone of {side}", fill=c, stroke=c))
     return out
 
 
 def _objectives(info: BoardInfo, radius: float) -> list[str]:
     out = []
     for i, (x, y) in enumerate(info.objectives, 1):
-        out.append(svg.circle((x, y), radius, "none", "#222", 0.07,
-                              extra=' stroke-dasharray="0.3 0.25"'))
-        out.append(svg.circle((x, y), 0.8, "#ffd24a", "#222", 0.08,
-                              title=f"objective {i} ({x:.2f}, {y:.2f})"))
-        out.append(svg.text((x, y), str(i), 0.95, halo=False))
+        out.append(svg.circle((x, y), radius, "or"))
+        out.append(svg.circle((x, y), 0.8, "om", title=f"objective {i} ({x:.2f}, {y:.2f})"))
+        out.append(svg.text((x, y), str(i), "ob"))
     return out
 
 
@@ -204,15 +213,13 @@ def _gap_title(n: int, gap: Gap) -> str:
 
 def _gap_picture(board: Board, colours: dict[str, str]) -> str:
     info = board.info
-    body = [*_zones(board), *_terrain(info), *_objectives(info, _objective_range(board))]
-    for n, gap in enumerate(board.gaps, 1):
-        colour = _gap_colour(gap, colours)
-        title = _gap_title(n, gap)
-        body.append(svg.line(*gap.neck, "#111", 0.55))
-        body.append(svg.line(*gap.neck, colour, 0.38, title=title))
+    body = [*_zones(board), _terrain(board), *_objectives(info, _objective_range(board))]
+    body.append(svg.segments((g.neck for g in board.gaps), "nk0"))
+    body += [svg.line(*g.neck, "nk", title=_gap_title(n, g), stroke=_gap_colour(g, colours))
+             for n, g in enumerate(board.gaps, 1)]
     for n, gap in enumerate(board.gaps, 1):
         (ax, ay), (bx, by) = gap.neck
-        body.append(svg.text(((ax + bx) / 2, (ay + by) / 2 - 1.0), str(n), 1.1))
+        body.append(svg.text(((ax + bx) / 2, (ay + by) / 2 - 1.0), str(n)))
     return svg.board_svg(info.width, info.height, body,
                          label=f"{info.layout}, {info.deployment}: gaps")
 
@@ -223,10 +230,9 @@ def _reach_picture(board: Board, side: str, index: int, reach: Reach) -> tuple[s
     body = _zones(board, only=side)
     for k in range(len(rings) - 1, -1, -1):
         op = RING_SHADES[min(k, len(RING_SHADES) - 1)]
-        body.append(svg.shape(rings[k], c, "none", title=f"{side}: reached in {k + 1} "
-                              f"phase{'s' if k else ''} of M={m}",
-                              extra=f' fill-opacity="{op}"'))
-    body += _terrain(board.info, faded=True) + _objectives(board.info, _objective_range(board))
+        body.append(svg.shape(rings[k], title=f"{side}: reached in {k + 1} "
+                              f"phase{'s' if k else ''} of M={m}", fill=c, fill_opacity=op))
+    body += [_terrain_again(board), *_objectives(board.info, _objective_range(board))]
     label = f"{board.info.layout}, {board.info.deployment}: reach of {side}, M={m}"
     return svg.board_svg(board.info.width, board.info.height, body, label=label,
                          css_class="board half"), m
@@ -235,11 +241,11 @@ def _reach_picture(board: Board, side: str, index: int, reach: Reach) -> tuple[s
 def _odds_picture(board: Board, side: str, index: int, odds: AdvanceOdds) -> str:
     body = _zones(board, only=side)
     for band in sorted(odds.bands, key=lambda b: -b.roll):
-        body.append(svg.shape(band.wkt, ODDS_RAMP[6 - min(max(band.roll, 1), 6)], "none",
-                              title=f"{side}: roll {band.roll} or more, p = {band.p:.2f}"))
-    body += _terrain(board.info, faded=True) + _objectives(board.info, _objective_range(board))
-    body.append(svg.circle(odds.start, 0.6, "#111", "#fff", 0.15,
-                           title=f"start ({odds.start[0]:.2f}, {odds.start[1]:.2f})"))
+        body.append(svg.shape(band.wkt, title=f"{side}: roll {band.roll} or more, "
+                              f"p = {band.p:.2f}", fill=ODDS_RAMP[6 - min(max(band.roll, 1), 6)]))
+    body += [_terrain_again(board), *_objectives(board.info, _objective_range(board))]
+    body.append(svg.circle(odds.start, 0.6, title=f"start ({odds.start[0]:.2f}, "
+                           f"{odds.start[1]:.2f})", fill="#111", stroke="#fff", stroke_width=0.15))
     label = f"{board.info.layout}, {board.info.deployment}: advance odds of {side}"
     return svg.board_svg(board.info.width, board.info.height, body, label=label,
                          css_class="board half")
@@ -357,8 +363,8 @@ def _gap_legend(board: Board, colours: dict[str, str], bases: Sequence[Base]) ->
     if any(not g.fails for g in board.gaps):
         items.append(f"<li>{_swatch(PASSES_ALL)}every base surveyed gets through</li>")
     kinds = sorted({p.kind for p in board.info.terrain})
-    items += [f'<li>{_swatch(svg.TERRAIN_STYLE.get(k, svg._OTHER_TERRAIN)[0])}'
-              f'{_e(svg.TERRAIN_STYLE.get(k, svg._OTHER_TERRAIN)[2])}</li>' for k in kinds]
+    items += [f"<li>{_swatch(svg.terrain_style(k)[0])}{_e(svg.terrain_style(k)[2])}</li>"
+              for k in kinds]
     items += [f'<li>{_swatch(svg.side_colour(s, i))}deployment zone of {_e(s)}</li>'
               for i, s in enumerate(board.sides) if s in board.info.zones]
     items.append(f'<li>{_swatch("#ffd24a")}objective, dashed: its '
@@ -393,14 +399,13 @@ def _phases_table(board: Board, bases: Sequence[Base]) -> str:
                     others = [p[i] for j, p in enumerate(per_side) if j != k and p]
                     best = bool(others) and all(_faster(v, o) for o in others)
                     cell = "–" if vals is None else _phase(v)
-                    row.append(f'<td class="best">{cell}</td>' if best else cell)
+                    row.append(f'<td class="b">{cell}</td>' if best else cell)
                 areas = r.area.get(m, []) if r else []
                 row.append("/".join(f"{a:.0f}" for a in areas) if areas else "–")
             rows.append(row)
     if not rows:
         return "<p>No reach result for this board.</p>"
-    return _table(head, rows, cls="phases",
-                  numeric=range(1, 2 + len(board.sides) * (n_obj + 1)))
+    return _table(head, rows, cls="phases")
 
 
 def _faster(v: int | None, o: int | None) -> bool:
@@ -615,7 +620,7 @@ def _balance_section(leans: dict[str, list[Lean]], boards: Sequence[Board]) -> s
                  reverse=True)[:TOP_LEANS]
     combo = [(f'<a href="#{x.board.anchor}">{_e(x.board.info.layout)}</a>',
               _e(x.board.info.deployment), _e(x.base.name), _e(x.m),
-              *(f"{_e(side)}: {' '.join(_phase(p) for p in ph)}"
+              *(f'<td class="ph">{_e(side)}: {" ".join(_phase(p) for p in ph)}</td>'
                 for side, ph in zip(x.sides, x.phases, strict=True)),
               _e(x.favoured) if x.favoured else "even", _cell(abs(x.lead), str(abs(x.lead))),
               _cell(x.favoured_ground, f"{x.favoured_ground:+.0%}"),
@@ -661,9 +666,11 @@ h1{margin:18px 0 4px}h2{border-bottom:2px solid #ddd;padding-bottom:3px;margin-t
 h3{margin:22px 0 6px}h4{margin:16px 0 4px}
 table{border-collapse:collapse;margin:6px 0 10px;font-size:13px}
 th,td{border:1px solid #d6d6d6;padding:2px 7px;text-align:left;vertical-align:top}
-th{background:#f1f1f1}td.n,td.best{text-align:right}table.kv td:first-child{white-space:nowrap}
+th{background:#f1f1f1}td.n{text-align:right}table.kv td:first-child{white-space:nowrap}
 table.sortable th{cursor:pointer}table.sortable th:hover{background:#e2e8f0}
-td.best{background:#dff3e3;font-weight:600}pre{margin:0;white-space:pre-wrap;max-width:560px}
+td.b{background:#dff3e3;font-weight:600}
+table.phases td{text-align:right}table.phases td:first-child{text-align:left}
+td.ph{white-space:nowrap}pre{margin:0;white-space:pre-wrap;max-width:560px}
 .sw{display:inline-block;width:14px;height:14px;border:1px solid #555;vertical-align:-2px;
 margin-right:5px}
 ul.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:4px 16px;font-size:13px}
@@ -712,7 +719,7 @@ def render(survey: Survey) -> str:
     return ("<!DOCTYPE html>\n"
             '<html lang="en"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            "<title>Layout survey</title><style>" + CSS + "</style></head><body>"
+            "<title>Layout survey</title><style>" + CSS + svg.CSS + "</style></head><body>"
             "<h1>Layout survey</h1><p class=\"muted\">Which gaps each base gets through, how "
             "many Movement phases each side needs to reach each objective, and the odds of an "
             "advance, on every layout and deployment map surveyed (tabletop survey).</p>"

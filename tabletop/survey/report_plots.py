@@ -94,7 +94,8 @@ def plots_section(survey: Survey, bases: Sequence[Base]) -> str:
                 pts = sorted((order[n].width * 25.4, sum(v) / len(v))
                              for n, v in phases[m][side].items() if n in order and v)
                 if pts:
-                    ax.plot(*zip(*pts, strict=True), marker="o", ms=3, lw=1.4,
+                    ax.plot(*zip(*pts, strict=True), marker="os^v"[i % 4], ms=3.5, lw=1.3,
+                            ls=("-", "--", ":", "-.")[i % 4], mfc="none" if i else None,
                             color=side_colour(side, i), label=_plain(side))
             ax.set_title(f"M = {_plain(m)}", fontsize=10)
             ax.set_xlabel("base least width (mm)", fontsize=8)

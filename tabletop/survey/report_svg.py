@@ -10,6 +10,7 @@ Every string that reaches the markup (ids in tooltips) goes through :func:`html.
 from __future__ import annotations
 
 import html
+import itertools
 from collections.abc import Iterable, Sequence
 
 import shapely
@@ -17,12 +18,19 @@ from shapely.geometry import LinearRing, LineString, Polygon
 from shapely.geometry.base import BaseGeometry
 
 __all__ = [
+    "CSS",
     "SIMPLIFY",
     "TERRAIN_STYLE",
     "board_svg",
+    "circle",
+    "line",
     "path_data",
     "ramp",
+    "segments",
     "shape",
+    "side_colour",
+    "terrain_style",
+    "text",
 ]
 
 SIMPLIFY = 0.02
@@ -64,24 +72,32 @@ def ramp(anchors: Sequence[str], t: float) -> str:
 
 
 def _num(v: float) -> str:
+    """Two decimals at most, no trailing zeros, no leading zero (``-0.5`` -> ``-.5``)."""
     s = f"{v:.2f}".rstrip("0").rstrip(".")
-    return "0" if s == "-0" else s
+    if s in ("-0", ""):
+        return "0"
+    return s.replace("0.", ".", 1) if s.startswith(("0.", "-0.")) else s
 
 
 def _ring(coords: Iterable[Sequence[float]], close: bool) -> str:
-    pts = [f"{_num(x)} {_num(y)}" for x, y, *_ in coords]
+    """Path data of a ring or line: its first point, then steps between points rounded to
+    hundredths (so the steps add up exactly and the outline does not drift)."""
+    pts = [(round(x * 100), round(y * 100)) for x, y, *_ in coords]
     if close:
         pts = pts[:-1]
     if not pts:
         return ""
-    return "M" + "L".join(pts) + ("Z" if close else "")
+    steps = " ".join(f"{_num((x - px) / 100)} {_num((y - py) / 100)}"
+                     for (px, py), (x, y) in itertools.pairwise(pts))
+    head = f"M{_num(pts[0][0] / 100)} {_num(pts[0][1] / 100)}"
+    return head + (f"l{steps}" if steps else "") + ("z" if close else "")
 
 
 def path_data(geom: BaseGeometry | None) -> str:
     """SVG path data of a geometry's polygons and lines (points are left out), simplified.
 
     >>> path_data(shapely.box(0, 0, 2, 1))
-    'M2 0L2 1L0 1L0 0Z'
+    'M2 0l0 1 -2 0 0 -1z'
     """
     if geom is None or geom.is_empty:
         return ""
@@ -103,39 +119,66 @@ def _title(text: str | None) -> str:
     return f"<title>{html.escape(text)}</title>" if text else ""
 
 
-def shape(geom: BaseGeometry | None, fill: str, stroke: str = "none", width: float = 0.0,
-          *, title: str | None = None, extra: str = "") -> str:
+def _attrs(cls: str | None, attrs: dict[str, object]) -> str:
+    """`` class="..." name="value"...``: ``stroke_width`` is written ``stroke-width``, numbers
+    with two decimals; values are the caller's (colours, numbers), never from the files."""
+    out = f' class="{cls}"' if cls else ""
+    for k, v in attrs.items():
+        out += f' {k.replace("_", "-")}="{_num(v) if isinstance(v, float | int) else v}"'
+    return out
+
+
+def shape(geom: BaseGeometry | None, cls: str | None = None, *, title: str | None = None,
+          **attrs: object) -> str:
     """One ``<path>`` of a geometry (nothing when it is empty)."""
     d = path_data(geom)
     if not d:
         return ""
-    sw = f' stroke-width="{_num(width)}"' if stroke != "none" else ""
-    return (f'<path d="{d}" fill="{fill}" fill-rule="evenodd" stroke="{stroke}"{sw}{extra}>'
-            f"{_title(title)}</path>")
+    return f'<path d="{d}"{_attrs(cls, attrs)}>{_title(title)}</path>'
 
 
-def line(a: Sequence[float], b: Sequence[float], colour: str, width: float, *,
-         title: str | None = None, extra: str = "") -> str:
-    """A segment with round caps (a neck of zero length still shows as a dot)."""
-    return (f'<line x1="{_num(a[0])}" y1="{_num(a[1])}" x2="{_num(b[0])}" y2="{_num(b[1])}" '
-            f'stroke="{colour}" stroke-width="{_num(width)}" stroke-linecap="round"{extra}>'
-            f"{_title(title)}</line>")
+def segments(segs: Iterable[Sequence[Sequence[float]]], cls: str | None = None,
+             **attrs: object) -> str:
+    """One ``<path>`` of many segments ``((x, y), (x, y))``."""
+    d = "".join(f"M{_num(a[0])} {_num(a[1])}L{_num(b[0])} {_num(b[1])}" for a, b in segs)
+    return f'<path d="{d}"{_attrs(cls, attrs)}/>' if d else ""
 
 
-def circle(c: Sequence[float], r: float, fill: str, stroke: str = "none", width: float = 0.0,
-           *, title: str | None = None, extra: str = "") -> str:
+def line(a: Sequence[float], b: Sequence[float], cls: str | None = None, *,
+         title: str | None = None, **attrs: object) -> str:
+    """A segment."""
+    return (f'<line x1="{_num(a[0])}" y1="{_num(a[1])}" x2="{_num(b[0])}" y2="{_num(b[1])}"'
+            f"{_attrs(cls, attrs)}>{_title(title)}</line>")
+
+
+def circle(c: Sequence[float], r: float, cls: str | None = None, *, title: str | None = None,
+           **attrs: object) -> str:
     """A circle centred on ``c``."""
-    return (f'<circle cx="{_num(c[0])}" cy="{_num(c[1])}" r="{_num(r)}" fill="{fill}" '
-            f'stroke="{stroke}" stroke-width="{_num(width)}"{extra}>{_title(title)}</circle>')
+    return (f'<circle cx="{_num(c[0])}" cy="{_num(c[1])}" r="{_num(r)}"{_attrs(cls, attrs)}>'
+            f"{_title(title)}</circle>")
 
 
-def text(at: Sequence[float], body: str, size: float, *, colour: str = "#111",
-         halo: bool = True) -> str:
-    """A centred label, with a white halo that keeps it readable over anything."""
-    style = ' stroke="#fff" stroke-width="0.25" paint-order="stroke"' if halo else ""
-    return (f'<text x="{_num(at[0])}" y="{_num(at[1])}" font-size="{_num(size)}" '
-            f'text-anchor="middle" dominant-baseline="central" fill="{colour}"{style}>'
-            f"{html.escape(body)}</text>")
+def text(at: Sequence[float], body: str, cls: str = "lb") -> str:
+    """A label centred on ``at`` (class ``lb``: with a white halo; ``ob``: an objective's)."""
+    return (f'<text x="{_num(at[0])}" y="{_num(at[1])}" class="{cls}">{html.escape(body)}'
+            "</text>")
+
+
+def terrain_style(kind: str) -> tuple[str, str, str]:
+    """Fill, outline and legend text of a terrain kind."""
+    return TERRAIN_STYLE.get(kind, _OTHER_TERRAIN)
+
+
+CSS = ("svg.board path{fill-rule:evenodd}"
+       "svg .nk0,svg .nk{stroke-linecap:round;fill:none}svg .nk0{stroke:#111;stroke-width:.55}"
+       "svg .nk{stroke-width:.38}"
+       "svg .zn{fill-opacity:.13;stroke-width:.08;stroke-dasharray:.5 .3}"
+       "svg .or{fill:none;stroke:#222;stroke-width:.07;stroke-dasharray:.3 .25}"
+       "svg .om{fill:#ffd24a;stroke:#222;stroke-width:.08}"
+       "svg text{text-anchor:middle;dominant-baseline:central;fill:#111}"
+       "svg .lb{font-size:1.1px;stroke:#fff;stroke-width:.25;paint-order:stroke}"
+       "svg .ob{font-size:.95px}")
+"""The page's style of the pictures' classes (necks, zones, objectives, labels)."""
 
 
 def board_svg(width: float, height: float, body: Sequence[str], *, label: str,
