@@ -20,7 +20,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tabletop import __version__
 from tabletop.files import atomic_write
+from tabletop.importers import kdc
 from tabletop.survey import report_svg as svg
 from tabletop.survey.jobs import balance
 from tabletop.survey.measures import PHASE_CAP
@@ -727,6 +729,10 @@ def render(survey: Survey) -> str:
             + _bases_section(bases, colours) + _balance_section(leans, boards)
             + plots_section(survey, bases) + _failed_section(survey)
             + f'<section id="boards"><h2>Boards</h2>{board_html}</section>'
+            + f'<footer class="muted"><p>Terrain layouts, deployment maps and unit data: '
+            f"{_e(kdc.CREDIT)}, licensed CC BY 4.0 (creativecommons.org/licenses/by/4.0), "
+            "from the public repository wn-mitch/40kdc-data. Built by tabletop "
+            f"{_e(__version__)} from this folder's plan.json and results.</p></footer>"
             + "<script>" + SCRIPT + "</script></body></html>\n")
 
 
