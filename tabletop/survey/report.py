@@ -318,11 +318,13 @@ def _bases_section(bases: Sequence[Base], colours: dict[str, str]) -> str:
     rows = [(_swatch(colours[b.name]), _e(b.name), f"{b.width:.2f}", f"{b.length:.2f}",
              str(b.units)) for b in bases]
     rows.append((_swatch(PASSES_ALL), "every base surveyed gets through", "", "", ""))
-    return ('<section id="bases"><h2>Bases</h2><p>The catalogue, from the narrowest base. On '
-            "the boards each gap is drawn in the colour of the narrowest base that does "
-            "<em>not</em> get through it (straight through its neck at the roomiest facing, "
-            "and clear of the pieces around): every base above that row fails it too, at "
-            "least every base narrower gets through.</p>"
+    return ('<section id="bases"><h2>Bases</h2><p>The catalogue, from the narrowest base '
+            "(least width, then greatest). On the boards each gap is drawn in the colour of "
+            "the narrowest base that does <em>not</em> get through it (straight through its "
+            "neck at its roomiest facing, clear of the pieces around); every base narrower "
+            "than that one gets through, and most wider ones do not (a wide round base may "
+            "still pass where a long oval is stopped: each board's table of gaps names the "
+            "widest base through).</p>"
             + _table(("", "Base", "Least width (in)", "Greatest width (in)", "40kdc units"),
                      rows) + "</section>")
 
@@ -360,7 +362,7 @@ def _gap_table(board: Board) -> str:
 
 def _gap_legend(board: Board, colours: dict[str, str], bases: Sequence[Base]) -> str:
     used = {g.fails[0] for g in board.gaps if g.fails}
-    items = [f"<li>{_swatch(colours[b.name])}stops {_e(b.name)} and wider</li>"
+    items = [f"<li>{_swatch(colours[b.name])}stops {_e(b.name)} first</li>"
              for b in bases if b.name in used]
     if any(not g.fails for g in board.gaps):
         items.append(f"<li>{_swatch(PASSES_ALL)}every base surveyed gets through</li>")
