@@ -284,3 +284,38 @@ def test_opens_in_headless_chromium(report: tuple[Path, str], tmp_path: Path) ->
         colours = np.unique(pixels // 16, axis=0)
         assert len(colours) > 20, f"{name} looks blank"
         assert (pixels.min(axis=1) < 200).mean() > 0.02, f"{name} has almost nothing drawn"
+
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "40kdc"
+
+
+@pytest.mark.skipif(not (DATA / "terrain-layouts.json").is_file(),
+                    reason=f"the 40kdc data is not beside the repository ({DATA})")
+def test_report_of_real_layouts(tmp_path: Path) -> None:
+    """Two real layouts, their gap-fit and advance-odds jobs run in-process (reach, seconds a
+    job, left without results): the report draws both boards and names what is missing."""
+    from tabletop.survey import parse_bases, plan, run_job
+
+    layouts = ["take-and-hold-mirror-1", "gw-11e-crucible"]
+    p = plan(DATA / "terrain-layouts.json", layouts=layouts, deployments=["tipping-point"],
+             bases=parse_bases("32mm,oval 75x42mm,60mm"))
+    (tmp_path / "results").mkdir()
+    for job in p["jobs"]:
+        if job["measure"] != "reach":
+            result = run_job(job)
+            assert result["ok"], result["error"]
+            (tmp_path / "results" / f"{job['id']}.json").write_text(json.dumps(result),
+                                                                    encoding="utf-8")
+        del job["scenario"]
+    (tmp_path / "plan.json").write_text(json.dumps(p), encoding="utf-8")
+    text = build_report(tmp_path).read_text(encoding="utf-8")
+    links = _Links()
+    links.feed(text)
+    assert len(links.details) == 2 and all(lay in text for lay in layouts)
+    reach_jobs = sum(j["measure"] == "reach" for j in p["jobs"])
+    assert f"0 failed, {reach_jobs} missing" in text
+    assert text.count('class="nk"') > 10  # gaps drawn on both boards
+    assert text.count("<svg") == 2 * (1 + 2)  # gaps and both sides' advance odds
+    assert "No reach rings for this board" in text
+    for ref in links.refs:
+        assert ref.startswith(("#", "data:")) and (ref[0] != "#" or ref[1:] in links.ids)
