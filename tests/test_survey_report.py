@@ -319,3 +319,15 @@ def test_report_of_real_layouts(tmp_path: Path) -> None:
     assert "No reach rings for this board" in text
     for ref in links.refs:
         assert ref.startswith(("#", "data:")) and (ref[0] != "#" or ref[1:] in links.ids)
+
+
+def test_a_result_keyed_by_no_number_counts_as_failed(tmp_path: Path) -> None:
+    plan = write_fixture(tmp_path)
+    job = next(j for j in plan["jobs"] if j["measure"] == "reach")  # type: ignore[union-attr]
+    path = tmp_path / "results" / f"{job['id']}.json"
+    result = json.loads(path.read_text(encoding="utf-8"))
+    result["value"]["moves"]["<b>six</b>"] = [1, 2, 3, 4, 5]
+    path.write_text(json.dumps(result), encoding="utf-8")
+    text = build_report(tmp_path).read_text(encoding="utf-8")
+    assert "3 failed</a>" in text and "a key of M must be a number" in text
+    assert "<b>six" not in text

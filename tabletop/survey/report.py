@@ -59,10 +59,6 @@ def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _fmt(v: float | None, digits: int = 1) -> str:
-    return "–" if v is None else f"{v:.{digits}f}"
-
-
 # ---------------------------------------------------------------------------------------------
 # what the page shows, gathered from the survey
 
@@ -101,12 +97,12 @@ def _bases(survey: Survey) -> list[Base]:
     return sorted(seen.values(), key=lambda b: (b.width, b.length, b.name))
 
 
-def _gaps(survey: Survey, key: str, order: dict[str, int]) -> list[Gap]:
+def _gaps(survey: Survey, jobs: list[Job], order: dict[str, int]) -> list[Gap]:
     """The passages of a board found by any base. A base lists only the passages narrower than
     its own diameter plus 1" (``geometry.passages``): one it does not list, it gets through."""
     gaps: dict[tuple[object, ...], Gap] = {}
     measured = []
-    for job, value in of_measure(survey, "gap-fit", key):
+    for job, value in of_measure(survey, "gap-fit", jobs):
         assert isinstance(value, GapFit)
         measured.append(job.base.name)
         for p in value.passages:
@@ -126,18 +122,23 @@ def _gaps(survey: Survey, key: str, order: dict[str, int]) -> list[Gap]:
 
 
 def _boards(survey: Survey, order: dict[str, int]) -> list[Board]:
-    layouts = {info.layout: i for i, info in enumerate(survey.plan.boards.values())}
-    keys = sorted(survey.plan.boards, key=lambda k: (layouts[survey.plan.boards[k].layout],
-                                                     survey.plan.boards[k].layout, k))
+    """The plan's boards grouped by layout (in the plan's order), each with its results."""
+    plan = survey.plan
+    layouts: dict[str, int] = {}
+    for info in plan.boards.values():
+        layouts.setdefault(info.layout, len(layouts))
+    keys = sorted(plan.boards, key=lambda k: layouts[plan.boards[k].layout])
+    by_board: dict[str, list[Job]] = defaultdict(list)
+    for job in plan.jobs:
+        by_board[job.board].append(job)
     boards = []
     for n, key in enumerate(keys, 1):
-        info = survey.plan.boards[key]
-        jobs = [j for j in survey.plan.jobs if j.board == key]
+        info, jobs = plan.boards[key], by_board[key]
         sides = list(info.zones) + sorted({j.side for j in jobs if j.side} - set(info.zones))
-        reach = {(j.side or "", j.base.name): v for j, v in of_measure(survey, "reach", key)}
-        odds = {(j.side or "", j.base.name): v for j, v in of_measure(survey, "advance-odds", key)}
-        boards.append(Board(key, f"board-{n}", info, sides, _gaps(survey, key, order),
-                            reach, odds, jobs))  # type: ignore[arg-type]
+        reach = {(j.side or "", j.base.name): v for j, v in of_measure(survey, "reach", jobs)}
+        odds = {(j.side or "", j.base.name): v for j, v in of_measure(survey, "advance-odds", jobs)}
+        boards.append(Board(key, f"board-{n}", info, sides, _gaps(survey, jobs, order), reach,
+                            odds, jobs))
     return boards
 
 
@@ -458,18 +459,18 @@ def _odds_maps(board: Board, bases: Sequence[Base]) -> str:
     if ref is None:
         return "<p>No advance-odds result for this board.</p>"
     figs = []
-    m: float | None = None
+    m = ""
     for i, side in enumerate(board.sides):
         o = board.odds.get((side, ref.name))
         if o is None:
             figs.append(f"<figure><p>No advance-odds result for {_e(side)}.</p></figure>")
             continue
-        m = o.M
+        m = f"{o.M:g}"
         figs.append(f"<figure>{_odds_picture(board, side, i, o)}<figcaption>{_e(side)}, from "
                     f"({o.start[0]:.1f}, {o.start[1]:.1f})</figcaption></figure>")
     legend = "".join(f'<li>{_swatch(ODDS_RAMP[6 - k])}{(7 - k) / 6:.0%} (roll {k}'
                      f'{"+" if k < 6 else ""})</li>' for k in range(1, 7))
-    return (f"<p>Where one advance of a {_e(ref.name)} base with M={_fmt(m, 0)} from the "
+    return (f"<p>Where one advance of a {_e(ref.name)} base with M={m} from the "
             "marked start (black dot) ends, by the chance of the D6 advance roll: the shade "
             "of a point is the probability that the roll lets the base reach it (exact, the "
             f'six zones are nested).</p><div class="pair">{"".join(figs)}</div>'

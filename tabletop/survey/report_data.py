@@ -12,13 +12,14 @@ Geometries arrive as WKT and leave as shapely geometries.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import shapely
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 from shapely.geometry.base import BaseGeometry
 
 from tabletop.errors import UserError, printable, quote
@@ -57,6 +58,16 @@ def _from_wkt(value: object) -> object:
     return value
 
 
+def _number_key(value: str) -> str:
+    try:
+        ok = math.isfinite(float(value))
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError("a key of M must be a number, like \"6\"")
+    return value
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True, arbitrary_types_allowed=True)
 
@@ -64,6 +75,8 @@ class _Model(BaseModel):
 Num = Annotated[float, Field(allow_inf_nan=False)]
 XY = tuple[Num, Num]
 Geometry = Annotated[BaseGeometry, BeforeValidator(_from_wkt)]
+MKey = Annotated[str, AfterValidator(_number_key)]
+"""A value of M as the results' keys write it (``"6"``)."""
 
 
 class Base(_Model):
@@ -127,9 +140,9 @@ class GapFit(_Model):
 
 class Reach(_Model):
     objectives: list[XY]
-    moves: dict[str, list[int | None]]
-    area: dict[str, list[Num]]
-    rings: dict[str, list[Geometry]] = {}
+    moves: dict[MKey, list[int | None]]
+    area: dict[MKey, list[Num]]
+    rings: dict[MKey, list[Geometry]] = {}
 
 
 class Band(_Model):
@@ -247,9 +260,8 @@ def _take(survey: Survey, job: Job, raw: dict[str, Any]) -> None:
     survey.results.append(raw)
 
 
-def of_measure(survey: Survey, measure: Literal["gap-fit", "reach", "advance-odds"],
-               board: str) -> Iterable[tuple[Job, Any]]:
-    """Every succeeded job of ``measure`` on ``board``, with its value, in plan order."""
-    for job in survey.plan.jobs:
-        if job.board == board and job.measure == measure and job.id in survey.values:
+def of_measure(survey: Survey, measure: str, jobs: Iterable[Job]) -> Iterable[tuple[Job, Any]]:
+    """Every job of ``jobs`` of ``measure`` that succeeded, with its value, in their order."""
+    for job in jobs:
+        if job.measure == measure and job.id in survey.values:
             yield job, survey.values[job.id]
