@@ -78,7 +78,7 @@ def calls(ctl: Path) -> list[str]:
 
 def values(out: Path) -> dict[str, Any]:
     """What a survey found, by job id: everything of each result but its timing."""
-    return {jid: {k: v for k, v in r.items() if k != "seconds"}
+    return {jid: {k: v for k, v in r.items() if k not in ("seconds", "cpu_seconds")}
             for jid, r in load_results(out).items()}
 
 
@@ -263,18 +263,21 @@ def _gone(group: int, timeout: float = 15.0) -> bool:
     return False
 
 
-def test_ctrl_c_stops_at_once_keeps_results_and_a_rerun_resumes(tmp_path: Path,
-                                                                ctl: Path) -> None:
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGKILL, -9)],
+                         ids=["ctrl-c", "sigkill"])
+def test_a_run_stopped_keeps_its_results_leaves_no_worker_and_a_rerun_resumes(
+        tmp_path: Path, ctl: Path, sig: int, code: int) -> None:
+    """Ctrl+C stops the run at once; so does SIGKILL of the runner (its workers see it gone)."""
     out = tmp_path / "out"
-    code = _INTERRUPTED.format(tests=str(ROOT / "tests"), ctl=str(ctl), out=str(out))
-    proc = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
+    script = _INTERRUPTED.format(tests=str(ROOT / "tests"), ctl=str(ctl), out=str(out))
+    proc = subprocess.Popen([sys.executable, "-c", script], start_new_session=True)
     try:
         deadline = time.monotonic() + 60
         while len(list((out / "results").glob("*.json"))) < 4:
             assert time.monotonic() < deadline and proc.poll() is None
             time.sleep(0.05)
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=20) == 130
+        proc.send_signal(sig)
+        assert proc.wait(timeout=20) == code
         assert _gone(proc.pid), "a worker process was left behind"
     finally:
         if proc.poll() is None:
@@ -304,8 +307,9 @@ def test_dask_missing_says_what_to_install(monkeypatch: pytest.MonkeyPatch, tmp_
 
 
 @pytest.fixture(scope="module")
-def cluster() -> Any:
-    """One LocalCluster of 2 worker processes (one thread each) for this file's Dask tests."""
+def cluster(kill_dir: Path) -> Any:
+    """One LocalCluster of 2 worker processes (one thread each) for this file's Dask tests
+    (started after :data:`KILL_ENV` is set, so its workers see it)."""
     pytest.importorskip("distributed", reason=NEEDS_DASK)
     import logging
 
@@ -351,3 +355,94 @@ def test_dask_scheduler_that_does_not_answer(monkeypatch: pytest.MonkeyPatch, tm
                        r"scheduler answered within 1 s"):
         run_survey(toy_plan(ctl), tmp_path / "o", executor="dask",
                    scheduler=f"tcp://127.0.0.1:{port}", job_fn=toy_job)
+
+
+# -- real jobs: two 40kdc layouts x two bases ------------------------------------------------
+
+DATA = ROOT.parent / "shared" / "data" / "40kdc"
+KILL_ENV = "TABLETOP_TEST_SURVEY_KILL"
+"""A folder: a worker about to run job ID kills itself (SIGKILL) if ``ID.kill`` is there,
+renaming it ``ID.killed`` first (so one worker only, once)."""
+
+
+def run_job_or_die(job: dict[str, Any]) -> dict[str, Any]:
+    """:func:`tabletop.survey.jobs.run_job`, in a worker that may be killed first."""
+    from tabletop.survey.jobs import run_job
+
+    folder = os.environ.get(KILL_ENV)
+    if folder:
+        try:
+            os.rename(Path(folder) / f"{job['id']}.kill", Path(folder) / f"{job['id']}.killed")
+        except FileNotFoundError:
+            pass
+        else:
+            os.kill(os.getpid(), signal.SIGKILL)
+    return run_job(job)
+
+
+@pytest.fixture(scope="module")
+def real_plan() -> dict[str, Any]:
+    """Two layouts on one deployment map, a 32 mm base and the Rhino's hull, the cheap measures
+    (gap-fit and advance odds: reach takes seconds a job): 12 jobs."""
+    layouts = DATA / "terrain-layouts.json"
+    if not layouts.exists():
+        pytest.skip(f"40kdc data not at {DATA}")
+    from tabletop.survey.jobs import parse_bases, plan
+
+    p = plan(layouts, layouts=["take-and-hold-mirror-1", "gw-11e-crucible"],
+             deployments=["tipping-point"], bases=parse_bases("32mm,Rhino hull"))
+    p["jobs"] = [j for j in p["jobs"] if j["measure"] != "reach"]
+    assert len(p["jobs"]) == 12
+    return p
+
+
+@pytest.fixture(scope="module")
+def kill_dir(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The folder of :data:`KILL_ENV`, set before any worker (of the cluster too) starts."""
+    folder = tmp_path_factory.mktemp("kill")
+    old = os.environ.get(KILL_ENV)
+    os.environ[KILL_ENV] = str(folder)
+    yield folder
+    if old is None:
+        del os.environ[KILL_ENV]
+    else:
+        os.environ[KILL_ENV] = old
+
+
+@pytest.fixture(scope="module")
+def real_local(real_plan: dict[str, Any], kill_dir: Path,
+               tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """What the local executor finds for :func:`real_plan` (2 workers, nothing killed)."""
+    out = tmp_path_factory.mktemp("real") / "local"
+    summary = run_survey(real_plan, out, workers=2, job_fn=run_job_or_die, progress=False)
+    assert summary["ran"] == 12
+    return values(out)
+
+
+def test_real_jobs_on_dask_give_the_local_results(cluster: Any, real_plan: dict[str, Any],
+                                                  real_local: dict[str, Any],
+                                                  tmp_path: Path) -> None:
+    summary = run_survey(real_plan, tmp_path / "dask", executor="dask",
+                         scheduler=cluster.scheduler_address, job_fn=run_job_or_die,
+                         progress=False)
+    assert summary["ran"] == 12
+    got = values(tmp_path / "dask")
+    assert got == real_local
+    assert sum(r["ok"] for r in got.values()) >= 8  # 32 mm and gap-fit at least
+    assert all(r["value"]["passages"] is not None for r in got.values()
+               if r["ok"] and r["job"]["measure"] == "gap-fit")
+
+
+@pytest.mark.parametrize("executor", ["local", "dask"])
+def test_real_jobs_a_killed_worker_gives_a_complete_identical_result(
+        executor: str, cluster: Any, real_plan: dict[str, Any], real_local: dict[str, Any],
+        kill_dir: Path, tmp_path: Path) -> None:
+    victim = real_plan["jobs"][4]["id"]
+    (kill_dir / f"{victim}.kill").touch()
+    summary = run_survey(real_plan, tmp_path / executor, executor=executor, workers=2,
+                         scheduler=cluster.scheduler_address if executor == "dask" else None,
+                         job_fn=run_job_or_die, progress=False)
+    assert (kill_dir / f"{victim}.killed").exists(), "the worker was killed"
+    (kill_dir / f"{victim}.killed").unlink()
+    assert summary["ran"] == 12
+    assert values(tmp_path / executor) == real_local

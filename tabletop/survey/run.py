@@ -5,8 +5,9 @@
 - ``OUT_DIR/plan.json`` is the plan with the scenario texts left out of its jobs (each job
   holds ``scenario_sha256`` instead, the SHA-256 of its scenario's text);
 - ``OUT_DIR/results/<id>.json`` is one job's result, written atomically
-  (:func:`tabletop.files.atomic_write`) as soon as it reaches this process, with the key
-  ``scenario_sha256`` added.
+  (:func:`tabletop.files.atomic_write`) as soon as it reaches this process, with two keys
+  added: ``scenario_sha256`` and ``cpu_seconds`` (the CPU time of the worker process for the
+  job, which unlike ``seconds`` does not grow when other programs load the machine).
 
 Jobs go to the workers in *chunks*: a few jobs of one board (layout x deployment map) run one
 after the other in one worker, so that a worker builds a board's caches once for the chunk
@@ -51,6 +52,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -61,6 +63,7 @@ from typing import Any
 
 from tabletop.errors import UserError, printable, quote
 from tabletop.files import atomic_write
+from tabletop.survey.jobs import run_job
 
 __all__ = ["CHUNK_MAX", "CONNECT_TIMEOUT", "MAX_DEATHS", "RESULTS", "load_results", "run_survey"]
 
@@ -212,9 +215,17 @@ _RUNNING: Path | None = None
 
 
 def _worker_init() -> None:
-    """A local worker leaves Ctrl+C to the runner, and removes its marker when stopped."""
+    """A local worker leaves Ctrl+C to the runner, removes its marker when stopped, and ends
+    when the runner is gone (killed: nothing else would stop it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_sigterm)
+    threading.Thread(target=_orphan_watch, args=(os.getppid(),), daemon=True).start()
+
+
+def _orphan_watch(parent: int) -> None:  # pragma: no cover - in a worker
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
 
 
 def _on_sigterm(signum: int, frame: object) -> None:  # pragma: no cover - in a worker
@@ -234,12 +245,14 @@ def _run_chunk(job_fn: JobFn, jobs: list[dict[str, Any]],
     try:
         out = []
         for job in jobs:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             try:
                 result = job_fn(job)
             except Exception as exc:
                 result = _failure(job, f"{type(exc).__name__}: {exc}",
                                   time.perf_counter() - start)
+            if isinstance(result, dict):
+                result["cpu_seconds"] = round(time.process_time() - cpu, 4)
             out.append(result)
         return out
     finally:
@@ -430,14 +443,15 @@ def _progress_bar(total: int, initial: int, enabled: bool) -> Any:
 def run_survey(plan: dict[str, Any], out_dir: str | os.PathLike[str], *,
                executor: str = "local", workers: int | None = None,
                scheduler: str | None = None, progress: bool = True,
-               job_fn: JobFn | None = None, chunk: int | None = None,
+               job_fn: JobFn = run_job, chunk: int | None = None,
                retry_failed: bool = False) -> dict[str, Any]:
     """Run the jobs of ``plan`` that have no result in ``out_dir`` yet; a summary.
 
     ``executor``: ``"local"`` (a process pool of ``workers`` processes, default the CPU count)
     or ``"dask"`` (``scheduler``: the address of a running Dask scheduler; without it a
     ``LocalCluster`` of ``workers`` processes). ``job_fn`` (default
-    :func:`tabletop.survey.jobs.run_job`) must be importable by the workers. ``chunk``: most
+    :func:`tabletop.survey.jobs.run_job`) must be importable by the workers (a function of a
+    module, pickled by reference). ``chunk``: most
     jobs of a board sent together (default: see :func:`_chunks`). The summary: ``jobs``,
     ``done_before`` (skipped), ``redone`` (corrupt or foreign result files done again),
     ``ran``, ``failed`` (of those run), ``restarts`` (local pools built again after a worker
@@ -449,10 +463,6 @@ def run_survey(plan: dict[str, Any], out_dir: str | os.PathLike[str], *,
         raise UserError(f"--workers {workers}: give at least 1")
     if chunk is not None and chunk < 1:
         raise ValueError(f"chunk {chunk}: give at least 1")
-    if job_fn is None:
-        from tabletop.survey.jobs import run_job
-
-        job_fn = run_job
     _check_plan(plan)
     out = Path(out_dir)
     results = _prepare(out, plan)
