@@ -37,6 +37,11 @@ def test_bad_command_lines_say_what_is_accepted(capsys: pytest.CaptureFixture[st
     assert _fails(capsys, ["survey", "L.json", "-o", "o", "--executor", "local",
                            "--scheduler", "tcp://h:8786"]) == \
         "--scheduler: names a Dask scheduler; use it with --executor dask"
+    assert _fails(capsys, ["survey", "--report", str(tmp_path)]) == \
+        f"--report {tmp_path}: no survey there (no plan.json); give the OUT_DIR of a tabletop " \
+        "survey run"
+    assert _fails(capsys, ["survey", "L.json", "--report", str(tmp_path)]).startswith(
+        "--report OUT_DIR: rebuilds the report of a survey already run")
     assert not (tmp_path / "o").exists()
 
 
@@ -80,6 +85,15 @@ def test_a_survey_of_one_layout_runs_and_a_rerun_does_nothing(
     assert lines[0] == ("survey of 2 layouts x 1 deployment map x 2 bases: 12 jobs (gap-fit 4, "
                         f"advance-odds 8) into {out}/ on 2 local workers")
     assert lines[1].startswith("12 jobs: 0 done before, 12 run (0 failed) in ")
+    assert lines[2:] == [f"results: {out}/results/", f"report: {out}/report.html"]
     assert len(list((out / "results").glob("*.json"))) == 12
+    page = (out / "report.html").read_text()
+    assert "gw-11e-crucible" in page
+    (out / "report.html").unlink()
     assert main(argv) == 0
     assert capsys.readouterr().out.splitlines()[1] == "12 jobs: 12 done before, nothing to run"
+    assert (out / "report.html").is_file()
+    (out / "report.html").unlink()
+    assert main(["survey", "--report", str(out)]) == 0
+    assert capsys.readouterr().out == f"report: {out}/report.html\n"
+    assert (out / "report.html").read_text() == page

@@ -25,7 +25,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "advance reaching each point (advance-odds), and the balance of the two sides. One "
         "result file per job goes into OUT_DIR/results as it comes; running the same command "
         "again resumes, doing no finished job twice. OUT_DIR/report.html is written at the "
-        "end. Data: Alpaca Software and the 40kdc community contributors, CC BY 4.0.",
+        "end (--report OUT_DIR writes it again). Data: Alpaca Software and the 40kdc "
+        "community contributors, CC BY 4.0.",
     )
     p.add_argument("layouts", metavar="LAYOUTS.json", nargs="?",
                    help="the 40kdc terrain-layouts.json")
@@ -55,6 +56,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="address of a running Dask scheduler (tcp://HOST:8786; implies "
                    "--executor dask)")
+    p.add_argument("--report", metavar="OUT_DIR",
+                   help="only write OUT_DIR/report.html again from the results there")
     p.add_argument("--retry-failed", action="store_true",
                    help="run again the jobs whose result is a failure")
     p.add_argument("--no-progress", action="store_true",
@@ -92,6 +95,11 @@ def run(args: argparse.Namespace) -> int:
     from tabletop.errors import UserError, printable, quote
     from tabletop.survey import run as survey_run
 
+    if args.report is not None:
+        if args.layouts is not None or args.output:
+            raise UserError("--report OUT_DIR: rebuilds the report of a survey already run; "
+                            "give no LAYOUTS.json or -o with it")
+        return _report(Path(args.report))
     if args.workers is not None and args.workers < 1:
         raise UserError(f"--workers {args.workers}: give a whole number of at least 1")
     if args.layouts is None:
@@ -151,4 +159,15 @@ def run(args: argparse.Namespace) -> int:
     else:
         emit(f"{s['jobs']} jobs: {done}, nothing to run")
     emit(f"results: {out / survey_run.RESULTS}/")
+    return _report(out)
+
+
+def _report(out: Path) -> int:
+    from tabletop.errors import UserError, printable
+    from tabletop.survey.report import build_report
+
+    if not (out / "plan.json").is_file():
+        raise UserError(f"--report {printable(str(out))}: no survey there (no plan.json); give "
+                        "the OUT_DIR of a tabletop survey run")
+    emit(f"report: {build_report(out)}")
     return 0
