@@ -208,6 +208,7 @@ def test_balance_is_ordered_by_imbalance(report: tuple[Path, str]) -> None:
     first, second = (boards.index(f">{html.escape(lay)}</a>") for lay in LAYOUTS[::-1])
     assert first < second
     assert "<td>red</td>" in boards and "<td>even</td>" in boards
+    assert text.count("; favours red by") == 1 and text.count("; even") == 1  # board summaries
 
 
 def test_counts_failed_and_missing_jobs(report: tuple[Path, str]) -> None:

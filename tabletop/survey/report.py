@@ -142,6 +142,19 @@ def _boards(survey: Survey, order: dict[str, int]) -> list[Board]:
     return boards
 
 
+def _shares(boards: Sequence[Board]) -> dict[str, tuple[int, int]]:
+    """By base: the boards' gaps it gets through, and the gaps of the boards it was measured
+    on."""
+    out: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for board in boards:
+        for gap in board.gaps:
+            for name in gap.passes:
+                out[name][0] += 1
+            for name in gap.passes + gap.fails:
+                out[name][1] += 1
+    return {k: (v[0], v[1]) for k, v in out.items()}
+
+
 def _reference(bases: Sequence[Base], names: Iterable[str]) -> Base | None:
     """The base the maps are drawn for: the one most units use among ``names``."""
     have = set(names)
@@ -478,7 +491,7 @@ def _odds_maps(board: Board, bases: Sequence[Base]) -> str:
 
 
 def _board_section(survey: Survey, board: Board, bases: Sequence[Base],
-                   colours: dict[str, str]) -> str:
+                   colours: dict[str, str], leans: Sequence[Lean]) -> str:
     info = board.info
     gapfit = any(j.id in survey.values for j in board.jobs if j.measure == "gap-fit")
     if gapfit:
@@ -487,6 +500,9 @@ def _board_section(survey: Survey, board: Board, bases: Sequence[Base],
                  + (f", narrowest {board.gaps[0].width:.2f}\"" if board.gaps else ""))
     else:
         brief = "no gap-fit result"
+    if leans:
+        side, lead, _ = _board_lean(leans)
+        brief += f"; favours {_e(side)} by {lead:.2f} phases" if side else "; even"
     errors = [(j, survey.failed[j.id]) for j in board.jobs if j.id in survey.failed]
     parts = [f'<details id="{board.anchor}"><summary><b>{_e(info.layout)}</b> · '
              f'{_e(info.deployment)} <span class="muted">({brief}'
@@ -719,7 +735,8 @@ def render(survey: Survey) -> str:
     for b in boards:
         by_layout[b.info.layout].append(b)
     board_html = "".join(f"<h3>{_e(layout)}</h3>"
-                         + "".join(_board_section(survey, b, bases, colours) for b in bs)
+                         + "".join(_board_section(survey, b, bases, colours, leans.get(b.key, []))
+                                   for b in bs)
                          for layout, bs in by_layout.items())
     return ("<!DOCTYPE html>\n"
             '<html lang="en"><head><meta charset="utf-8">'
@@ -730,7 +747,7 @@ def render(survey: Survey) -> str:
             "advance, on every layout and deployment map surveyed (tabletop survey).</p>"
             + _contents(boards) + _summary(survey, bases, boards)
             + _bases_section(bases, colours) + _balance_section(leans, boards)
-            + plots_section(survey, bases) + _failed_section(survey)
+            + plots_section(survey, bases, _shares(boards)) + _failed_section(survey)
             + f'<section id="boards"><h2>Boards</h2>{board_html}</section>'
             + f'<footer class="muted"><p>Terrain layouts, deployment maps and unit data: '
             f"{_e(kdc.CREDIT)}, licensed CC BY 4.0 (creativecommons.org/licenses/by/4.0), "

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tabletop.survey.measures import PHASE_CAP
-from tabletop.survey.report_data import Base, GapFit, Reach, Survey, counted
+from tabletop.survey.report_data import Base, Reach, Survey, counted
 
 __all__ = ["PLOTS", "plots_section"]
 
@@ -39,17 +39,6 @@ def _phases_by_base(survey: Survey) -> dict[str, dict[str, dict[str, list[float]
     return out
 
 
-def _share_through(survey: Survey) -> dict[str, tuple[int, int]]:
-    """Base name -> (gaps it gets through, gaps it was measured against), across boards."""
-    out: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for job in survey.plan.jobs:
-        value = survey.values.get(job.id)
-        if isinstance(value, GapFit):
-            out[job.base.name][0] += sum(p.passes for p in value.passages)
-            out[job.base.name][1] += len(value.passages)
-    return {k: (v[0], v[1]) for k, v in out.items()}
-
-
 def _plain(text: str, limit: int = 40) -> str:
     """A name from the files as matplotlib shows it: no mathtext, at most ``limit`` characters."""
     text = text if len(text) <= limit else text[:limit - 1] + "…"
@@ -66,8 +55,11 @@ def _img(uri: str, alt: str) -> str:
     return f'<figure><img class="plot" src="{uri}" alt="{html.escape(alt)}"></figure>'
 
 
-def plots_section(survey: Survey, bases: Sequence[Base]) -> str:
-    """The plots' section: the plots, or what is missing and how to install it."""
+def plots_section(survey: Survey, bases: Sequence[Base],
+                  shares: dict[str, tuple[int, int]]) -> str:
+    """The plots' section: the plots, or what is missing and how to install it. ``shares``:
+    by base name, how many of the boards' gaps it gets through and how many it was measured
+    against."""
     head = '<section id="plots"><h2>Plots</h2>'
     try:
         import matplotlib
@@ -108,7 +100,6 @@ def plots_section(survey: Survey, bases: Sequence[Base]) -> str:
         fig.tight_layout()
         parts.append(_img(_png(fig), PLOTS[0]))
         plt.close(fig)
-    shares = _share_through(survey)
     if shares:
         shown = sorted((order[n].width * 25.4, 100 * ok / total, n)
                      for n, (ok, total) in shares.items() if n in order and total)
@@ -122,7 +113,7 @@ def plots_section(survey: Survey, bases: Sequence[Base]) -> str:
             ax.set_ylabel("% of its gaps it gets through", fontsize=9)
             ax.set_ylim(-3, 103)
             ax.grid(alpha=0.3)
-            ax.set_title(PLOTS[1] + "\n(of the passages measured for it, on every board)",
+            ax.set_title(PLOTS[1] + "\n(every passage any base found, on every board)",
                          fontsize=10)
             fig.tight_layout()
             parts.append(_img(_png(fig), PLOTS[1]))
