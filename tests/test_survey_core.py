@@ -197,6 +197,28 @@ def test_moves_compose_one_by_one_across_terrain_a_model_may_not_end_on() -> Non
     assert two.bounds[2] < 4.5 - r + 6 - 0.5
 
 
+def test_an_oval_turns_to_pass_a_corridor_its_circle_would_not() -> None:
+    """A 2.2" corridor 6" long: a 90x52.5 mm oval (2.07" wide) goes through lengthwise, at a
+    facing of its layers, and reaches the objective beyond in one move; a 100 mm base (3.94")
+    and the oval's own circumscribed circle (90 mm) cannot."""
+    walls = [("top", "impassable", rect(10, 0, 16, 6.9)),
+             ("bottom", "impassable", rect(10, 9.1, 16, 16))]
+    text = board_text(24, 16, walls, {"red": rect(0, 0, 8, 16), "blue": rect(21, 0, 24, 16)},
+                      [(20, 8)])
+    board = loads_scenario(text)
+    oval = parse_bases("oval 90x52.5mm")[0]
+    # facing 90: the long axis along x, 1.77" each way; the zone ends at x = 8 - 1.77 and the
+    # base is within 3" of the marker from x = 20 - 3 - 20 mm - 1.77: 8.21" apart
+    got = measures.reach(board, oval, "red", moves=[9, 8], phases=1, rings=9, cap=1)
+    assert got["moves"] == {"9": [1], "8": [None]}
+    assert shapely.from_wkt(got["rings"]["9"][0]).bounds[2] == pytest.approx(8 - mm(45) + 9,
+                                                                             abs=0.02)
+    for d in (100, 90):
+        got = measures.reach(board, round_base(d, ("VEHICLE",)), "red", moves=[10],
+                             phases=1, cap=1)
+        assert got["moves"]["10"] == [None]
+
+
 # --------------------------------------------------------------------------------------------
 # advance odds
 # --------------------------------------------------------------------------------------------

@@ -10,7 +10,6 @@ section and in ``tabletop.survey``'s docstring). What the measures mean is in
 from __future__ import annotations
 
 import hashlib
-import math
 import re
 import time
 import tomllib
@@ -19,6 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from tabletop.errors import UserError, quote
 from tabletop.geometry.footprints import BaseParseError, Footprint, Round, parse_base
@@ -105,8 +106,8 @@ def entry(name: str, spec: Any, fp: Footprint, units: int, keywords: Sequence[st
         width = length = 2 * fp.radius
     else:
         width = least_width(fp)[0]
-        pts = fp.local_polygon().exterior.coords
-        length = max(math.dist(p, q) for p in pts for q in pts)
+        pts = np.asarray(fp.local_polygon().convex_hull.exterior.coords)
+        length = float(np.max(np.hypot(*(pts[:, None, :] - pts[None, :, :]).T)))
     return {"name": name, "spec": spec, "units": int(units), "width": round(width, 6),
             "length": round(length, 6), "keywords": list(keywords)}
 

@@ -15,12 +15,14 @@ Reach (round bases)
     the free space of the mover (the board shrunk by its radius, minus the terrain it may not
     cross grown by its radius) and ``E`` the legal end positions (free, on no terrain feature).
     So the region after ``k`` moves is ``R_k = E n G(R_{k-1}, M)``, ``R_0 = S``; a model may
-    stay, so ``R_{k-1}`` lies in ``R_k``. ``R_k`` is the set of points within geodesic
-    distance ``k M`` of ``S`` (``E n G(S, k M)``) exactly when every legal path can be cut into
-    ``k`` legs of at most ``M`` whose stops are legal end positions; that holds where ``E`` is
-    the whole free space, but not across terrain a model may cross and may not end on (a ruin's
-    wall, a barricade): a path whose stop would fall inside one has to stop short. So the
-    survey composes the moves one by one (:func:`grow`), never by multiplying ``M``.
+    stay, so ``R_{k-1}`` lies in ``R_k``, and since ``E n G(R_{k-2}, M)`` is ``R_{k-1}``
+    already, only the new part ``R_{k-1} \\ R_{k-2}`` sends sources. ``R_k`` is the set of
+    points within geodesic distance ``k M`` of ``S`` (``E n G(S, k M)``) exactly when every
+    legal path can be cut into ``k`` legs of at most ``M`` whose stops are legal end
+    positions; that holds where ``E`` is the whole free space, but not across terrain a model
+    may cross and may not end on (a ruin's wall, a barricade): a path whose stop would fall
+    inside one has to stop short. So the survey composes the moves one by one (:func:`grow`),
+    never by multiplying ``M``.
     ``G(R, M)`` is built by the engine's multi-source geodesic disk: the sources are points on
     the boundary of ``R`` every :data:`SPACING` inches (a path out of ``R`` leaves it through its
     boundary; the parts of the boundary on the battlefield's edge are left out, since every
@@ -34,9 +36,18 @@ Reach (round bases)
     within ``3 + 20 mm + r`` of the marker's centre.
 
 Reach (non-round bases)
-    The region is that of the base's circumscribed circle, which turns freely: every pose it
-    reaches is reachable by the real base at any facing, so the result is on the safe side
-    (a Land Raider is measured as a disk of its half-diagonal). The README says so.
+    The zone engine's layers (:mod:`tabletop.geometry.layers`): at each facing of a grid of
+    :data:`LAYER_STEP` degrees over the base's period the base translates among the obstacles
+    grown by its footprint at that facing (exact Minkowski sums), with the end rules at that
+    facing; the start region of a facing is where the footprint at that facing lies wholly in
+    the zone and may end. Each move is made at one facing of the grid; between moves the base
+    may turn in place where its circumscribed circle is clear of everything that stops it (the
+    engine's hub), so what one facing reaches there every facing starts from. Every reported
+    position has a witness path of straight moves and turns (conservative); what it leaves out
+    are turns on the way within one move and turns in a tight spot, so a non-round base may be
+    reported a phase slower than it is, never faster. An objective is reached when the
+    footprint at the layer's facing comes within 3" of the marker (exactly: the distance from
+    the region to the marker centre's reflected footprint).
 
 Advance odds
     Six legal zones of an advance from one start (the legal start position of the side nearest
@@ -49,15 +60,20 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 import shapely
+import shapely.affinity
+import shapely.ops
 from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
-from tabletop.geometry.footprints import Footprint, Round, parse_base
+from tabletop.geometry.footprints import EXACT_SEGMENTS, Footprint, Round, parse_base
+from tabletop.geometry.layers import default_step
 from tabletop.geometry.passages import EDGES, passages
 from tabletop.geometry.reach import disk_sum
 from tabletop.geometry.tolerance import EPS, mm
@@ -93,6 +109,9 @@ WKT_DECIMALS = 3
 """Decimals of the coordinates in the WKT of results."""
 SIMPLIFY = 0.01
 """Rings are simplified to within this (inches) before they are written."""
+LAYER_STEP = 30.0
+"""Facing step of a non-round base's layers in reach (the zone engine's own for ovals; 15
+degrees for hulls and rectangles there, which would double the cost)."""
 PROBE_UNIT = "survey-probe"
 PROBE_MODEL = "survey-probe-1"
 
@@ -218,7 +237,7 @@ def _samples(region: BaseGeometry, bounds: tuple[float, float, float, float]
     centre's positions on the battlefield)."""
     x0, y0, x1, y1 = bounds
     out = []
-    for ring in shapely.get_parts(shapely.get_rings(region)):
+    for ring in shapely.get_rings(shapely.get_parts(region)):
         n = max(math.ceil(ring.length / SPACING), 3)
         pts = shapely.get_coordinates(shapely.line_interpolate_point(
             ring, np.linspace(0.0, ring.length, n, endpoint=False)))
@@ -235,17 +254,24 @@ def _samples(region: BaseGeometry, bounds: tuple[float, float, float, float]
 
 
 def grow(rm: Any, region: BaseGeometry, distance: float, exclude: BaseGeometry,
-         key: Any) -> BaseGeometry:
+         key: Any, done: BaseGeometry | None = None) -> BaseGeometry:
     """``E n G(region, distance)`` (module docstring): one normal move of ``distance`` from any
-    point of ``region``, ending legally (``exclude``: where the mover may not end)."""
+    point of ``region``, ending legally (``exclude``: where the mover may not end).
+
+    ``done``: a part of ``region`` whose own move is in ``region`` already (the region one
+    move earlier: ``R_k = R_{k-1} u (E n G(R_{k-1} \\ R_{k-2}, M))``), so its boundary
+    sends no sources.
+    """
     if region.is_empty or distance <= 0:
         return region
     pts = _samples(region, rm.box)
-    free = ~shapely.intersects_xy(rm.outline()[3], pts[:, 0], pts[:, 1]) if len(rm.pieces) \
+    keep = ~shapely.intersects_xy(rm.outline()[3], pts[:, 0], pts[:, 1]) if len(rm.pieces) \
         else np.ones(len(pts), bool)
-    if not free.any():
+    if done is not None and not done.is_empty:
+        keep &= ~shapely.intersects_xy(done, pts[:, 0], pts[:, 1])
+    if not keep.any():
         return region
-    pts = pts[free]
+    pts = pts[keep]
     disk = rm.disk((float(pts[0, 0]), float(pts[0, 1])), float(distance),
                    sources=[(float(x), float(y), 0.0) for x, y in pts[1:]])
     reached = disk.region(exclude, key)
@@ -265,45 +291,114 @@ def _wkt(g: BaseGeometry) -> str:
     return shapely.to_wkt(g, rounding_precision=WKT_DECIMALS, trim=True)
 
 
+@dataclass
+class _Layer:
+    """One facing of the mover (a round base has one): its free space (``rm``), where it may
+    not end (``exclude``, with its cache ``key``), its start region, and what an objective's
+    marker centre ``o`` must come within ``within`` of (``target(o)``)."""
+
+    rm: Any
+    exclude: BaseGeometry
+    key: Any
+    start: BaseGeometry
+    target: Callable[[Point], BaseGeometry]
+    within: float
+
+
+def _layers(board: GameState, entry: dict[str, Any], side: str, objective_range: float
+            ) -> tuple[list[_Layer], BaseGeometry | None]:
+    """The mover's layers and, for a non-round base, where it may turn in place (its
+    circumscribed circle clear of everything that stops it)."""
+    fp = footprint(entry)
+    reach_within = objective_range + MARKER_RADIUS + EPS
+    if isinstance(fp, Round):
+        start = start_region(board, entry, side)
+        if start.is_empty:
+            raise ValueError(f"the base fits nowhere in {side}'s deployment zone")
+        c = start.representative_point()
+        rm, exclude, key = _engine(probe(board, entry, side, (c.x, c.y)))
+        return [_Layer(rm, exclude, key, start, lambda o: o, reach_within + fp.radius)], None
+    zone = _zone(board, side)
+    c = zone.representative_point()
+    state = probe(board, entry, side, (c.x, c.y))
+    sit = zones._situation(state, PROBE_MODEL, "normal", None, None)
+    ph = zones._turn_phase(sit, max(default_step(fp), LAYER_STEP))
+    bf = board.battlefield
+    big = box(-50, -50, bf.width + 50, bf.depth + 50)
+    outside = big.difference(zone)
+    layers = []
+    for f in ph.grid:
+        exclude, key = zones._turn_end(ph, fp, f)
+        rm = ph.tm.layer(f)
+        start = _polygonal(zone.difference(zones._grow(outside, fp, f, 0.0))
+                           .intersection(box(*rm.box)).difference(exclude))
+        local = fp.placed(0.0, 0.0, f, segments=EXACT_SEGMENTS)
+        mirrored = shapely.affinity.scale(local, -1.0, -1.0, origin=(0.0, 0.0))
+        layers.append(_Layer(rm, exclude, key, start,
+                             partial(_shifted, mirrored), reach_within))
+    if all(lay.start.is_empty for lay in layers):
+        raise ValueError(f"the base fits nowhere in {side}'s deployment zone")
+    turn = box(0, 0, bf.width, bf.depth).difference(ph.tm.not_hub())
+    return layers, turn
+
+
+def _shifted(g: BaseGeometry, o: Point) -> BaseGeometry:
+    return shapely.affinity.translate(g, o.x, o.y)
+
+
 def reach(board: GameState, entry: dict[str, Any], side: str, *,
           moves: Sequence[float] = (5, 6, 8, 10, 12), phases: int = 3,
           objective_range: float = OBJECTIVE_RANGE, rings: float | None = 6,
           cap: int = PHASE_CAP) -> dict[str, Any]:
     """Phases to each objective and the area reachable after ``1..phases`` normal moves, for
     each M of ``moves`` (module docstring); ``rings``: the M whose regions are returned."""
-    disk_entry = _disk(entry)
-    r = footprint(disk_entry).radius
-    start = start_region(board, entry, side)
+    layers, turn = _layers(board, entry, side, objective_range)
     objectives = [(float(x), float(y)) for x, y in board.objectives]
+    marks = [Point(o) for o in objectives]
+    targets = [[lay.target(p) for p in marks] for lay in layers]
+
+    def reached(regions: list[BaseGeometry]) -> list[bool]:
+        return [any(not reg.is_empty and reg.distance(targets[j][i]) <= lay.within
+                    for j, (lay, reg) in enumerate(zip(layers, regions, strict=True)))
+                for i in range(len(marks))]
+
+    start = [lay.start for lay in layers]
     out_moves: dict[str, list[int | None]] = {}
     out_area: dict[str, list[float]] = {}
     out_rings: dict[str, list[str]] = {}
-    if start.is_empty:
-        raise ValueError(f"the base fits nowhere in {side}'s deployment zone")
-    c = start.representative_point()
-    rm, exclude, key = _engine(probe(board, disk_entry, side, (c.x, c.y)))
-    within = objective_range + MARKER_RADIUS + r + EPS
-    marks = [Point(o) for o in objectives]
     for M in moves:
-        needed: list[int | None] = [0 if start.distance(p) <= within else None for p in marks]
+        needed: list[int | None] = [0 if ok else None for ok in reached(start)]
         areas: list[float] = []
         regs: list[str] = []
-        region = start
+        regions = list(start)
+        earlier: list[BaseGeometry | None] = [None] * len(layers)
+        area = _union(regions).area
         k = 0
         while k < max(cap, phases):
             if k >= phases and all(n is not None for n in needed):
                 break
             k += 1
-            before = region.area
-            region = grow(rm, region, float(M), exclude, key)
+            regions, earlier = [grow(lay.rm, reg, float(M), lay.exclude, lay.key, old)
+                                for lay, reg, old in zip(layers, regions, earlier,
+                                                         strict=True)], regions
+            if turn is not None:
+                # between moves the base may turn in place where its circumscribed circle is
+                # clear: what one facing reaches there, every facing may start from
+                pivots = _union([reg.intersection(turn) for reg in regions])
+                if not pivots.is_empty:
+                    regions = [_polygonal(shapely.union_all([reg, pivots.difference(
+                        lay.exclude)])) for lay, reg in zip(layers, regions, strict=True)]
+            whole = _union(regions)
+            before, area = area, whole.area
             if k <= phases:
-                areas.append(round(float(region.area), 4))
+                areas.append(round(float(area), 4))
                 if rings is not None and float(M) == float(rings):
-                    regs.append(_wkt(region))
-            for i, p in enumerate(marks):
-                if needed[i] is None and k <= cap and region.distance(p) <= within:
-                    needed[i] = k
-            if region.area <= before + 1e-9 and k >= phases:
+                    regs.append(_wkt(whole))
+            if k <= cap:
+                for i, ok in enumerate(reached(regions)):
+                    if needed[i] is None and ok:
+                        needed[i] = k
+            if area <= before + 1e-9 and k >= phases:
                 break   # nothing new: the rest stay out of reach
         key_m = f"{M:g}"
         out_moves[key_m] = needed
@@ -311,7 +406,11 @@ def reach(board: GameState, entry: dict[str, Any], side: str, *,
         if regs:
             out_rings[key_m] = regs
     return {"objectives": [list(o) for o in objectives], "moves": out_moves, "area": out_area,
-            "rings": out_rings, "start_area": round(float(start.area), 4)}
+            "rings": out_rings, "start_area": round(float(_union(start).area), 4)}
+
+
+def _union(regions: Sequence[BaseGeometry]) -> BaseGeometry:
+    return regions[0] if len(regions) == 1 else _polygonal(shapely.union_all(list(regions)))
 
 
 # --------------------------------------------------------------------------------------------
