@@ -101,6 +101,14 @@ PHASE_CAP = 12
 """Most Movement phases counted; an objective not reached by then is reported as ``null``."""
 SPACING = 0.1
 """Inches between the sources on a region's boundary (a move loses at most half of it)."""
+SETTLED = 0.005
+"""A boundary point within this of the region one move earlier sends no source (inches; its
+reach is that of a source there, to within this)."""
+CORNER = 5.0
+"""Boundary vertices turning by more than this (degrees) are sources too."""
+STILL = 1e-3
+"""A move that adds less area than this (square inches) ends the count: the region has
+stopped growing, and what it has not reached stays out of reach."""
 OBJECTIVE_RANGE = 3.0
 """'Within 3"' of an objective marker."""
 MARKER_RADIUS = mm(40.0) / 2
@@ -232,17 +240,25 @@ def start_point(board: GameState, entry: dict[str, Any], side: str) -> tuple[flo
 
 def _samples(region: BaseGeometry, bounds: tuple[float, float, float, float]
              ) -> np.ndarray:
-    """Points on the boundary of ``region`` every :data:`SPACING` inches and at its vertices
-    where it turns, leaving out the stretches along the rectangle ``bounds`` (the box of the
-    centre's positions on the battlefield)."""
+    """Points on the boundary of ``region`` every :data:`SPACING` inches and at its corners
+    (vertices where it turns by more than :data:`CORNER` degrees: the arcs of a reach front
+    have a vertex every few hundredths of an inch), leaving out the stretches along the
+    rectangle ``bounds`` (the box of the centre's positions on the battlefield)."""
     x0, y0, x1, y1 = bounds
     out = []
+    cos_corner = math.cos(math.radians(CORNER))
     for ring in shapely.get_rings(shapely.get_parts(region)):
         n = max(math.ceil(ring.length / SPACING), 3)
-        pts = shapely.get_coordinates(shapely.line_interpolate_point(
-            ring, np.linspace(0.0, ring.length, n, endpoint=False)))
-        out.append(pts)
-        out.append(shapely.get_coordinates(ring)[:-1])
+        out.append(shapely.get_coordinates(shapely.line_interpolate_point(
+            ring, np.linspace(0.0, ring.length, n, endpoint=False))))
+        c = shapely.get_coordinates(ring)[:-1]
+        if len(c) >= 3:
+            a = c - np.roll(c, 1, axis=0)
+            b = np.roll(c, -1, axis=0) - c
+            na, nb = np.hypot(*a.T), np.hypot(*b.T)
+            ok = (na > 0) & (nb > 0)
+            cos = np.einsum("ij,ij->i", a, b) / np.where(ok, na * nb, 1.0)
+            out.append(c[ok & (cos < cos_corner)])
     if not out:
         return np.zeros((0, 2))
     pts = np.concatenate(out)
@@ -268,7 +284,10 @@ def grow(rm: Any, region: BaseGeometry, distance: float, exclude: BaseGeometry,
     keep = ~shapely.intersects_xy(rm.outline()[3], pts[:, 0], pts[:, 1]) if len(rm.pieces) \
         else np.ones(len(pts), bool)
     if done is not None and not done.is_empty:
-        keep &= ~shapely.intersects_xy(done, pts[:, 0], pts[:, 1])
+        # (within SETTLED: the arcs of successive moves are inscribed polygons that differ by
+        # up to the engine's chord sag, so a front that has stopped still moves by slivers)
+        shapely.prepare(done)
+        keep &= ~shapely.dwithin(done, shapely.points(pts), SETTLED)
     if not keep.any():
         return region
     pts = pts[keep]
@@ -398,7 +417,7 @@ def reach(board: GameState, entry: dict[str, Any], side: str, *,
                 for i, ok in enumerate(reached(regions)):
                     if needed[i] is None and ok:
                         needed[i] = k
-            if area <= before + 1e-9 and k >= phases:
+            if area <= before + STILL and k >= phases:
                 break   # nothing new: the rest stay out of reach
         key_m = f"{M:g}"
         out_moves[key_m] = needed
