@@ -28,8 +28,8 @@ Reach (round bases)
     boundary; the parts of the boundary on the battlefield's edge are left out, since every
     direction from them into the board enters ``R``). Every source lies in ``R``, so the result
     never exceeds the true region; it misses at most the points within ``SPACING / 2`` of its
-    outer limit per move (where the front is an arc, as on open ground, the loss is second-order:
-    ``h^2 / 2M`` for a source ``h`` off the best one).
+    outer limit per move, and along a straight or curved stretch of the boundary (every corner
+    is a source) only the scallops between neighbouring disks, ``SPACING^2 / 8M`` deep.
     An objective is reached when the base comes *within 3"* of the 40 mm marker: the closest
     points of the base and of the marker's disc are at most 3" apart (rules notes, section 13:
     a marker is a 40 mm disc; "within" is "not more than"), i.e. for a round base its centre
@@ -99,8 +99,10 @@ __all__ = [
 
 PHASE_CAP = 12
 """Most Movement phases counted; an objective not reached by then is reported as ``null``."""
-SPACING = 0.1
-"""Inches between the sources on a region's boundary (a move loses at most half of it)."""
+SPACING = 0.2
+"""Inches between the sources on a region's boundary, besides its corners: a move loses at
+most half of it, and ``SPACING^2 / 8M`` (0.001" for M = 5) along a straight or curved
+front."""
 SETTLED = 0.005
 """A boundary point within this of the region one move earlier sends no source (inches; its
 reach is that of a source there, to within this)."""
@@ -117,9 +119,10 @@ WKT_DECIMALS = 3
 """Decimals of the coordinates in the WKT of results."""
 SIMPLIFY = 0.01
 """Rings are simplified to within this (inches) before they are written."""
-LAYER_STEP = 30.0
-"""Facing step of a non-round base's layers in reach (the zone engine's own for ovals; 15
-degrees for hulls and rectangles there, which would double the cost)."""
+LAYER_STEP = 45.0
+"""Facing step of a non-round base's layers in reach: 4 facings over an oval's, a
+rectangle's or a symmetric hull's half turn, 8 for a Land Raider's (the zone engine uses 30
+and 15 degrees for one pick-up; a reach job makes up to 60 moves per facing)."""
 PROBE_UNIT = "survey-probe"
 PROBE_MODEL = "survey-probe-1"
 
