@@ -412,8 +412,9 @@ def test_a_real_40kdc_layout() -> None:
     assert cat[1]["name"] == "32mm" and cat[1]["units"] == 172
     bases = [e for e in cat if e["name"] in ("32mm", "Land Raider hull")]
     p = plan(DATA / "terrain-layouts.json", layouts=["take-and-hold-mirror-1"],
-             deployments=["hammer-and-anvil"], bases=bases)
+             deployments=["hammer-and-anvil"], bases=parse_bases("32mm, Land Raider hull"))
     assert len(p["jobs"]) == 10
+    assert p["bases"] == bases       # --bases get the unit data's counts and keywords
     by = {(j["base"]["name"], j["measure"], j["side"]): j for j in p["jobs"]}
     gap = run_job(by[("Land Raider hull", "gap-fit", None)])
     assert gap["ok"] and gap["value"]["passages"]

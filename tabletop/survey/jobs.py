@@ -294,8 +294,8 @@ def plan(layouts_path: str | Path, *, templates_path: str | Path | None = None,
     patterns = kdc.read_deployments(dpath)
     chosen_l = _pick(all_layouts, layouts, "layout", lpath)
     chosen_d = _pick(patterns, deployments, "deployment map", dpath)
+    upath = lpath.parent / UNITS_FILE
     if bases is None:
-        upath = lpath.parent / UNITS_FILE
         if upath.is_file():
             bases = catalogue(upath)
             counts = base_counts(upath)
@@ -308,6 +308,14 @@ def plan(layouts_path: str | Path, *, templates_path: str | Path | None = None,
     else:
         source = {"source": "--bases"}
     chosen_b: list[dict[str, Any]] = [dict(b) for b in bases]
+    if source["source"] == "--bases" and upath.is_file():
+        # bases the unit data has get its counts and keywords
+        n_units, kws, _ = base_counts(upath)
+        for b in chosen_b:
+            if isinstance(b["spec"], str) and b["spec"] in n_units:
+                b["units"] = n_units[b["spec"]]
+                b["keywords"] = _movement_keywords(kws[b["spec"]])
+        source["units"] = str(upath)
     base_ids = _unique([safe_id(str(b["name"])) for b in chosen_b])
     boards: dict[str, dict[str, Any]] = {}
     jobs: list[dict[str, Any]] = []
