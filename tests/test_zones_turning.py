@@ -279,3 +279,44 @@ def test_cli_path_prints_facings(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert ans["legal"] and all(len(p) == 3 for p in ans["path"])
     assert ans["facing"] == pytest.approx(90.0)
     assert abs(angle_between(ans["path"][2][2], 0.0)) % 180 == pytest.approx(0.0)
+
+
+# -- speed without changing the zone ----------------------------------------------------------
+def test_the_end_region_of_an_off_grid_facing_is_built_near_the_start_only() -> None:
+    # a tank at 37 degrees (off the 15-degree grid) among enemies and terrain near and far:
+    # its own facing's end region holds only what reaches within D of the start, and is the
+    # board's one there
+    from tabletop.rules.zones import _situation, _turn_end, _turn_phase
+
+    enemies = unit("b", "blue", [(f"e{i}", x, y) for i, (x, y) in enumerate(
+        [(30.0, 30.5), (38.0, 22.0), (20.0, 12.0), (50.0, 40.0), (5.0, 5.0), (44.0, 8.0),
+         # beyond D + both radii, within 2" more: its engagement region reaches the disk
+         (16.5, 22.0)])])
+    walls = [rect("near", "impassable", 24.0, 14.0, 26.0, 18.0),
+             rect("mid", "area", 36.0, 28.0, 40.0, 30.0),
+             rect("far", "impassable", 52.0, 2.0, 56.0, 6.0)]
+    st = state([hull_unit("a", (30.0, 22.0), 37.0, M=8.0), enemies], walls)
+    sit = _situation(st, "mv", "normal", None, None)
+    ph = _turn_phase(sit, 15.0)
+    whole = _turn_end(ph, sit.base, 37.0)[0]
+    near = _turn_end(ph, sit.base, 37.0, (30.0, 22.0, 8.0))[0]
+    disk = shapely.Point(30.0, 22.0).buffer(8.0 + 0.01, quad_segs=64)
+    assert whole.intersection(disk).symmetric_difference(near.intersection(disk)).area < 1e-9
+    # something far off was left out
+    assert near.area < whole.area - 1.0
+    assert not near.intersects(shapely.Point(5.0, 5.0).buffer(3.0))
+
+
+def test_a_turning_zone_is_computed_once_per_board_and_model() -> None:
+    from dataclasses import replace
+
+    st = state([hull_unit("a", (30.0, 22.0), 37.0, M=8.0)],
+               [rect("w", "impassable", 24.0, 14.0, 26.0, 18.0)])
+    z = legal_zone(st, "mv", "normal")
+    assert legal_zone(st, "mv", "normal") is z
+    assert legal_zone(st, "mv", "normal", step=7.5) is not z
+    assert legal_zone(st, "mv", "advance", roll=3).max_distance == 11.0
+    # another board (a model moved) gets its own zone
+    moved = replace(st, units=(hull_unit("a", (31.0, 22.0), 37.0, M=8.0),))
+    z2 = legal_zone(moved, "mv", "normal")
+    assert z2 is not z and z2.start == (31.0, 22.0)

@@ -53,7 +53,7 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import shapely
@@ -981,7 +981,7 @@ class _TurnPhase:
     enemies: tuple[tuple[object, ...], ...]
     terrain: tuple[tuple[tuple[float, ...], ...], ...]
     key: _Key
-    ends: dict[float, tuple[BaseGeometry, _Key]] = field(default_factory=dict)
+    ends: dict[object, tuple[BaseGeometry, _Key]] = field(default_factory=dict)
     hub_end: tuple[BaseGeometry, _Key] | None = None
 
 
@@ -1003,14 +1003,34 @@ def _turn_phase(sit: _Situation, step: float) -> _TurnPhase:
     return got
 
 
-def _turn_end(ph: _TurnPhase, base: Footprint, facing: float) -> tuple[BaseGeometry, _Key]:
+def _turn_end(ph: _TurnPhase, base: Footprint, facing: float,
+              near: tuple[float, float, float] | None = None) -> tuple[BaseGeometry, _Key]:
     """Where the mover at ``facing`` may not end: enemies' engagement and terrain (static,
-    prepared), and its key."""
+    prepared), and its key.
+
+    With ``near = (x, y, reach)`` (the start's own facing off the grid, new for every model),
+    only what can reach into the disk of radius ``reach`` about ``(x, y)``, where that layer's
+    region lies: exact there, and a fraction of the board's work.
+    """
     k = ph.tm.key(facing)
-    got = ph.ends.get(k)
+    enemies, terrain = ph.enemies, ph.terrain
+    if near is not None:
+        x, y, reach = near
+        r = base.radius + reach + rulings.ENGAGEMENT_RANGE + 1e-3
+        enemies = tuple(e for e in enemies if math.dist(cast(tuple[float, float], e[0]), (x, y))
+                        <= r + cast(Footprint, e[1]).radius)
+        pt = Point(x, y)
+        terrain = tuple(t for t in terrain if Polygon(t).distance(pt) <= base.radius + reach
+                        + 1e-3)
+    which = (k, enemies, terrain) if near is not None else k
+    got = ph.ends.get(which)
     if got is None:
-        got = (_static_end(base, k, ph.enemies, ph.terrain), _Key(("at", ph.key, k)))
-        ph.ends[k] = got
+        got = (_static_end(base, k, enemies, terrain), _Key(("at", ph.key, which)))
+        if near is not None:
+            # one per start facing: keep the last few
+            for old in [w for w in ph.ends if isinstance(w, tuple)][:-3]:
+                del ph.ends[old]
+        ph.ends[which] = got
     return got
 
 
@@ -1065,8 +1085,9 @@ def _turning_zone(sit: _Situation, kind: str, step: float | None = None) -> Zone
     ph = _turn_phase(sit, step)
     reach = TurnReach(ph.tm, sit.start, sit.facing, sit.limit, step)
     regions: dict[float, BaseGeometry] = {}
+    own = None if ph.tm.key(sit.facing) in ph.grid else (*sit.start, sit.limit)
     for f, lay in reach.layers.items():
-        excl, key = _turn_end(ph, sit.base, f)
+        excl, key = _turn_end(ph, sit.base, f, own if f == ph.tm.key(sit.facing) else None)
         g = lay.disk.region(excl, key)
         if not g.is_empty:
             regions[f] = g
@@ -1076,7 +1097,9 @@ def _turning_zone(sit: _Situation, kind: str, step: float | None = None) -> Zone
         # within reach of a friend the end facing matters: there the mover may end only at
         # the facing a layer arrives at, clear of the friends (the hub's any-facing end is
         # given up there: on the safe side)
-        parts = [g.difference(_friends_region(sit, g, f)) for f, g in regions.items()]
+        shapely.prepare(near)
+        parts = [g.difference(_friends_region(sit, g, f)) if near.intersects(g) else g
+                 for f, g in regions.items()]
     if reach.hub is not None:
         hub = reach.hub.disk.region(*_hub_end(ph, sit.base))
         if not hub.is_empty and not near.is_empty:
@@ -1122,7 +1145,14 @@ def legal_zone(state: GameState, model_id: str, move: str, *, roll: int | None =
         raise UserError(f"a facing step is a number of degrees from 1 to 90, not "
                         f"{describe(step)}")
     if not isinstance(sit.base, Round):
-        return _turning_zone(sit, move, None if step is None else float(step))
+        # the same model picked up again on the same board (the window's every drag of it)
+        memo = _memo(state)
+        which = ("zone", model_id, move, roll, sit.mode, fly, step)
+        got = memo.get(which)
+        if got is None:
+            got = _turning_zone(sit, move, None if step is None else float(step))
+            memo[which] = got
+        return cast(Zone, got)
     fkey = _facing_key(sit.base, sit.facing)
     rm, static, key = _phase(sit, fkey)
     disk = rm.disk(sit.start, sit.limit)
