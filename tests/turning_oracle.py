@@ -55,6 +55,20 @@ class Bounds:
     def upper_area(self) -> float:
         return float(self.upper.sum()) * self.h * self.h
 
+    def hold(self, geom) -> None:  # type: ignore[no-untyped-def]
+        """Assert that ``geom`` (a zone) holds what the lower bound reaches and lies inside
+        the upper bound, both up to the grid's own cell."""
+        h = self.h
+        inside = shapely.contains_xy(geom, self.X, self.Y)
+        missed = self.lower & ~inside
+        if missed.any():
+            d = shapely.distance(geom, shapely.points(self.X[missed], self.Y[missed]))
+            assert d.max() <= h * math.sqrt(2) / 2 + 0.01, (d.max(), int(missed.sum()))
+        extra = inside & ~self.upper
+        if extra.any():
+            d = shapely.distance(geom.boundary, shapely.points(self.X[extra], self.Y[extra]))
+            assert d.max() <= h, (d.max(), int(extra.sum()))
+
 
 def _footprint(base, facing: float, inner: bool) -> Polygon:  # type: ignore[no-untyped-def]
     """The footprint at the origin: for an oval an inscribed (``inner``) or circumscribed
