@@ -47,15 +47,22 @@ test, the others at points of closed turn regions or of the hub), so the exact c
 *Convergent*: as ``delta`` shrinks, the grid of facings becomes dense and each layer is exact,
 so a line at any facing is approached by a line at the nearest grid facing; the swept
 footprint of a step shrinks onto the footprint (within ``radius * delta``), so the turn regions
-approach the layers' free space; and the turn nodes lie every ``radius * delta`` along the
-turn regions' edges and the hub's. A true move whose lines and turns keep clear of every
-obstacle by some margin therefore has, once ``radius * delta`` is below that margin, a witness
-of the computed motion that turns at a node where each of its lines enters a turn region (or
-the hub), within about one spacing of where the true move turns: its length exceeds the true
-one by at most about two spacings per turn, and the zone approaches the true zone from inside.
-What converges slowest: a turn spread along one line in a place too narrow to make it at one
-point (each step of it must be made at a node near the obstacles, which costs up to the
-place's width per step until ``delta`` is fine). ``tests/test_zones_turning_on_the_way.py``
+approach the layers' free space; and the turn nodes lie every :func:`turn_spacing` (``radius *
+delta``, but never below 0.25": the floor keeps the nodes few at fine steps) along the turn
+regions' edges and the hub's. A true move whose lines and turns keep clear of every obstacle by
+some margin therefore has, once the spacing is below that margin, a witness of the computed
+motion that turns at a node where each of its lines enters a turn region (or the hub), within
+about one spacing of where the true move turns: its length exceeds the true one by at most
+about two spacings per turn, and the zone approaches the true zone from inside. So as ``delta``
+shrinks the zone converges to the zone of the moves whose turns on the way have room of about
+0.25" or more (``radius * delta`` for a large base at a coarse step); a turn on the way in a
+tighter place is found only where a node happens to lie, and a node's distance (through the
+reached corner it sees among the eight whose straight continuation to it is shortest,
+:meth:`~tabletop.geometry.reach.GeodesicDisk.distances`) is longer than the geodesic one
+where those eight are hidden: both only ever leave points out. What converges slowest: a turn
+spread along one line in a place too narrow to make it at one point (each step of it must be
+made at a node near the obstacles, which costs up to the place's width per step until
+``delta`` is fine). ``tests/test_zones_turning_on_the_way.py``
 measures zones against an independent layered grid over ``(x, y, facing)`` on boards that need
 a turn in a narrow place (an L-bend, a zig-zag, a start in contact, a slanted slot) and as the
 step is refined.
