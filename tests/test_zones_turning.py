@@ -320,3 +320,25 @@ def test_a_turning_zone_is_computed_once_per_board_and_model() -> None:
     moved = replace(st, units=(hull_unit("a", (31.0, 22.0), 37.0, M=8.0),))
     z2 = legal_zone(moved, "mv", "normal")
     assert z2 is not z and z2.start == (31.0, 22.0)
+
+
+def test_a_new_board_with_only_the_moving_sides_models_moved_keeps_the_phase() -> None:
+    from dataclasses import replace
+
+    from tabletop.rules.zones import _situation, _turn_phase, clear_caches
+
+    walls = [rect("w", "impassable", 24.0, 14.0, 26.0, 18.0)]
+    enemy = unit("b", "blue", [("e1", 36.0, 24.0)])
+    friend = unit("f", "red", [("f1", 22.0, 26.0)])
+    tank = hull_unit("a", (30.0, 22.0), 37.0, M=8.0)
+    st = state([tank, friend, enemy], walls)
+    ph = _turn_phase(_situation(st, "mv", "normal", None, None), 15.0)
+    friend_moved = replace(st, units=(tank, unit("f", "red", [("f1", 23.0, 27.0)]), enemy))
+    assert _turn_phase(_situation(friend_moved, "mv", "normal", None, None), 15.0) is ph
+    enemy_moved = replace(st, units=(tank, friend, unit("b", "blue", [("e1", 36.0, 25.0)])))
+    assert _turn_phase(_situation(enemy_moved, "mv", "normal", None, None), 15.0) is not ph
+    # and the zone on the new board is the one computed from nothing
+    z = legal_zone(friend_moved, "mv", "normal").geometry
+    clear_caches()
+    fresh = legal_zone(replace(friend_moved), "mv", "normal").geometry
+    assert z.symmetric_difference(fresh).area < 1e-9 and z.area > 10.0

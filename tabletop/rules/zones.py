@@ -270,6 +270,7 @@ def clear_caches() -> None:
     that time a cold start and for tests that patch a rules constant.
     """
     _BOARDS.clear()
+    _PHASES.clear()
     for cached in (reach_map, _static_end, _local_region, _mover_pieces, convex_pieces):
         cached.cache_clear()
 
@@ -996,11 +997,23 @@ def _turn_phase(sit: _Situation, step: float) -> _TurnPhase:
                                key=lambda k: (k[0], k[2])))
         terrain = tuple(sorted(tuple(tuple(map(float, c)) for c in shape.exterior.coords[:-1])
                                for _, _, shape in sit.end_terrain))
-        grid = facing_grid(sit.base, 0.0, step)
-        got = _TurnPhase(tm, grid, enemies, terrain,
-                         _Key(("turn-end", sit.base, step, tm, enemies, terrain)))
+        # the same phase on a new board object (a model of the moving side moved): enemies
+        # and terrain stand where they stood, so the end regions built for it still hold
+        key = _Key(("turn-end", sit.base, step, tm, enemies, terrain))
+        got = _PHASES.get(key)
+        if got is None:
+            got = _TurnPhase(tm, facing_grid(sit.base, 0.0, step), enemies, terrain, key)
+            _PHASES[key] = got
+            while len(_PHASES) > _PHASE_SLOTS:
+                del _PHASES[next(iter(_PHASES))]
         memo[who] = got
     return got
+
+
+_PHASES: dict[_Key, _TurnPhase] = {}
+"""The turning movers' phases by value (oldest first), for boards that differ only in the
+moving side's models."""
+_PHASE_SLOTS = 8
 
 
 def _turn_end(ph: _TurnPhase, base: Footprint, facing: float,
