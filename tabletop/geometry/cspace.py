@@ -288,8 +288,8 @@ def swept_pieces(fp: Footprint, f0: float, f1: float, segments: int = ENGINE_SEG
     So the swept area is exactly the footprint at ``f0``, at ``f1`` and, for each vertex ``v``,
     the sector of radius ``|v|`` it turns through: the sectors' arcs are circumscribed by
     tangents turning at most :data:`SECTOR_STEP`. Any other footprint gets the convex hulls
-    of :func:`sweep_pieces` (within :data:`SWEEP_TOLERANCE`). The union is cut into convex
-    pieces for the Minkowski sums of :func:`grow`.
+    of :func:`sweep_pieces` (within :data:`SWEEP_TOLERANCE`), as they are; a star-shaped
+    footprint's union is cut into convex pieces for the Minkowski sums of :func:`grow`.
     """
     turn = f1 - f0
     if not 0.0 < turn < 180.0:
@@ -315,7 +315,10 @@ def swept_pieces(fp: Footprint, f0: float, f1: float, segments: int = ENGINE_SEG
                    (r * math.cos(a + span), r * math.sin(a + span))]
             parts.append(Polygon(pts))
     else:
-        parts = [Polygon(p) for p in sweep_pieces(_local(fp, segments), f0, turn)]
+        # already convex and covering the sweep together: the Minkowski sums take them as
+        # they are (cutting their union into convex pieces again took minutes for an L-shaped
+        # hull: hundreds of triangles to merge)
+        return tuple(_ccw(p) for p in sweep_pieces(_local(fp, segments), f0, turn))
     whole = shapely.union_all(parts)
     return tuple(_ccw(np.asarray(p.exterior.coords)[:-1]) for p in convex_pieces(whole))
 
