@@ -551,7 +551,8 @@ def fit_lines(draw: st.DrawFn) -> list[str]:
 COMMANDS = ["check", "schema", "show", "zone", "path", "apply", "new", "import-layout", "nope",
             "--version", "-h"]  # not play: it would open a window
 OPTIONS = ["--model", "--move", "--roll", "--mode", "--to", "--format", "-o", "--zone",
-           "--scale", "--engagement", "--triggers", "--layout", "--list", "--grid", "--units"]
+           "--scale", "--engagement", "--triggers", "--layout", "--list", "--grid", "--units",
+           "--step", "--fly"]
 
 
 @st.composite
@@ -566,7 +567,8 @@ def command_lines(draw: st.DrawFn) -> list[str]:
         argv.append(draw(st.one_of(
             st.sampled_from(["int1", "s1", "normal", "advance", "4", "0", "1e400", "nan",
                              "9" * 400, "30,22", "nan,1", "1e308,0", "png", "wkt", "geojson",
-                             "OUT/x.png", "OUT/x.toml", "OUT", "/dev/full", "red", "-1"]),
+                             "OUT/x.png", "OUT/x.toml", "OUT", "/dev/full", "red", "-1",
+                             "lr1", "out1", "rh1", "bk1", "15", "7.5", "91", "0.5"]),
             strings.filter(lambda s: "\x00" not in s and "\ud800" not in s))))
     return argv
 
