@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shapely
 import tomli_w
 from action_files import block, squad, t9a, wh40k
 
@@ -170,6 +171,27 @@ def test_fit_refuses_a_base_the_format_refuses(capsys: pytest.CaptureFixture[str
     assert code == 0, err
 
 
+def test_polygons_of_more_than_64_points_are_refused() -> None:
+    # found by benchmarks/fuzz.py: an enemy on a hull of 2,000 points made a bike's zone take
+    # 14 s (every vertex a corner of the visibility graph in each facing layer)
+    ring = [[round(1.5 * math.cos(k * math.pi / 1000), 9), round(1.5 * math.sin(k * math.pi
+                                                                             / 1000), 9)]
+            for k in range(2000)]
+    doc = wh40k([{**squad("v", "red", []), "keywords": ["VEHICLE"], "models": [
+        {"id": "v1", "base": "hull", "hull": ring, "at": [20.0, 20.0]}]}],
+        terrain=[{"id": "star", "kind": "impassable", "polygon": [
+            [30.0 + x, 30.0 + y] for x, y in ring[::30]]}])
+    with pytest.raises(UserError) as err:
+        loads_scenario(json.dumps(doc), source="many.json")
+    assert err.value.lines == [
+        "many.json: terrain[0].polygon: a polygon has at most 64 points, got 67",
+        'many.json: units[0].models[0].hull (model "v1"): a polygon has at most 64 points, '
+        "got 2,000"]
+    doc["units"][0]["models"][0]["hull"] = ring[::32][:64]
+    doc["terrain"][0]["polygon"] = doc["terrain"][0]["polygon"][:64]
+    assert loads_scenario(json.dumps(doc), source="many.json").terrain[0].polygon
+
+
 def test_a_t9a_game_after_its_movement_phase_saves(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     sc = _write(tmp_path / "s.toml", t9a([block("u", at=(30.0, 30.0))]))
@@ -264,3 +286,26 @@ def test_an_ingress_beside_a_deployment_zone_with_a_repeated_vertex() -> None:
                                             [30.0, 44.0], *[[30.0, 38.0]] * 51, [0.0, 38.0]]
     zone = setup_zone(loads_scenario(json.dumps(doc), source="dz.json"), "r1", "ingress")
     assert zone.contains(3.0, 20.0) and not zone.contains(3.0, 35.0)
+
+
+def test_a_turn_region_beside_a_grown_piece_that_crosses_itself() -> None:
+    # found by hand with legal_zone(demo, "lr1", "normal", step=1): the Land Raider's hull
+    # swept from 323 to 324 degrees grows a terrain piece into a ring that crosses itself, and
+    # GEOS's union of the pieces failed (TopologyException: unable to assign free hole)
+    from tabletop.geometry.cspace import grow, swept_pieces
+    from tabletop.geometry.layers import turn_map
+    from tabletop.rules.zones import _reach_inputs, _situation
+
+    state = load_scenario(FALL_BACK.replace("fall-back.toml", "demo.toml"))
+    sit = _situation(state, "lr1", "normal", None, None, False)
+    W, H, _, circles, polys = _reach_inputs(sit)
+    tm = turn_map(W, H, sit.base, circles, polys)
+    rings = grow(tm.obstacles, swept_pieces(tm.footprint, 323.0, 324.0))[0]
+    crossing = [shapely.Polygon(r) for r in rings if len(r) >= 3
+                and not shapely.Polygon(r).is_valid]
+    assert crossing  # the fault's cause is still there; the region copes with it
+    region = tm.turn_region(323.0, 324.0)
+    assert region.is_valid and region.area > 0
+    for piece in crossing:  # nothing the piece's loops cover is left free
+        covered = shapely.make_valid(piece, method="structure")
+        assert region.intersection(covered).area < 1e-9

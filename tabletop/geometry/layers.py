@@ -273,6 +273,12 @@ class TurnMap:
         grown = shapely.polygons(shapely.linearrings(
             np.concatenate(rings), indices=np.repeat(np.arange(len(rings)),
                                                      [len(r) for r in rings])))
+        bad = ~shapely.is_valid(grown)
+        if bad.any():
+            # a piece grown by a swept footprint can cross itself by a rounding error (the
+            # demo's Land Raider turning 323 -> 324 degrees: GEOS's union then fails): the
+            # union of what its loops cover, never less
+            grown[bad] = shapely.make_valid(grown[bad], method="structure")
         near = grown[shapely.intersects(grown, free)]
         return free.difference(shapely.union_all(near)) if len(near) else free
 

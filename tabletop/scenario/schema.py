@@ -55,6 +55,11 @@ MAX_NUMBER = ACTION_MAX_NUMBER
 MAX_BASE_MM = 10_000.0
 """Largest base size in millimetres."""
 
+MAX_POLYGON_POINTS = 64
+"""Most points of a polygon (terrain, a deployment zone, a hull): the real 40kdc layouts have
+at most 8 a piece and 28 a zone; a hull of 2,000 points on an enemy made a bike's zone take
+14 s (every vertex a corner of the visibility graph), a 256-point hull moving took 11 s."""
+
 INT_MAX = 2**63 - 1
 """Largest integer accepted anywhere (TOML integers are 64-bit)."""
 
@@ -111,6 +116,10 @@ def _polygon(value: Any) -> Any:
     if len(value) < 3:
         raise PydanticCustomError(
             "polygon", "a polygon needs at least 3 points, got {n}", {"n": len(value)})
+    if len(value) > MAX_POLYGON_POINTS:
+        raise PydanticCustomError(
+            "polygon", "a polygon has at most {most} points, got {n}",
+            {"most": MAX_POLYGON_POINTS, "n": f"{len(value):,}"})
     return list(value)
 
 
@@ -178,7 +187,9 @@ PathPoint = Annotated[
                                             "then turn to the facing (degrees)"}),
 ]
 PolygonPoints = Annotated[list[Point], BeforeValidator(_polygon),
-                          Field(json_schema_extra={"description": "absolute [x, y] points"})]
+                          Field(json_schema_extra={"description": "absolute [x, y] points",
+                                                   "minItems": 3,
+                                                   "maxItems": MAX_POLYGON_POINTS})]
 BaseText = Annotated[str, AfterValidator(_base), Field(
     json_schema_extra={"description": '"32mm", "oval 60x35mm", "rect 25x50mm" or "hull"'})]
 RectBaseText = Annotated[str, AfterValidator(_rect_base), Field(
