@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -136,8 +137,10 @@ def run(args: argparse.Namespace) -> int:
                     deployments=_ids(args.deployment_ids, "--deployments"), bases=bases)
     if measures is not None:
         the_plan["jobs"] = [j for j in the_plan["jobs"] if j["measure"] in measures]
-    where = f"a Dask cluster at {args.scheduler}" if args.scheduler else \
-        f"{args.workers or 'one per CPU'} {'Dask' if executor == 'dask' else 'local'} workers"
+    n = args.workers or os.cpu_count() or 1
+    where = f"the Dask cluster at {args.scheduler}" if args.scheduler else \
+        f"a Dask LocalCluster of {_plural(n, 'worker')}" if executor == "dask" else \
+        f"{_plural(n, 'local worker')}" + ("" if args.workers else " (one per CPU)")
     emit(f"survey of {describe(the_plan)} into {out}/ on {where}")
     try:
         s = survey_run.run_survey(the_plan, out, executor=executor, workers=args.workers,
