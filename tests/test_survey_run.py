@@ -37,7 +37,9 @@ def toy_job(job: dict[str, Any]) -> dict[str, Any]:
     with open(ctl / "calls.log", "a", encoding="ascii") as fh:
         fh.write(job["id"] + "\n")
     kill = params.get("kill")
-    if kill == "always" or (kill == "once" and _first(ctl / f"{job['id']}.killed")):
+    if kill == "unmarked" and survey_run._RUNNING is not None:  # as if between two chunks
+        survey_run._RUNNING.unlink()
+    if kill in ("always", "unmarked") or (kill == "once" and _first(ctl / f"{job['id']}.killed")):
         os.kill(os.getpid(), signal.SIGKILL)
     if params.get("raise"):
         raise RuntimeError(f"no answer for {job['id']}")
@@ -183,6 +185,14 @@ def test_a_job_that_always_kills_its_worker_is_recorded_as_failed(tmp_path: Path
     assert "worker process died each time" in results["b0-j1"]["error"]
     assert calls(ctl).count("b0-j1") == survey_run.MAX_DEATHS
     assert all(r["ok"] for jid, r in results.items() if jid != "b0-j1")
+
+
+def test_workers_that_keep_dying_with_no_job_on_them_stop_the_run(tmp_path: Path,
+                                                                  ctl: Path) -> None:
+    plan = toy_plan(ctl, boards=1, per_board=1, **{"b0-j0": {"kill": "unmarked"}})
+    with pytest.raises(UserError, match="died 3 times in a row before finishing any job"):
+        run_survey(plan, tmp_path / "out", workers=1, job_fn=toy_job, progress=False)
+    assert calls(ctl) == ["b0-j0"] * 3
 
 
 # -- OUT_DIR ---------------------------------------------------------------------------------

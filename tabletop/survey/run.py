@@ -48,6 +48,7 @@ import logging
 import math
 import multiprocessing
 import os
+import re
 import shutil
 import signal
 import sys
@@ -112,14 +113,15 @@ def _plan_record(plan: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+_SAFE_ID = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
+
+
 def _check_plan(plan: dict[str, Any]) -> None:
     """A plan's jobs have unique, filename-safe ids (the contract)."""
     seen: set[str] = set()
     for job in plan.get("jobs", []):
         jid = job.get("id") if isinstance(job, dict) else None
-        if not isinstance(jid, str) or not jid or jid.strip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                         "abcdefghijklmnopqrstuvwxyz"
-                                                         "0123456789._-") or jid[0] == ".":
+        if not isinstance(jid, str) or not _SAFE_ID.fullmatch(jid):
             raise ValueError(f"survey plan: job id {jid!r} is not a file name of "
                              "[A-Za-z0-9._-] (not starting with a dot)")
         if jid in seen:
@@ -383,7 +385,6 @@ class _Dask:
 @dataclass
 class _Run:
     results: Path
-    total: int
     bar: Any
     written: int = 0
     failed: int = 0
@@ -479,7 +480,7 @@ def run_survey(plan: dict[str, Any], out_dir: str | os.PathLike[str], *,
     pool: _Local | _Dask = _Dask(workers, scheduler) if executor == "dask" else \
         _Local(workers or os.cpu_count() or 1)
     bar = _progress_bar(len(jobs), len(jobs) - len(todo), progress)
-    run = _Run(results, len(jobs), bar)
+    run = _Run(results, bar)
     try:
         _drive(pool, run, job_fn, [run.chunk(c) for c in _chunks(todo, pool.workers, chunk)])
     except BaseException:
@@ -497,6 +498,7 @@ def run_survey(plan: dict[str, Any], out_dir: str | os.PathLike[str], *,
 def _drive(pool: _Local | _Dask, run: _Run, job_fn: JobFn, chunks: list[_Chunk]) -> None:
     """Submit ``chunks``, write results as they come, send lost work again."""
     pending = {pool.submit(job_fn, c): c for c in chunks}
+    written = idle = 0  # pool breaks in a row with no job on a dead worker and no result
     while pending:
         done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
         lost: list[_Chunk] = []
@@ -521,6 +523,12 @@ def _drive(pool: _Local | _Dask, run: _Run, job_fn: JobFn, chunks: list[_Chunk])
         if lost:
             run.restarts += 1
             dead = pool.recover()
+            idle = 0 if dead or run.written > written else idle + 1
+            written = run.written
+            if idle >= MAX_DEATHS:
+                raise UserError(f"the local worker processes died {idle} times in a row "
+                                "before finishing any job and with none running; check that "
+                                "'python -c \"import tabletop.survey\"' works")
             for chunk in lost:
                 if chunk.key in dead:
                     again += _after_deaths(run, chunk.jobs, 1)
