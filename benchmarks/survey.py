@@ -127,7 +127,7 @@ def main() -> int:
 
         t0 = time.perf_counter()
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=logging.ERROR)
+                               dashboard_address=":0", silence_logs=logging.ERROR)
         print(f"dask LocalCluster of 2 workers started in {time.perf_counter() - t0:.1f} s")
         configs.append(("dask x2", 2, {"executor": "dask",
                                        "scheduler": cluster.scheduler_address}))

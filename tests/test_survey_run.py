@@ -326,7 +326,7 @@ def cluster(kill_dir: Path) -> Any:
     from distributed import LocalCluster
 
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None, silence_logs=logging.ERROR) as c:
+                      dashboard_address=":0", silence_logs=logging.ERROR) as c:
         yield c
 
 

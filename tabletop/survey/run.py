@@ -350,7 +350,7 @@ class _Dask:
         else:
             self.cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1,
                                         threads_per_worker=1, processes=True,
-                                        dashboard_address=None, silence_logs=logging.ERROR)
+                                        dashboard_address=":0", silence_logs=logging.ERROR)
             self.client = Client(self.cluster, set_as_default=False)
         self.workers = sum(w.get("nthreads", 1) for w in
                            self.client.scheduler_info()["workers"].values()) or 1
