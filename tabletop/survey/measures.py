@@ -219,7 +219,8 @@ def start_region(board: GameState, entry: dict[str, Any], side: str) -> BaseGeom
 
 
 def _disk(entry: dict[str, Any]) -> dict[str, Any]:
-    """The entry as a round base of its circumscribed radius (reach of non-round bases)."""
+    """The entry as a round base of its circumscribed radius (where a non-round base may
+    start an advance at any facing)."""
     fp = footprint(entry)
     if isinstance(fp, Round):
         return entry
