@@ -12,6 +12,7 @@ mouse wheel. Every clickable thing is a :class:`Row` the app looks up on a click
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -298,22 +299,23 @@ def _moving(app: App, out: _Writer, rows: list[Row], x_screen: int, unit: Unit) 
                 size=11, colour=GREY)
     coh = app.coherency(unit.id)
     if coh:
-        out.line("Coherency would fail:", size=12, bold=True, colour=BAD_RED)
-        for v in coh[:2]:
-            out.wrapped(f"• {turn.named(app.state, v.message)}", colour=BAD_RED, size=11)
-        if len(coh) > 2:
-            out.line(f"  and {len(coh) - 2} more (drawn on the board)", size=11,
-                     colour=BAD_RED)
+        _problems(out, app, "Coherency would fail:", coh, 2, "drawn on the board")
     else:
         out.line("Coherency: ok", size=12, colour=OK_GREEN)
     ends = app.end_check(unit.id)
     if ends:
-        out.line("May not end here (Enter would refuse):", size=12, bold=True, colour=BAD_RED)
-        for v in ends[:3]:
-            out.wrapped(f"• {turn.named(app.state, v.message)}", colour=BAD_RED, size=11)
-        if len(ends) > 3:
-            out.line(f"  and {len(ends) - 3} more (outlined on the board)", size=11,
-                     colour=BAD_RED)
+        _problems(out, app, "May not end here (Enter would refuse):", ends, 3,
+                  "outlined on the board")
+
+
+def _problems(out: _Writer, app: App, heading: str, found: Sequence[Any], shown: int,
+              where: str) -> None:
+    """A red heading, the first ``shown`` problems in the panel's words, and how many more."""
+    out.line(heading, size=12, bold=True, colour=BAD_RED)
+    for v in found[:shown]:
+        out.wrapped(f"• {turn.named(app.state, v.message)}", colour=BAD_RED, size=11)
+    if len(found) > shown:
+        out.line(f"  and {len(found) - shown} more ({where})", size=11, colour=BAD_RED)
 
 
 SETUP_ROWS = 12
