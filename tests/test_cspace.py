@@ -8,6 +8,8 @@ import shapely
 from shapely.geometry import Polygon
 
 from tabletop.geometry.cspace import (
+    ENGINE_SEGMENTS,
+    NOTCH_TOLERANCE,
     SWEEP_TOLERANCE,
     angle_between,
     convex_sum,
@@ -15,7 +17,9 @@ from tabletop.geometry.cspace import (
     pieces_at,
     separation,
     sweep_pieces,
+    swept_pieces,
     turn_hits,
+    turned,
 )
 from tabletop.geometry.footprints import Hull, parse_base
 
@@ -107,3 +111,47 @@ def test_separation_and_period() -> None:
     assert period(Hull(((-1.0, -2.0), (1.0, -2.0), (0.0, 2.0)))) == 360.0
     assert angle_between(350.0, 10.0) == pytest.approx(20.0)
     assert angle_between(10.0, 190.0) == pytest.approx(180.0)
+
+
+@pytest.mark.parametrize("base,turn,one_piece", [
+    ("oval 32x31.9mm", 30.0, True), ("oval 40x39mm", 15.0, True),
+    ("oval 60x35mm", 7.5, False), ("oval 60x35mm", 30.0, False), ("rect 25x50mm", 15.0, False)])
+def test_swept_pieces_cover_the_turn_and_fill_only_shallow_notches(
+        base: str, turn: float, one_piece: bool) -> None:
+    # a nearly round oval's swept area has hundreds of notches far shallower than the engine's
+    # polygon of the oval is too big (its convex pieces took seconds to find and hundreds of
+    # Minkowski sums): its convex hull is taken, within NOTCH_TOLERANCE of it; deeper notches
+    # are kept
+    fp = parse_base(base)
+    f0 = 10.0
+    pieces = swept_pieces(fp, f0, f0 + turn)
+    assert (len(pieces) == 1) == one_piece
+    got = shapely.union_all([Polygon(p) for p in pieces])
+    # the footprint (its fine polygon) at facings all through the turn lies inside
+    for f in np.linspace(f0, f0 + turn, 41):
+        exact = Polygon(turned(np.asarray(fp.local_polygon(segments=1024).exterior.coords),
+                               float(f)))
+        assert exact.difference(got).area <= 1e-9
+    # and the pieces lie within the tolerance of the area swept by the engine's polygon
+    ring = np.asarray(fp.local_polygon(segments=ENGINE_SEGMENTS).exterior.coords)
+    swept = shapely.union_all([Polygon(turned(ring, float(f)))
+                               for f in np.linspace(f0, f0 + turn, 721)])
+    reach = shapely.hausdorff_distance(got, swept, densify=0.05)
+    assert reach <= (NOTCH_TOLERANCE if one_piece else 0.0) + 0.003 * fp.radius
+
+
+def test_merge_convex_is_the_greedy_fixpoint() -> None:
+    # the merge tests each pair once: its pieces still make up the polygon, are convex, and
+    # no two of them make a convex union
+    from tabletop.geometry.reach import _merged, convex_pieces
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        ang = np.sort(rng.uniform(0, 2 * np.pi, 24))
+        rad = rng.uniform(1, 5, 24)
+        poly = Polygon(np.column_stack([rad * np.cos(ang), rad * np.sin(ang)]))
+        if not poly.is_valid:
+            continue
+        parts = convex_pieces(poly)
+        assert abs(sum(p.area for p in parts) - poly.area) <= 1e-9 * poly.area
+        assert all(abs(p.convex_hull.area - p.area) <= 1e-9 for p in parts)
+        assert all(_merged(a, b) is None for i, a in enumerate(parts) for b in parts[i + 1:])

@@ -41,6 +41,7 @@ from tabletop.geometry.reach import convex_pieces, offset_convex
 
 __all__ = [
     "ENGINE_SEGMENTS",
+    "NOTCH_TOLERANCE",
     "SWEEP_TOLERANCE",
     "Obstacle",
     "angle_between",
@@ -67,6 +68,14 @@ lies inside it."""
 SWEEP_TOLERANCE = 0.01
 """How far the pieces of :func:`sweep_pieces` may lie outside the area swept by a turn, inches
 (they only draw why a turn is refused: the turn test itself is exact)."""
+
+NOTCH_TOLERANCE = 0.002
+"""How shallow (inches) the notches of a turn's swept area may be for :func:`swept_pieces` to
+take its convex hull instead (one piece): a nearly round oval sweeps an area with hundreds of
+shallow notches, each a convex piece and a Minkowski sum more. The hull lies at most this much
+outside the swept area, less than the engine's polygon of an oval already lies outside the
+oval (:data:`ENGINE_SEGMENTS`); deeper notches (a 60x35 mm oval turning 7.5 degrees: 0.005",
+any rectangle) are kept."""
 
 Obstacle = tuple[str, object]
 """``("polygon", ring)`` with a counter-clockwise ``(k, 2)`` array of a convex piece, or
@@ -320,7 +329,26 @@ def swept_pieces(fp: Footprint, f0: float, f1: float, segments: int = ENGINE_SEG
         # hull: hundreds of triangles to merge)
         return tuple(_ccw(p) for p in sweep_pieces(_local(fp, segments), f0, turn))
     whole = shapely.union_all(parts)
+    hull = whole.convex_hull
+    if _notch_depth(hull, whole) <= NOTCH_TOLERANCE:
+        return (_ccw(np.asarray(hull.exterior.coords)[:-1]),)
     return tuple(_ccw(np.asarray(p.exterior.coords)[:-1]) for p in convex_pieces(whole))
+
+
+def _notch_depth(hull: Polygon, whole: Polygon) -> float:
+    """How far the convex ``hull`` of ``whole`` reaches outside it, at most.
+
+    Each notch (a piece of the hull outside ``whole``) lies between a chord on the hull's
+    boundary and a chain of ``whole``'s; a point of the notch reaches the chain along the
+    perpendicular to the chord within the chain's greatest distance from the chord, which is
+    at most the greatest distance of the notch's vertices from the chord segment."""
+    notches = shapely.get_parts(hull.difference(whole))
+    notches = notches[shapely.area(notches) > 0]
+    if not len(notches):
+        return 0.0
+    chords = shapely.intersection(shapely.boundary(notches), hull.exterior)
+    xy, which = shapely.get_coordinates(notches, return_index=True)
+    return float(shapely.distance(shapely.points(xy), chords[which]).max())
 
 
 def _in_arc(gamma: np.ndarray, beta: np.ndarray, turn: np.ndarray) -> np.ndarray:

@@ -230,32 +230,66 @@ def _merge_convex(parts: list[Polygon]) -> list[Polygon]:
 
     Fewer pieces mean fewer corners and shadows (an L-shaped wall becomes two rectangles
     instead of four triangles); the union of the pieces is unchanged.
+
+    The merges are those of scanning the pairs ``(i, j)``, ``i < j``, in order and merging the
+    first that can be merged, again and again until none can. A pair that cannot be merged
+    never can later (the test depends on its two pieces only), so each pair is tested once, and
+    after a merge into ``i`` the only new pairs before ``(i, i + 1)`` are those of the new
+    piece: the scan goes on from the first earlier piece that merges with it, else from ``i``.
     """
     parts = list(parts)
-    merged = True
-    while merged and len(parts) > 1:
-        merged = False
-        for i in range(len(parts)):
-            for j in range(i + 1, len(parts)):
-                a, b = parts[i], parts[j]
-                if a.intersection(b).length <= 0 and not a.touches(b):
-                    continue
-                u = a.union(b)
-                # (the pieces of a triangulation only share edges: a union that is not the
-                # sum of both is GEOS rounding a vertex 1 ulp off a line, and its hull would
-                # drop one of them)
-                if u.geom_type != "Polygon" or abs(u.area - a.area - b.area) > \
-                        1e-9 * max(1.0, u.area):
-                    continue
-                hull = u.convex_hull
-                if hull.area - u.area <= 1e-12 * max(1.0, hull.area):
-                    parts[i] = shapely.normalize(hull)
-                    del parts[j]
-                    merged = True
-                    break
-            if merged:
-                break
+    ids = list(range(len(parts)))  # a piece's identity: a new one for each merged piece
+    fresh = len(parts)
+    boxes = [p.bounds for p in parts]
+    failed: set[tuple[int, int]] = set()
+
+    def merged(a: int, b: int) -> Polygon | None:
+        key = (ids[a], ids[b])
+        if key in failed:
+            return None
+        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[a], boxes[b]
+        # (boxes apart: no shared edge nor point, the first test of _merged)
+        hull = _merged(parts[a], parts[b]) if ax0 <= bx1 and bx0 <= ax1 and \
+            ay0 <= by1 and by0 <= ay1 else None
+        if hull is None:
+            failed.add(key)
+        return hull
+
+    def merge(a: int, b: int, hull: Polygon) -> None:
+        nonlocal fresh
+        parts[a], ids[a], boxes[a] = hull, fresh, hull.bounds
+        fresh += 1
+        del parts[b], ids[b], boxes[b]
+
+    i = 0
+    while i < len(parts) - 1:
+        j = next((j for j in range(i + 1, len(parts)) if (hull := merged(i, j)) is not None),
+                 None)
+        if j is None:
+            i += 1
+            continue
+        merge(i, j, hull)
+        while (a := next((a for a in range(i) if (hull := merged(a, i)) is not None),
+                         None)) is not None:
+            merge(a, i, hull)
+            i = a
     return parts
+
+
+def _merged(a: Polygon, b: Polygon) -> Polygon | None:
+    """The union of convex pieces ``a`` and ``b``, normalised, when it is convex, else
+    ``None``."""
+    if a.intersection(b).length <= 0 and not a.touches(b):
+        return None
+    u = a.union(b)
+    # (the pieces of a triangulation only share edges: a union that is not the sum of both is
+    # GEOS rounding a vertex 1 ulp off a line, and its hull would drop one of them)
+    if u.geom_type != "Polygon" or abs(u.area - a.area - b.area) > 1e-9 * max(1.0, u.area):
+        return None
+    hull = u.convex_hull
+    if hull.area - u.area <= 1e-12 * max(1.0, hull.area):
+        return shapely.normalize(hull)
+    return None
 
 
 def _ccw(coords: np.ndarray) -> np.ndarray:
