@@ -64,3 +64,33 @@ def test_offset_convex_circumscribes_the_corners() -> None:
     exact = Polygon(square).buffer(0.5, quad_segs=256)
     assert grown.buffer(1e-9).contains(exact)
     assert shapely.hausdorff_distance(grown, exact) <= 0.5 * (1 / math.cos(math.pi / 16) - 1) + 1e-9
+
+
+def test_tangent_cones_hold_every_tangent_line_within_the_cap() -> None:
+    # the visibility graph takes a corner's candidates from its two cones: every point a
+    # tangent line from the corner reaches within the cap must lie in one of them
+    from tabletop.geometry.reach import _tangent, _tangent_cones
+
+    rng = np.random.default_rng(7)
+    rings = [np.column_stack([np.cos(t), np.sin(t)]) * r + c for t, r, c in [
+        (np.linspace(0, 2 * np.pi, 33)[:-1], 1.3, (3.0, 4.0)),  # a grown circle's 32-gon
+        (np.array([0.0, 0.5 * np.pi, np.pi, 1.5 * np.pi]), 2.0, (8.0, 2.0)),  # a square
+        (np.array([0.0, 0.02, np.pi]), 3.0, (5.0, 9.0))]]  # a needle
+    rings.append(np.array([[1.0, 1.0], [1.0, 1.0], [2.0, 1.0], [1.0, 2.0]]))  # a repeat
+    cap = 6.0
+    for ring in rings:
+        u, a, b = ring, np.roll(ring, 1, axis=0), np.roll(ring, -1, axis=0)
+        cones, which = _tangent_cones(u, a, b, cap)
+        assert shapely.is_valid(cones).all()
+        for k in range(len(u)):
+            v = u[k] + rng.uniform(-cap, cap, (4000, 2))
+            v = v[np.hypot(*(v - u[k]).T) <= cap]
+            # and points on the edges' own lines, where the test is at its tolerance
+            v = np.concatenate([v, u[k] + np.outer(np.linspace(-cap, cap, 41), a[k] - u[k]),
+                                u[k] + np.outer(np.linspace(-cap, cap, 41), b[k] - u[k])])
+            v = v[np.hypot(*(v - u[k]).T) <= cap]
+            n = len(v)
+            ok = _tangent(np.broadcast_to(u[k], (n, 2)), v, np.broadcast_to(a[k], (n, 2)),
+                          np.broadcast_to(b[k], (n, 2)))
+            inside = shapely.intersects_xy(shapely.union_all(cones[which == k]), v[:, 0], v[:, 1])
+            assert not (ok & ~inside).any(), (k, v[ok & ~inside][:3])

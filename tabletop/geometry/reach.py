@@ -374,6 +374,52 @@ def _tangent(u: np.ndarray, v: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.n
     return _sign(ca) * _sign(cb) >= 0
 
 
+_CONE_MARGIN = 1e-6
+"""Radians by which :func:`_tangent_cones` widens each cone (far more than the
+``_TURN_TOL`` of :func:`_tangent` allows a line to cut into its corner's angle)."""
+
+
+def _tangent_cones(u: np.ndarray, a: np.ndarray, b: np.ndarray, cap: float
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Polygons holding every point ``v`` within ``cap`` of a corner ``u[k]`` for which
+    :func:`_tangent` ``(u, v, a, b)`` may hold, two per corner, and each one's corner.
+
+    The line from a convex corner leaves both neighbours on one side unless it points into
+    the corner's angle or the opposite one: the rest are two cones of ``pi`` minus the angle
+    (narrow at the corners of a grown circle), each circumscribed by a fan of chords. A corner
+    whose neighbour coincides with it allows every direction (two half discs)."""
+    ea, eb = a - u, b - u
+    ta = np.arctan2(ea[:, 1], ea[:, 0])
+    tb = np.arctan2(eb[:, 1], eb[:, 0])
+    alpha = np.mod(tb - ta, 2 * math.pi)
+    inner = np.minimum(alpha, 2 * math.pi - alpha)
+    hi = np.where(alpha <= math.pi, tb, ta)  # the angle's second ray, counter-clockwise
+    span = math.pi - inner
+    free = (_norm(ea[:, 0], ea[:, 1]) <= 1e-12) | (_norm(eb[:, 0], eb[:, 1]) <= 1e-12)
+    hi = np.where(free, 0.0, hi)
+    span = np.where(free, math.pi, span)
+    start = np.concatenate([hi, hi + math.pi]) - _CONE_MARGIN
+    span = np.concatenate([span, span]) + 2 * _CONE_MARGIN
+    which = np.concatenate([np.arange(len(u)), np.arange(len(u))])
+    m = np.maximum(1, np.ceil(span / (math.pi / 8))).astype(np.int64)
+    h = span / m
+    far = cap / np.cos(h / 2) * (1 + 1e-9) + 1e-9
+    k = np.arange(m.max() + 1)
+    rows = np.repeat(np.arange(len(m)), m + 1)
+    steps = k[None, :].repeat(len(m), 0)[k[None, :] <= m[:, None]]
+    ang = start[rows] + h[rows] * steps
+    tips = u[which[rows]] + far[rows, None] * np.column_stack([np.cos(ang), np.sin(ang)])
+    # each cone: its corner, then the fan's points
+    offset = np.cumsum(m + 2) - (m + 2)
+    pts = np.empty((int((m + 2).sum()), 2))
+    pts[offset] = u[which]
+    pos = np.delete(np.arange(len(pts)), offset)
+    pts[pos] = tips
+    cones = shapely.polygons(shapely.linearrings(pts, indices=np.repeat(np.arange(len(m)),
+                                                                         m + 2)))
+    return cones, which
+
+
 def _search(keys: np.ndarray, values: np.ndarray, side: str) -> np.ndarray:
     """``np.searchsorted(keys, values, side)``, searching the values in sorted order (faster)."""
     if len(values) < 256:
@@ -597,21 +643,14 @@ class ReachMap:
             m = (u >= 0) & (v >= 0)
             cand_i.append(u[m])
             cand_j.append(v[m])
-        # 3. corners of other pieces (terrain, non-round models) to every corner
+        # 3. corners of other pieces (terrain, non-round models) to every corner in the two
+        # narrow cones of directions in which a line leaves its neighbours on one side
         gen = np.nonzero(self.owner >= nc)[0]
         if len(gen):
-            chunk = max(1, 2_000_000 // max(n, 1))
-            for s0 in range(0, len(gen), chunk):
-                gi = gen[s0:s0 + chunk]
-                ddx = c[None, :, 0] - c[gi, None, 0]
-                ddy = c[None, :, 1] - c[gi, None, 1]
-                okk = ddx * ddx + ddy * ddy <= cap * cap
-                okk &= ~((np.arange(n)[None, :] < gi[:, None]) &
-                         (self.owner[None, :] >= nc))
-                okk[np.arange(len(gi)), gi] = False
-                ii, jj = np.nonzero(okk)
-                cand_i.append(gi[ii])
-                cand_j.append(jj)
+            cones, which = _tangent_cones(c[gen], self.prev[gen], self.next[gen], cap)
+            hit, jj = shapely.STRtree(shapely.points(c)).query(cones, predicate="intersects")
+            cand_i.append(gen[which[hit]])
+            cand_j.append(jj)
         i = np.concatenate(cand_i) if cand_i else np.zeros(0, dtype=np.int64)
         j = np.concatenate(cand_j) if cand_j else np.zeros(0, dtype=np.int64)
         if len(i):
