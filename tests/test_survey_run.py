@@ -241,6 +241,10 @@ def test_bad_arguments(tmp_path: Path, ctl: Path) -> None:
 
 # -- Ctrl+C ----------------------------------------------------------------------------------
 
+_JOB_SECONDS = 0.8
+"""How long each job of the interrupted run takes: the signal must come before the last one
+ends (at 0.3 s a loaded machine once let the run finish first)."""
+
 _INTERRUPTED = """
 import sys
 sys.path[:0] = [{tests!r}]
@@ -249,7 +253,8 @@ from pathlib import Path
 from tabletop.survey.run import run_survey
 try:
     run_survey(toy_plan(Path({ctl!r}), boards=2, per_board=8,
-                        **{{f"b{{b}}-j{{i}}": {{"sleep": 0.3}} for b in (0, 1) for i in range(8)}}),
+                        **{{f"b{{b}}-j{{i}}": {{"sleep": {sleep}}}
+                            for b in (0, 1) for i in range(8)}}),
                {out!r}, workers=2, job_fn=toy_job, progress=False, chunk=2)
 except KeyboardInterrupt:
     sys.exit(130)
@@ -279,7 +284,8 @@ def test_a_run_stopped_keeps_its_results_leaves_no_worker_and_a_rerun_resumes(
         tmp_path: Path, ctl: Path, sig: int, code: int) -> None:
     """Ctrl+C stops the run at once; so does SIGKILL of the runner (its workers see it gone)."""
     out = tmp_path / "out"
-    script = _INTERRUPTED.format(tests=str(ROOT / "tests"), ctl=str(ctl), out=str(out))
+    script = _INTERRUPTED.format(tests=str(ROOT / "tests"), ctl=str(ctl), out=str(out),
+                                 sleep=_JOB_SECONDS)
     proc = subprocess.Popen([sys.executable, "-c", script], start_new_session=True)
     try:
         deadline = time.monotonic() + 60
@@ -296,7 +302,7 @@ def test_a_run_stopped_keeps_its_results_leaves_no_worker_and_a_rerun_resumes(
     assert 4 <= len(kept) < 16
     before = len(calls(ctl))
     plan = toy_plan(ctl, boards=2, per_board=8,
-                    **{f"b{b}-j{i}": {"sleep": 0.3} for b in (0, 1) for i in range(8)})
+                    **{f"b{b}-j{i}": {"sleep": _JOB_SECONDS} for b in (0, 1) for i in range(8)})
     summary = run_survey(plan, out, workers=2, job_fn=toy_job, progress=False)
     assert summary["done_before"] == len(kept)
     assert not set(calls(ctl)[before:]) & set(kept), "a finished job was done again"
