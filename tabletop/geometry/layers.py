@@ -22,9 +22,11 @@ What is computed (exactly, up to the polygons of round outlines, all on the safe
   ``g[j + 1]``, where the footprint swept through that turn is clear
   (:meth:`TurnMap.turn_region`; the swept area is exact for footprints star-shaped about their
   centre: the footprint at both ends and the sector each vertex turns through, arcs
-  circumscribed, :func:`~tabletop.geometry.cspace.swept_pieces`). Anywhere in it the mover may
-  turn between the step's two facings (and from the start's own facing, when it lies inside
-  the step).
+  circumscribed, :func:`~tabletop.geometry.cspace.swept_pieces`; its convex hull where every
+  notch is shallower than :data:`~tabletop.geometry.cspace.NOTCH_TOLERANCE`, a nearly round
+  oval; other footprints: convex hulls of the sweep within ``radius * step / 8``). Anywhere
+  in it the mover may turn between the step's two facings (and from the start's own facing,
+  when it lies inside the step).
 - *Turn nodes* (:meth:`TurnMap.turn_nodes`): the vertices of each turn region's boundary and
   points along its edges every :func:`turn_spacing` (``radius * delta``, at least 0.25"), and
   the same along the edge of the hub (where the circumscribed circle is clear, so every turn
@@ -46,7 +48,8 @@ test, the others at points of closed turn regions or of the hub), so the exact c
 ``validate_path`` accept it; a hair of contact is allowed, as the rules allow it.
 *Convergent*: as ``delta`` shrinks, the grid of facings becomes dense and each layer is exact,
 so a line at any facing is approached by a line at the nearest grid facing; the swept
-footprint of a step shrinks onto the footprint (within ``radius * delta``), so the turn regions
+footprint of a step shrinks onto the footprint (within ``radius * delta``, or the 0.002" of
+:data:`~tabletop.geometry.cspace.NOTCH_TOLERANCE`), so the turn regions
 approach the layers' free space; and the turn nodes lie every :func:`turn_spacing` (``radius *
 delta``, but never below 0.25": the floor keeps the nodes few at fine steps) along the turn
 regions' edges and the hub's. A true move whose lines and turns keep clear of every obstacle by
