@@ -748,27 +748,46 @@ class ReachMap:
         c = self.corners[cand]
         return cand[_norm(c[:, 0] - p[0], c[:, 1] - p[1]) <= radius]
 
-    def _free_edges(self, p: tuple[float, float], radius: float
-                    ) -> tuple[np.ndarray, np.ndarray]:
-        """The corners within ``radius`` of the free point ``p`` that it sees (tangent at the
-        corner), with their distances; cached per point, at the largest radius asked."""
-        key = (round(p[0], 9), round(p[1], 9))
-        got = self._edge_cache.get(key)
-        if got is not None and got[0] >= radius:
-            return got[1], got[2]
-        # as far as the corner graph reaches: the next pick-up asks the same point again
-        radius = max(radius, self._graph_cap)
-        tgt = self._corners_near(p, radius)
-        if len(tgt):
-            a = np.broadcast_to(np.asarray(p, dtype=float), (len(tgt), 2))
-            tgt = tgt[_tangent(self.corners[tgt], a, self.prev[tgt], self.next[tgt])]
-        if len(tgt):
-            tgt = tgt[~self._blocked(np.broadcast_to(np.asarray(p, dtype=float),
-                                                     (len(tgt), 2)), self.corners[tgt], None)]
-        w = _norm(self.corners[tgt, 0] - p[0], self.corners[tgt, 1] - p[1]) if len(tgt) else \
-            np.zeros(0)
-        self._edge_cache[key] = (radius, tgt, w)
-        return tgt, w
+    def _free_edges(self, pts: np.ndarray, radii: np.ndarray
+                    ) -> list[tuple[np.ndarray, np.ndarray]]:
+        """For each free point ``pts[k]``, the corners within ``radii[k]`` of it that it sees
+        (tangent at the corner, ascending), with their distances; cached per point, at the
+        largest radius asked. The points not in the cache are done together (a turning
+        mover's turn nodes come by the dozen: one tree query, one tangent test and one
+        visibility test for all)."""
+        keys = [(round(x, 9), round(y, 9)) for x, y in pts.tolist()]
+        got = [self._edge_cache.get(k) for k in keys]
+        miss = [i for i, (g, r) in enumerate(zip(got, radii.tolist(), strict=True))
+                if g is None or g[0] < r]
+        if miss:
+            mp = pts[miss]
+            # as far as the corner graph reaches: the next pick-up asks the same points again
+            mr = np.maximum(radii[miss], self._graph_cap)
+            if len(self.corners):
+                if self._corner_tree is None:
+                    self._corner_tree = shapely.STRtree(shapely.points(self.corners))
+                pi, ti = self._corner_tree.query(shapely.box(
+                    mp[:, 0] - mr, mp[:, 1] - mr, mp[:, 0] + mr, mp[:, 1] + mr))
+                order = np.lexsort((ti, pi))
+                pi, ti = pi[order], ti[order]
+                c = self.corners[ti]
+                keep = _norm(c[:, 0] - mp[pi, 0], c[:, 1] - mp[pi, 1]) <= mr[pi]
+                pi, ti = pi[keep], ti[keep]
+                keep = _tangent(self.corners[ti], mp[pi], self.prev[ti], self.next[ti])
+                pi, ti = pi[keep], ti[keep]
+                if len(ti):
+                    keep = ~self._blocked(mp[pi], self.corners[ti], None)
+                    pi, ti = pi[keep], ti[keep]
+            else:
+                pi = ti = np.zeros(0, dtype=np.int64)
+            w = _norm(self.corners[ti, 0] - mp[pi, 0], self.corners[ti, 1] - mp[pi, 1]) \
+                if len(ti) else np.zeros(0)
+            cuts = np.searchsorted(pi, np.arange(len(miss) + 1)).tolist()
+            for j, i in enumerate(miss):
+                entry = (float(mr[j]), ti[cuts[j]:cuts[j + 1]], w[cuts[j]:cuts[j + 1]])
+                self._edge_cache[keys[i]] = entry
+                got[i] = entry
+        return [(g[1], g[2]) for g in got if g is not None]
 
     # -- queries --------------------------------------------------------------------------
     def slack(self, key: object, exclude: BaseGeometry) -> np.ndarray:
@@ -991,11 +1010,13 @@ class GeodesicDisk:
         # a free source's edges do not depend on the start when the start cut no piece (a
         # turning mover's turn nodes are the same points from pick-up to pick-up)
         reuse = not m and not removed and not q.changed
+        if reuse and ns:
+            radii = distance - np.array([start0[s] for s in src_rows]) + 1e-9
+            for s, (tgt, w) in zip(src_rows, rm._free_edges(allc[src_rows], radii),
+                                   strict=True):
+                extra_adj[s] = list(zip(tgt.tolist(), w.tolist(), strict=True))
         for s in [n, *range(n + 1, n + 1 + m), *src_rows]:
             if reuse and s != n:
-                tgt, w = rm._free_edges(tuple(allc[s]), distance - start0[s] + 1e-9)
-                for t, ww in zip(tgt.tolist(), w.tolist(), strict=True):
-                    extra_adj.setdefault(s, []).append((t, ww))
                 continue
             if s in start0 and s != n:
                 near_s = rm._corners_near(tuple(allc[s]), distance - start0[s] + 1e-9)
