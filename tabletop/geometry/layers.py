@@ -95,7 +95,13 @@ from tabletop.geometry.cspace import (
     turn_hits,
 )
 from tabletop.geometry.footprints import EXACT_SEGMENTS, Footprint, Oval, extent
-from tabletop.geometry.reach import GeodesicDisk, ReachMap, convex_pieces, reach_map
+from tabletop.geometry.reach import (
+    Distances,
+    GeodesicDisk,
+    ReachMap,
+    convex_pieces,
+    reach_map,
+)
 from tabletop.geometry.tolerance import EPS
 
 __all__ = [
@@ -618,11 +624,15 @@ class TurnReach:
         dist = {f: np.full(len(xy), np.inf) for f in keys}
         used = {f: np.zeros(len(xy), bool) for f in keys}
         changed = set(self.layers)
+        # each layer's answer at its nodes, carried from round to round (a round's few new
+        # sources change the answer of few nodes)
+        last: dict[float, Distances] = {}
         for _ in range(k + 2):
             for f in changed:
                 m = usable[f]
                 if f in self.layers and m.any():
-                    dist[f][m] = self.layers[f].disk.distances(xy[m])
+                    last[f] = self.layers[f].disk.distances(xy[m], since=last.get(f))
+                    dist[f][m] = last[f].out
             stack = np.stack([dist[f] for f in keys])
             best = stack.min(axis=0)
             arg = stack.argmin(axis=0)
@@ -654,13 +664,15 @@ class TurnReach:
                                       lo, n)]
 
     def _add_sources(self, f: float, srcs: list[_Source]) -> None:
-        """Layer ``f``'s reach again with ``srcs`` among its sources."""
+        """Layer ``f``'s reach again with ``srcs`` among its sources (its search carried on
+        from them)."""
         got = self.layers.get(f)
         every = [*(got.sources if got is not None else []), *srcs]
         first, rest = every[0], every[1:]
         once = self.start_in_hub and self.own_layer and f == self.tm.key(self.facing)
         disk = self._map(f).disk(first.point, self.distance, [(*s.point, s.dist) for s in rest],
-                                 start=first.dist, bends=1 if once else 2)
+                                 start=first.dist, bends=1 if once else 2,
+                                 base=got.disk if got is not None else None)
         self.layers[f] = _LayerReach(f, disk, [first, *_kept(rest, disk)])
 
     # -- point queries -------------------------------------------------------------------

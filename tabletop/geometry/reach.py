@@ -816,17 +816,18 @@ class ReachMap:
 
     def disk(self, p: tuple[float, float], distance: float,
              sources: Sequence[tuple[float, float, float]] = (), start: float = 0.0,
-             bends: int = 2) -> GeodesicDisk:
+             bends: int = 2, base: GeodesicDisk | None = None) -> GeodesicDisk:
         """The reachable set from ``p`` within ``distance``: Dijkstra now, region on demand.
 
         ``start`` is the distance already travelled at ``p``; ``sources`` are more points
         ``(x, y, d0)`` reached already at ``d0`` (free points; one that stands in a piece is
         dropped, which can only make the set smaller). ``bends=1``: paths bend at most once,
         at a corner a source sees (no corner-to-corner graph: a part of the set, cheap for a
-        map used once).
+        map used once). ``base``: a disk of this map from the same start with the first of
+        ``sources``; its search is carried on from the others (the same distances).
         """
         return GeodesicDisk(self, (float(p[0]), float(p[1])), float(distance), sources,
-                            float(start), bends)
+                            float(start), bends, base)
 
     def _start_query(self, p: tuple[float, float]) -> tuple[_Query, np.ndarray, np.ndarray,
                                                             np.ndarray, set[int]]:
@@ -945,6 +946,18 @@ def _polygons(coords: np.ndarray, sizes: np.ndarray) -> np.ndarray:
         coords, indices=np.repeat(np.arange(len(sizes)), sizes)))
 
 
+@dataclass
+class Distances:
+    """:meth:`GeodesicDisk.distances` of the points ``pts`` from ``disk``: the lengths ``out``
+    and, per point, the largest length among its candidates ``tau`` (what a later round
+    compares with)."""
+
+    pts: np.ndarray
+    disk: GeodesicDisk
+    out: np.ndarray
+    tau: np.ndarray
+
+
 class GeodesicDisk:
     """Points reachable from ``p`` by a free path of length at most ``distance``.
 
@@ -960,8 +973,9 @@ class GeodesicDisk:
 
     def __init__(self, rm: ReachMap, p: tuple[float, float], distance: float,
                  sources: Sequence[tuple[float, float, float]] = (), start: float = 0.0,
-                 bends: int = 2) -> None:
+                 bends: int = 2, base: GeodesicDisk | None = None) -> None:
         self.rm, self.p, self.distance = rm, p, distance
+        self._start, self._bends = start, bends
         if bends > 1:
             rm._ensure_graph(distance)
         q, extra, eprev, enext, removed = rm._start_query(p)
@@ -978,6 +992,9 @@ class GeodesicDisk:
             more = [src for src, ok in zip(more, free.tolist(), strict=True) if ok and
                     x0 - 1e-9 <= src[0] <= x1 + 1e-9 and y0 - 1e-9 <= src[1] <= y1 + 1e-9]
         ns = len(more)
+        # the same search with more sources (a turning mover's next round of turn nodes):
+        # ``base``'s labels stand, only the new sources' edges are found and relaxed from
+        old = base._more_of(self, more) if base is not None else None
         # node numbering: 0..n-1 corners, n = p, n+1.. extra corners, then the other sources
         # (in reused buffers: the corner arrays are large and copying them per pick-up costs
         # more than the rest)
@@ -1000,22 +1017,28 @@ class GeodesicDisk:
         start0: dict[int, float] = {n: float(start)}
         start0.update({r: d0 for r, (_, _, d0) in zip(src_rows, more, strict=True)})
         # edges from the start, the extra corners and the other sources to the corners nearby
-        extra_adj: dict[int, list[tuple[int, float]]] = {}
-        near = rm._corners_near(p, distance - start + 1e-9)
-        if m:
-            mine = n + 1 + np.nonzero(_norm(*(extra - np.array(p)).T) <= distance + 1e-9)[0]
-            near = np.concatenate([near, [n], mine])
-        if removed:
-            near = near[~np.isin(near, list(removed))]
+        if old is None:
+            extra_adj: dict[int, list[tuple[int, float]]] = {}
+            todo = [n, *range(n + 1, n + 1 + m), *src_rows]
+            near = rm._corners_near(p, distance - start + 1e-9)
+            if m:
+                mine = n + 1 + np.nonzero(_norm(*(extra - np.array(p)).T) <= distance + 1e-9)[0]
+                near = np.concatenate([near, [n], mine])
+            if removed:
+                near = near[~np.isin(near, list(removed))]
+        else:
+            extra_adj = dict(old[2])
+            todo = src_rows[len(old[3]) - 1:]
+        new_rows = [r for r in todo if r in start0 and r != n]
         # a free source's edges do not depend on the start when the start cut no piece (a
         # turning mover's turn nodes are the same points from pick-up to pick-up)
         reuse = not m and not removed and not q.changed
-        if reuse and ns:
-            radii = distance - np.array([start0[s] for s in src_rows]) + 1e-9
-            for s, (tgt, w) in zip(src_rows, rm._free_edges(allc[src_rows], radii),
+        if reuse and new_rows:
+            radii = distance - np.array([start0[s] for s in new_rows]) + 1e-9
+            for s, (tgt, w) in zip(new_rows, rm._free_edges(allc[new_rows], radii),
                                    strict=True):
                 extra_adj[s] = list(zip(tgt.tolist(), w.tolist(), strict=True))
-        for s in [n, *range(n + 1, n + 1 + m), *src_rows]:
+        for s in todo:
             if reuse and s != n:
                 continue
             if s in start0 and s != n:
@@ -1050,14 +1073,23 @@ class GeodesicDisk:
         adj = rm._adjacency() if bends > 1 else [[] for _ in range(n)]
         edges: Sequence[Sequence[tuple[int, float]]] = \
             adj if not m else _WithExtra(adj, extra_adj, n, total)
-        dl: dict[int, float] = dict.fromkeys(removed, -1.0)
-        dl.update(start0)
-        par: dict[int, int] = dict.fromkeys(start0, -1)
+        if old is None:
+            dl: dict[int, float] = dict.fromkeys(removed, -1.0)
+            dl.update(start0)
+            par: dict[int, int] = dict.fromkeys(start0, -1)
+            seeds = list(start0)
+        else:
+            dl, par = dict(old[0]), dict(old[1])
+            seeds = todo
+            for r in seeds:
+                dl[r] = start0[r]
+                par[r] = -1
         heap: list[tuple[float, int]] = []
         lim = distance + 1e-12
         pop, push, get = heapq.heappop, heapq.heappush, dl.get
         inf = math.inf
-        for src, d0 in start0.items():
+        for src in seeds:
+            d0 = start0[src]
             for j, wt in extra_adj.get(src, ()):
                 dj = d0 + wt
                 if dj <= lim and dj < get(j, inf):
@@ -1074,6 +1106,10 @@ class GeodesicDisk:
                     dl[j] = dj
                     par[j] = u
                     push(heap, (dj, j))
+        self._search: tuple[dict[int, float], dict[int, int], dict[int, list[tuple[int, float]]],
+                            dict[int, float]] = (dict(dl), dict(par), extra_adj, start0)
+        """The search's labels, parents, the sources' edges and the sources (for a search
+        with more sources from the same start, :meth:`_more_of`)."""
         for dnode in removed:
             del dl[dnode]
             par.pop(dnode, None)
@@ -1097,6 +1133,20 @@ class GeodesicDisk:
         self._owner = owner[order]
         self._geometry: dict[object, BaseGeometry] = {}
 
+    def _more_of(self, new: GeodesicDisk, more: list[tuple[float, float, float]]
+                 ) -> tuple[dict[int, float], dict[int, int], dict[int, list[tuple[int, float]]],
+                            dict[int, float]] | None:
+        """This search's state when ``new`` is the same search with more sources: the same
+        map, start, distance and bends, and this disk's sources the first of ``more``."""
+        k = self.n_sources - 1
+        if new.rm is not self.rm or new.p != self.p or new.distance != self.distance or \
+                new._start != self._start or new._bends != self._bends or len(more) < k:
+            return None
+        for i, (x, y, d0) in enumerate(more[:k], start=1):
+            if self.nodes[i, 0] != x or self.nodes[i, 1] != y or self.dist[i] != d0:
+                return None
+        return self._search
+
     # -- point queries -------------------------------------------------------------------
     def _best(self, x: float, y: float) -> tuple[float, int]:
         X = np.array([x, y])
@@ -1115,18 +1165,55 @@ class GeodesicDisk:
             return math.inf, -1
         return float(dd[ok[0]]), int(ok[0])
 
-    def distances(self, pts: np.ndarray, tries: int = 8) -> np.ndarray:
+    def distances(self, pts: np.ndarray, tries: int = 8,
+                  since: Distances | None = None) -> Distances:
         """A length of a free path to each of ``pts`` within the limit (``inf``: none found).
 
         For many points at once (a turning mover's turn nodes): each point tries the ``tries``
         nodes whose straight continuation to it is shortest and takes the best one it sees, so
         the answer is the length of a real path, never shorter than the geodesic distance and
         equal to it unless the nearest nodes are all hidden (then possibly longer or ``inf``).
+
+        ``since``: the answer for the same points from a disk of the same search with fewer
+        sources (the round before, :meth:`_more_of`); only the points that one of the nodes
+        new or nearer since then comes among the ``tries`` nearest of are tried again (the
+        others keep their candidates, so their answer).
         """
         pts = np.asarray(pts, dtype=float).reshape(-1, 2)
+        before = since.disk if since is not None and since.pts.shape == pts.shape and \
+            np.array_equal(since.pts, pts) else None
+        mine = list(zip(self.nodes[1:self.n_sources, 0].tolist(),
+                        self.nodes[1:self.n_sources, 1].tolist(),
+                        self.dist[1:self.n_sources].tolist(), strict=True))
+        if since is None or before is None or before._more_of(self, mine) is None:
+            out, tau = self._distances(pts, tries)
+            return Distances(pts, self, out, tau)
+        # the nodes new or nearer since: the sources added, the corners now reached sooner,
+        # any other node (a cut piece's corner) to be safe
+        old = np.full(max(len(self.rm.corners), 1), np.inf)
+        oc = before.corner_index >= 0
+        old[before.corner_index[oc]] = before.dist[oc]
+        ci = self.corner_index
+        changed = np.where(ci >= 0, self.dist < old[np.maximum(ci, 0)], True)
+        changed[:before.n_sources] = False
+        out, tau = since.out.copy(), since.tau.copy()
+        c = np.nonzero(changed)[0]
+        if not len(c):
+            return Distances(pts, self, out, tau)
+        dd = self.dist[c][None, :] + _norm(pts[:, None, 0] - self.nodes[None, c, 0],
+                                           pts[:, None, 1] - self.nodes[None, c, 1])
+        again = np.nonzero(dd.min(axis=1) <= tau)[0]
+        if len(again):
+            out[again], tau[again] = self._distances(pts[again], tries)
+        return Distances(pts, self, out, tau)
+
+    def _distances(self, pts: np.ndarray, tries: int) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`distances` of every point, and the largest length among each point's
+        candidates (``inf`` when every node is one, ``-inf`` off the box: no node counts)."""
         out = np.full(len(pts), np.inf)
+        tau = np.full(len(pts), np.inf)
         if not len(pts):
-            return out
+            return out, tau
         x0, y0, x1, y1 = self.rm.box
         tol = 1e-9
         inside = (pts[:, 0] >= x0 - tol) & (pts[:, 0] <= x1 + tol) & \
@@ -1138,6 +1225,9 @@ class GeodesicDisk:
         cand = np.argpartition(dd, k - 1, axis=1)[:, :k] if k < dd.shape[1] else \
             np.broadcast_to(np.arange(dd.shape[1]), dd.shape)
         cd = np.take_along_axis(dd, cand, axis=1)
+        if k < dd.shape[1]:
+            tau[inside] = cd[inside].max(axis=1)
+        tau[~inside] = -np.inf
         # the nearest candidate of each point first: only those it does not see try the rest
         # (the same answer, the least of the free candidates' lengths, for fewer tests)
         first = np.argmin(cd, axis=1)
@@ -1145,7 +1235,7 @@ class GeodesicDisk:
         c0 = cd[rows, first]
         pi = np.nonzero(c0 <= self.distance + 1e-6)[0]
         if not len(pi):
-            return out
+            return out, tau
         blocked = self.rm._blocked(self.nodes[cand[pi, first[pi]]], pts[pi], self._q)
         out[pi[~blocked]] = c0[pi[~blocked]]
         again = np.zeros(len(pts), bool)
@@ -1157,7 +1247,7 @@ class GeodesicDisk:
             blocked = self.rm._blocked(self.nodes[cand[pi, ci]], pts[pi], self._q)
             free = ~blocked
             np.minimum.at(out, pi[free], cd[pi[free], ci[free]])
-        return out
+        return out, tau
 
     def distance_to(self, x: float, y: float) -> float:
         """Geodesic distance from the start to ``(x, y)``; ``inf`` beyond the limit."""
