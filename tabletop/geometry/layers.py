@@ -37,9 +37,12 @@ What is computed (exactly, up to the polygons of round outlines, all on the safe
   :func:`tabletop.geometry.cspace.turn_hits` allows one grid step at a time; at a turn node, in
   rounds (:meth:`TurnReach._turns_on_the_way`): a node that one layer of its run reaches
   sooner than another becomes a source of that other layer (its witness: the first layer's
-  path to it, then the turn), until no layer gains; in the hub, which a start in contact
-  reaches by moving straight out along one of :data:`EXITS` directions; and at the end, where
-  the circle is clear.
+  path to it, then the turn), until no layer gains (each round carries on from the last: a
+  layer's Dijkstra keeps its labels and relaxes from the new sources only, and its lengths at
+  the nodes are found again only where a node new or nearer since then is a candidate: what
+  starting over gives, up to the choice among equally near candidates); in the hub, which a
+  start in contact reaches by moving straight out along one of :data:`EXITS` directions; and
+  at the end, where the circle is clear.
 
 Guarantee. *Conservative*: every pose a layer's region or point query reports has a witness
 (``Zone.path_to``) whose lines lie in their layers' free space (grown by the exact footprint)
