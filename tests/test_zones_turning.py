@@ -342,3 +342,29 @@ def test_a_new_board_with_only_the_moving_sides_models_moved_keeps_the_phase() -
     clear_caches()
     fresh = legal_zone(replace(friend_moved), "mv", "normal").geometry
     assert z.symmetric_difference(fresh).area < 1e-9 and z.area > 10.0
+
+
+def test_turn_nodes_are_built_only_near_the_pick_up_and_the_same_as_the_whole_boards() -> None:
+    # a battlefield a mile wide (a fuzzed file) had millions of turn nodes along its edges:
+    # they are built in tiles near the pick-up, and those near it are the whole board's
+    from tabletop.geometry.footprints import Hull, parse_base
+    from tabletop.geometry.layers import TurnMap
+
+    circles = [(20.0, 20.0, 0.63), (26.0, 21.0, 1.0), (31.0, 24.0, 0.5)]
+    polys = [((10.0, 10.0), (14.0, 10.0), (14.0, 12.0), (10.0, 12.0)),
+             ((40.0, 30.0), (46.0, 30.0), (46.0, 30.4), (40.4, 30.4), (40.4, 34.0), (40.0, 34.0))]
+    for fp in (parse_base("oval 60x35mm"), Hull(HULL_4X7)):
+        whole = TurnMap(60.0, 44.0, fp, circles, polys).turn_nodes(15.0)
+        tm = TurnMap(60.0, 44.0, fp, circles, polys)
+        seen = 0
+        for x, y, d in [(22.0, 20.0, 6.0), (44.0, 32.0, 12.0), (1.0, 1.0, 3.0)]:
+            part = tm.turn_nodes(15.0, (x - d, y - d, x + d, y + d))
+            a = np.hypot(whole.xy[:, 0] - x, whole.xy[:, 1] - y) < d
+            b = np.hypot(part.xy[:, 0] - x, part.xy[:, 1] - y) < d
+            seen += int(a.sum())
+            assert np.array_equal(whole.xy[a], part.xy[b])
+            assert np.array_equal(whole.lo[a], part.lo[b]) and np.array_equal(whole.n[a], part.n[b])
+        assert seen > 100
+    st = state([hull_unit("tank", (30.0, 22.0), 90.0), unit("e", "blue", [("e1", 36.0, 22.0)])],
+               width=999_999.0, depth=999_999.0)
+    assert legal_zone(st, "mv", "normal").area > 0

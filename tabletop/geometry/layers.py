@@ -194,7 +194,7 @@ class TurnMap:
         self._layers: dict[float, ReachMap] = {}
         self._local: dict[tuple[float, tuple[int, ...]], ReachMap] = {}
         self._not_hub: BaseGeometry | None = None
-        self._turn_nodes: dict[float, TurnNodes] = {}
+        self._node_plans: dict[float, _NodePlan] = {}
         self.hub: ReachMap = reach_map(self.width, self.height, self.radius, self.circles,
                                        self.polygons)
 
@@ -294,42 +294,75 @@ class TurnMap:
         near = grown[shapely.intersects(grown, free)]
         return free.difference(shapely.union_all(near)) if len(near) else free
 
-    def turn_nodes(self, step: float) -> TurnNodes:
-        """The points where the mover may turn, for the facing grid of ``step`` (built once).
+    def turn_nodes(self, step: float,
+                   window: tuple[float, float, float, float] | None = None) -> TurnNodes:
+        """The points where the mover may turn, for the facing grid of ``step``.
 
         For each step of the grid (consecutive facings ``g[j]``, ``g[j + 1]``), the vertices of
         the boundary of its :meth:`turn_region` and points along its edges every
-        :func:`turn_spacing`; each point gets the run of consecutive steps whose turn regions
-        hold it (it may turn in place through all of them).
+        :func:`turn_spacing` (where ``shapely.segmentize`` puts them); each point gets the run
+        of consecutive steps whose turn regions hold it (it may turn in place through all of
+        them). Only in the tiles of :data:`TILE_CELLS` spacings that meet ``window`` (``x0,
+        y0, x1, y1``; ``None``: the whole battlefield), each built once: a battlefield a mile
+        wide has millions of points along its edges, and a pick-up wants those within its
+        distance.
         """
-        got = self._turn_nodes.get(step)
-        if got is not None:
-            return got
+        plan = self._node_plans.get(step)
+        if plan is None:
+            plan = self._node_plans[step] = self._node_plan(step)
+        size = plan.spacing * TILE_CELLS
+        bx0, by0, bx1, by1 = plan.bounds
+        x0, y0, x1, y1 = window if window is not None else plan.bounds
+        tx = range(math.floor(max(x0, bx0) / size), math.floor(min(x1, bx1) / size) + 1)
+        ty = range(math.floor(max(y0, by0) / size), math.floor(min(y1, by1) / size) + 1)
+        parts = []
+        for t in ((i, j) for i in tx for j in ty):
+            got = plan.tiles.get(t)
+            if got is None:
+                got = plan.tiles[t] = self._tile_nodes(plan, t, size)
+            parts.append(got)
+        xy = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, 2))
+        order = np.lexsort((xy[:, 1], xy[:, 0]))
+        lo = np.concatenate([p[1] for p in parts])[order] if parts else np.zeros(0, np.int64)
+        n = np.concatenate([p[2] for p in parts])[order] if parts else np.zeros(0, np.int64)
+        return TurnNodes(xy[order], lo, n, plan.grid)
+
+    def _node_plan(self, step: float) -> _NodePlan:
         grid = facing_grid(self.footprint, 0.0, step)
         k = len(grid)
         ends = [*grid[1:], grid[0] + self.period]
         regions = [self.turn_region(a, b) for a, b in zip(grid, ends, strict=True)]
-        spacing = turn_spacing(self.radius, self.period / k)
         # and the edge of the hub, where every turn is free (a turn in the open)
         hub = box(*self.hub.box)
         if len(self.hub.pieces):
             hub = hub.difference(self.hub.outline()[3])
-        pts = [shapely.get_coordinates(shapely.segmentize(g.boundary, spacing))
-               for g in [*regions, hub] if not g.is_empty]
-        xy = np.unique(np.round(np.concatenate(pts), 9), axis=0) if pts else np.zeros((0, 2))
+        for g in [*regions, hub]:
+            shapely.prepare(g)
+        rings = [r for g in [*regions, hub] if not g.is_empty
+                 for r in shapely.get_rings(shapely.get_parts(g))]
+        segs = np.concatenate([np.stack([c[:-1], c[1:]], axis=1) for c in
+                               (shapely.get_coordinates(r) for r in rings) if len(c) > 1]) \
+            if rings else np.zeros((0, 2, 2))
+        flat = segs.reshape(-1, 2)
+        bounds = (*flat.min(axis=0), *flat.max(axis=0)) if len(flat) else (0.0, 0.0, -1.0, -1.0)
+        return _NodePlan(grid, regions, hub, turn_spacing(self.radius, self.period / k), segs,
+                         tuple(float(v) for v in bounds), {})
+
+    def _tile_nodes(self, plan: _NodePlan, tile: tuple[int, int], size: float
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The nodes of one tile (``xy``, ``lo``, ``n``), thinned, in ``np.unique`` order."""
+        k = len(plan.grid)
+        xy = _densified_in(plan.segs, plan.spacing, tile, size)
         member = np.zeros((k, len(xy)), bool)
-        for j, g in enumerate(regions):
-            if len(xy) and not g.is_empty:
-                shapely.prepare(g)
-                member[j] = shapely.intersects_xy(g, xy[:, 0], xy[:, 1])
-        if len(xy) and not hub.is_empty:
-            shapely.prepare(hub)
-            member[:, shapely.intersects_xy(hub, xy[:, 0], xy[:, 1])] = True
+        if len(xy):
+            for j, g in enumerate(plan.regions):
+                if not g.is_empty:
+                    member[j] = shapely.intersects_xy(g, xy[:, 0], xy[:, 1])
+            if not plan.hub.is_empty:
+                member[:, shapely.intersects_xy(plan.hub, xy[:, 0], xy[:, 1])] = True
         lo, n = _runs(member)
-        keep = _thin(xy, lo, n, k, spacing)
-        got = TurnNodes(xy[keep], lo[keep], n[keep], grid)
-        self._turn_nodes[step] = got
-        return got
+        keep = _thin(xy, lo, n, k, plan.spacing)
+        return xy[keep], lo[keep], n[keep]
 
     def turn_blocked(self, at: tuple[float, float], f0: float, turn: float) -> bool:
         """Whether turning in place at ``at`` from ``f0`` by ``turn`` degrees meets an
@@ -350,6 +383,65 @@ def turn_spacing(radius: float, step: float) -> float:
     footprint moves in one step of the grid (``radius * step`` in radians), at least 0.25"; it
     shrinks with the step (the resolution parameter)."""
     return max(0.25, radius * math.radians(step))
+
+
+TILE_CELLS = 64
+"""Side of the tiles of :meth:`TurnMap.turn_nodes`, in node spacings (16" at 0.25"): whole
+cells of :func:`_thin`, so a tile's nodes are those of the whole battlefield there."""
+
+
+@dataclass
+class _NodePlan:
+    """What the turn nodes of one grid are made from (per phase), and the tiles built."""
+
+    grid: tuple[float, ...]
+    regions: list[BaseGeometry]
+    hub: BaseGeometry
+    spacing: float
+    segs: np.ndarray
+    """The edges of the regions' and the hub's boundaries, ``(m, 2, 2)``."""
+    bounds: tuple[float, ...]
+    """Where they lie (``x0, y0, x1, y1``)."""
+    tiles: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]]
+
+
+def _densified_in(segs: np.ndarray, spacing: float, tile: tuple[int, int], size: float
+                  ) -> np.ndarray:
+    """The points ``shapely.segmentize(.., spacing)`` puts on the edges ``segs`` (their first
+    ends, and ``ceil(length / spacing) - 1`` more each, at the same fractions as GEOS),
+    rounded to 1e-9, that fall in ``tile`` (``floor(xy / size)``), each once, in
+    ``np.unique`` order."""
+    x0, y0 = tile[0] * size, tile[1] * size
+    x1, y1 = x0 + size, y0 + size
+    p, q = segs[:, 0], segs[:, 1]
+    m = 1e-6 * max(1.0, size)
+    near = (np.minimum(p[:, 0], q[:, 0]) <= x1 + m) & (np.maximum(p[:, 0], q[:, 0]) >= x0 - m) & \
+        (np.minimum(p[:, 1], q[:, 1]) <= y1 + m) & (np.maximum(p[:, 1], q[:, 1]) >= y0 - m)
+    a, d = p[near], q[near] - p[near]
+    length = np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
+    count = np.where(length > spacing, np.ceil(length / spacing), 1.0)
+    # the fractions of each edge inside the tile (and a point either side)
+    lo_t, hi_t = np.zeros(len(a)), np.ones(len(a))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for c, lo_c, hi_c in ((0, x0, x1), (1, y0, y1)):
+            moves = np.abs(d[:, c]) > 1e-300
+            ta = (lo_c - m - a[:, c]) / d[:, c]
+            tb = (hi_c + m - a[:, c]) / d[:, c]
+            lo_t = np.where(moves, np.maximum(lo_t, np.minimum(ta, tb)), lo_t)
+            hi_t = np.where(moves, np.minimum(hi_t, np.maximum(ta, tb)), hi_t)
+    first = np.maximum(0, np.floor(lo_t * count) - 1).astype(np.int64)
+    last = np.minimum(count - 1, np.ceil(hi_t * count) + 1).astype(np.int64)
+    many = np.where(lo_t <= hi_t, np.maximum(0, last - first + 1), 0)
+    if not many.sum():
+        return np.zeros((0, 2))
+    row = np.repeat(np.arange(len(a)), many)
+    j = first[row] + (np.arange(many.sum()) - np.repeat(np.cumsum(many) - many, many))
+    # GEOS's densifier: the fraction (j * (length / count)) / length along the edge
+    with np.errstate(divide="ignore", invalid="ignore"):
+        frac = np.where(length[row] > 0, (j * (length[row] / count[row])) / length[row], 0.0)
+    xy = np.round(np.column_stack([a[row, 0] + frac * d[row, 0], a[row, 1] + frac * d[row, 1]]), 9)
+    inside = (np.floor(xy[:, 0] / size) == tile[0]) & (np.floor(xy[:, 1] / size) == tile[1])
+    return np.unique(xy[inside], axis=0)
 
 
 @dataclass(frozen=True)
@@ -391,7 +483,7 @@ def _thin(xy: np.ndarray, lo: np.ndarray, n: np.ndarray, k: int, spacing: float
         b = best[group[left]]
         inside = (n[b] == k) | (np.mod(lo[left] - lo[b], k) + n[left] <= n[b])
         left = left[~inside]
-    return np.sort(np.concatenate(keep))
+    return np.sort(np.concatenate(keep)) if keep else np.zeros(0, dtype=np.int64)
 
 
 def _runs(member: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -614,7 +706,8 @@ class TurnReach:
         first layer's path there and the turn; round after round (a turn of several steps on
         the way takes a round each) until no layer gains."""
         tm, D = self.tm, self.distance
-        nodes = tm.turn_nodes(step)
+        x, y = self.start
+        nodes = tm.turn_nodes(step, (x - D, y - D, x + D, y + D))
         k, per = len(nodes.grid), tm.period
         near = np.nonzero(np.hypot(nodes.xy[:, 0] - self.start[0],
                                    nodes.xy[:, 1] - self.start[1]) < D)[0]
