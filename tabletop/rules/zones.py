@@ -399,7 +399,8 @@ def _minkowski(geom: Polygon, pieces: Sequence[np.ndarray]) -> BaseGeometry:
 
 def _ccw_ring(c: np.ndarray) -> np.ndarray:
     x, y = c[:, 0], c[:, 1]
-    area = float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+    area = float(np.dot(x, np.concatenate([y[1:], y[:1]])) -
+                 np.dot(np.concatenate([x[1:], x[:1]]), y))
     return c if area > 0 else c[::-1]
 
 
