@@ -368,3 +368,28 @@ def test_turn_nodes_are_built_only_near_the_pick_up_and_the_same_as_the_whole_bo
     st = state([hull_unit("tank", (30.0, 22.0), 90.0), unit("e", "blue", [("e1", 36.0, 22.0)])],
                width=999_999.0, depth=999_999.0)
     assert legal_zone(st, "mv", "normal").area > 0
+
+
+def test_a_witness_of_a_model_facing_a_million_degrees_keeps_its_facings_in_range() -> None:
+    # fuzzing: a bike facing 1,000,000 degrees (a number a file may hold) that turned on the way
+    # got a witness facing 1,000,140 degrees, past the limit of a path's numbers, and
+    # validate_path refused its own zone's witness
+    from dataclasses import replace
+
+    from tabletop.geometry.footprints import parse_base
+
+    bike = unit("bike", "red", [("b1", 20.0, 20.0)], keywords=("MOUNTED",), M=12.0,
+                facing=1_000_000.0)
+    bike = replace(bike, models=(replace(bike.models[0], base=parse_base("oval 35x60mm")),))
+    st = state([bike, unit("e", "blue", [("e1", 27.0, 20.0)])],
+               [rect("w", "impassable", 22.0, 14.0, 22.5, 26.0)])
+    zone = legal_zone(st, "b1", "normal")
+    checked = 0
+    for x, y in [(25.0, 17.0), (26.0, 24.0), (24.0, 12.0), (18.0, 28.0)]:
+        found = zone.path_to(x, y) if zone.contains(x, y) else None
+        if found is None:
+            continue
+        assert all(0.0 <= p[2] < 360.0 for p in found.points)
+        assert validate_path(st, "b1", "normal", found.points).legal
+        checked += 1
+    assert checked

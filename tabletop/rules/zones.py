@@ -764,7 +764,9 @@ class Zone:
             if poses is None:
                 return None
             length = sum(math.dist(a[:2], b[:2]) for a, b in itertools.pairwise(poses))
-            return PathResult(tuple(poses), length)
+            # facings in [0, 360), as stored (a model facing 1,000,000 degrees that turned on
+            # the way gave witnesses past the limit of a path's numbers)
+            return PathResult(tuple((px, py, pf % 360.0) for px, py, pf in poses), length)
         if self._disk is None:
             return None
         pts = self._disk.path_to(x, y)
@@ -782,7 +784,7 @@ class Zone:
         if self._turning is None:
             return self._sit.facing if self.contains(x, y) else None
         pose = self._end_pose(x, y)
-        return None if pose is None else pose.facing
+        return None if pose is None else pose.facing % 360.0
 
     # -- non-round movers ----------------------------------------------------------------
     def _arrivals(self, x: float, y: float) -> list[tuple[float, list[Pose]]]:
