@@ -63,7 +63,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -261,18 +261,25 @@ def _merge_convex(parts: list[Polygon]) -> list[Polygon]:
         fresh += 1
         del parts[b], ids[b], boxes[b]
 
+    def first(pairs: Iterable[tuple[int, int]]) -> tuple[int, int, Polygon] | None:
+        for a, b in pairs:
+            hull = merged(a, b)
+            if hull is not None:
+                return a, b, hull
+        return None
+
     i = 0
     while i < len(parts) - 1:
-        j = next((j for j in range(i + 1, len(parts)) if (hull := merged(i, j)) is not None),
-                 None)
-        if j is None:
+        found = first((i, j) for j in range(i + 1, len(parts)))
+        if found is None:
             i += 1
             continue
-        merge(i, j, hull)
-        while (a := next((a for a in range(i) if (hull := merged(a, i)) is not None),
-                         None)) is not None:
-            merge(a, i, hull)
+        while found is not None:
+            a, b, hull = found
+            merge(a, b, hull)
             i = a
+            # the new pairs before (i, i + 1): those of the new piece
+            found = first((e, i) for e in range(i))
     return parts
 
 
