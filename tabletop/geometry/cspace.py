@@ -149,11 +149,17 @@ def grow(obstacles: Sequence[Obstacle], foot: Sequence[np.ndarray], *,
     """
     rings: list[np.ndarray] = []
     pairs: list[tuple[int, int]] = []
+    # a circle's grown piece is the footprint piece's offset by its radius, moved to its
+    # centre: one offset per piece and radius (an army's bases share a few radii)
+    offsets: dict[tuple[int, float], np.ndarray] = {}
     for i, (kind, data) in enumerate(obstacles):
         for j, f in enumerate(foot):
             if kind == "circle":
                 x, y, r = cast(tuple[float, float, float], data)
-                ring = offset_convex(-f, float(r), max_step=max_step) if r > 0 else -f
+                ring = offsets.get((j, float(r)))
+                if ring is None:
+                    ring = offsets[(j, float(r))] = \
+                        offset_convex(-f, float(r), max_step=max_step) if r > 0 else -f
                 rings.append(ring + np.array([x, y]))
             else:
                 rings.append(convex_sum(np.asarray(data, dtype=float), -f))
