@@ -184,7 +184,7 @@ def test_hull_needs_polygon_and_polygon_needs_points(tmp_path: Path) -> None:
     ]
 
 
-def test_a_hull_must_hold_its_models_centre(tmp_path: Path) -> None:
+def test_a_hull_must_surround_its_models_centre(tmp_path: Path) -> None:
     # a hull written in board coordinates or shifted: the model would stand, turn and be
     # measured from a point off its footprint (fuzzing: a 2" square 1" off its centre swept
     # a circle of 4.2" as it turned, 24 facing layers of it, 3.5 s a zone)
@@ -193,9 +193,15 @@ def test_a_hull_must_hold_its_models_centre(tmp_path: Path) -> None:
                  [[0.0, 0.0], [3.0, 0.0], [3.0, 3.0]]):  # on a corner of it
         doc["units"][1]["models"][0]["hull"] = hull
         assert problems(doc, tmp_path) == [
-            'FILE: units[1].models[0].hull (model "rh1"): the model\'s centre [0, 0] is not '
-            "inside its hull: hull points are inches relative to the model's centre, facing 0 "
-            '(a 4x7" tank: [[-2, -3.5], [2, -3.5], [2, 3.5], [-2, 3.5]])']
+            'FILE: units[1].models[0].hull (model "rh1"): the hull lies wholly to one side of '
+            "the model's centre [0, 0]: hull points are inches relative to the model's centre, "
+            'facing 0 (a 4x7" tank: [[-2, -3.5], [2, -3.5], [2, 3.5], [-2, 3.5]])']
+    # an L-shaped hull with its centre between its arms is a hull
+    doc["units"][1]["models"][0]["hull"] = [[-2.0, -2.0], [2.0, -2.0], [2.0, -1.0], [-1.0, -1.0],
+                                            [-1.0, 2.0], [-2.0, 2.0]]
+    path = tmp_path / "l.toml"
+    path.write_text(tomli_w.dumps(doc), encoding="utf-8")
+    load_scenario(path)
 
 
 def test_not_a_table_and_nan(tmp_path: Path) -> None:

@@ -394,12 +394,14 @@ def _check_unit(u: Unit, i: int, at: _Paths, units_by_id: dict[str, Unit | Block
                                             '"at" (or set the unit\'s location = "battlefield")'))
         if isinstance(m.base, Hull):
             msg = _polygon_problem(m.base.points)
-            if msg is None and not Polygon(m.base.points).contains(Point(0.0, 0.0)):
-                # the model stands, turns and is measured from its centre: a footprint away
-                # from it is a hull written in board coordinates or off by an offset
-                msg = ("the model's centre [0, 0] is not inside its hull: hull points are "
-                       "inches relative to the model's centre, facing 0 (a 4x7\" tank: "
-                       "[[-2, -3.5], [2, -3.5], [2, 3.5], [-2, 3.5]])")
+            if msg is None and \
+                    not Polygon(m.base.points).convex_hull.contains(Point(0.0, 0.0)):
+                # the model stands, turns and is measured from its centre: a footprint wholly
+                # to one side of it is a hull written in board coordinates or off by an offset
+                # (an L-shaped hull may have its centre between its arms)
+                msg = ("the hull lies wholly to one side of the model's centre [0, 0]: hull "
+                       "points are inches relative to the model's centre, facing 0 (a 4x7\" "
+                       "tank: [[-2, -3.5], [2, -3.5], [2, 3.5], [-2, 3.5]])")
             if msg:
                 problems.append((f"{mpath}.hull", msg))
         if m.wounds is not None and m.wounds > u.W:
