@@ -393,3 +393,25 @@ def test_a_witness_of_a_model_facing_a_million_degrees_keeps_its_facings_in_rang
         assert validate_path(st, "b1", "normal", found.points).legal
         checked += 1
     assert checked
+
+
+def test_a_start_overlapping_an_enemy_gets_no_zone_without_witnesses() -> None:
+    # a 25x50 mm rect 0.002" into an enemy's base (a hand-built state: a file like it is
+    # refused as overlapping bases) had a 275 sq in zone whose points no path reached: its
+    # start stood inside a grown piece its query left whole, and that disk's wedge was kept
+    from dataclasses import replace
+
+    from tabletop.geometry.footprints import parse_base
+
+    def zone_at(ex: float):  # type: ignore[no-untyped-def]
+        u = unit("m", "red", [("m1", 20.0, 20.0)], keywords=("MOUNTED",), M=10.0)
+        u = replace(u, models=(replace(u.models[0], base=parse_base("rect 25x50mm")),))
+        st = state([u, unit("e", "blue", [("e1", ex, 20.0)])])
+        return st, legal_zone(st, "m1", "normal")
+
+    _, stuck = zone_at(21.12)
+    assert stuck.area == 0 and not stuck.contains(20.0, 25.0)
+    st, touching = zone_at(20.0 + 12.5 / 25.4 + 16 / 25.4 + 1e-9)  # in contact: it moves
+    assert touching.contains(20.0, 25.0)
+    found = touching.path_to(20.0, 25.0)
+    assert found is not None and validate_path(st, "m1", "normal", found.points).legal

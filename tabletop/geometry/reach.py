@@ -1133,6 +1133,11 @@ class GeodesicDisk:
         self.nodes = allc[order]
         self.dist = np.array([start0[k] for k in olist[:1 + ns]] +
                              [dl[k] for k in olist[1 + ns:]])
+        if len(rm.pieces) and bool(rm._blocked(self.nodes[:1], self.nodes[:1] + 1e-9, q)[0]):
+            # a start inside a piece its query leaves whole (a turning mover's footprint
+            # overlapping an obstacle, not touching it): no path leaves it, so its disk has
+            # no room either (its wedge held points no witness reached)
+            self.dist[0] = distance
         self.parent = np.array([row[par[k]] for k in olist], dtype=np.int64)
         self.corner_index = np.where(order < n, order, -1)
         self._prev = allprev[order]
@@ -1654,7 +1659,10 @@ class GeodesicDisk:
         if len(members):
             keepw[members] = False
         kept = [c for c, k in zip(coords, keepw.tolist(), strict=True) if k]
-        polys = _polygons(np.concatenate(kept), np.array([len(c) for c in kept]))
+        if not kept and not merged:
+            return Polygon()  # (a start stuck in a piece: no room)
+        polys = _polygons(np.concatenate(kept), np.array([len(c) for c in kept])) if kept \
+            else np.zeros(0, dtype=object)
         # rays stopped at the apex can pinch an outline
         odd = touching[keepw]
         if odd.any():
