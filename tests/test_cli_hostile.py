@@ -287,8 +287,9 @@ def test_an_ingress_beside_a_deployment_zone_with_a_repeated_vertex() -> None:
 
 def test_a_turn_region_beside_a_grown_piece_that_crosses_itself() -> None:
     # found by hand with legal_zone(demo, "lr1", "normal", step=1): the Land Raider's hull
-    # swept from 323 to 324 degrees grows a terrain piece into a ring that crosses itself, and
-    # GEOS's union of the pieces failed (TopologyException: unable to assign free hole)
+    # swept from 323 to 324 degrees grew a terrain piece into a ring that crosses itself, and
+    # GEOS's union of the pieces failed (TopologyException: unable to assign free hole); the
+    # sweep is now the turn from 0 turned to its start, and the same happens from 325
     from tabletop.geometry.cspace import grow, swept_pieces
     from tabletop.geometry.layers import turn_map
     from tabletop.rules.zones import _reach_inputs, _situation
@@ -297,11 +298,11 @@ def test_a_turn_region_beside_a_grown_piece_that_crosses_itself() -> None:
     sit = _situation(state, "lr1", "normal", None, None, False)
     W, H, _, circles, polys = _reach_inputs(sit)
     tm = turn_map(W, H, sit.base, circles, polys)
-    rings = grow(tm.obstacles, swept_pieces(tm.footprint, 323.0, 324.0))[0]
+    rings = grow(tm.obstacles, swept_pieces(tm.footprint, 325.0, 326.0))[0]
     crossing = [shapely.Polygon(r) for r in rings if len(r) >= 3
                 and not shapely.Polygon(r).is_valid]
     assert crossing  # the fault's cause is still there; the region copes with it
-    region = tm.turn_region(323.0, 324.0)
+    region = tm.turn_region(325.0, 326.0)
     assert region.is_valid and region.area > 0
     for piece in crossing:  # nothing the piece's loops cover is left free
         covered = shapely.make_valid(piece, method="structure")

@@ -34,6 +34,7 @@ from typing import cast
 import numpy as np
 import shapely
 from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
 from tabletop.geometry.footprints import Footprint, Hull, Round
@@ -52,6 +53,7 @@ __all__ = [
     "separation",
     "sweep_pieces",
     "swept_pieces",
+    "translated",
     "turn_hits",
     "turn_steps",
     "turned",
@@ -165,6 +167,15 @@ def grow(obstacles: Sequence[Obstacle], foot: Sequence[np.ndarray], *,
                 rings.append(convex_sum(np.asarray(data, dtype=float), -f))
             pairs.append((i, j))
     return rings, pairs
+
+
+def translated(geom: BaseGeometry, shifts: np.ndarray) -> np.ndarray:
+    """Copies of ``geom`` moved by each row of ``shifts`` (``(n, 2)``), in one array call:
+    the regions of many models on one footprint are one region moved to each."""
+    shifts = np.asarray(shifts, dtype=float).reshape(-1, 2)
+    copies = np.full(len(shifts), geom, dtype=object)
+    add = np.repeat(shifts, shapely.get_num_coordinates(geom), axis=0)
+    return cast(np.ndarray, shapely.transform(copies, lambda c: c + add))
 
 
 def convex_sum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -316,6 +327,15 @@ def swept_pieces(fp: Footprint, f0: float, f1: float, segments: int = ENGINE_SEG
     turn = f1 - f0
     if not 0.0 < turn < 180.0:
         raise ValueError(f"a turn of {turn} degrees: swept_pieces needs 0 < f1 - f0 < 180")
+    # the sweep of a turn from f0 is the sweep of the same turn from 0, turned to f0: the
+    # steps of a facing grid share one
+    return tuple(turned(p, f0) for p in _swept_from_zero(fp, turn, segments))
+
+
+@lru_cache(maxsize=64)
+def _swept_from_zero(fp: Footprint, turn: float, segments: int) -> tuple[np.ndarray, ...]:
+    """:func:`swept_pieces` of a turn from facing 0."""
+    f0, f1 = 0.0, turn
     ring = _ccw(np.asarray(fp.local_polygon(segments=segments).exterior.coords)[:-1])
     nxt = np.roll(ring, -1, axis=0)
     star = bool((ring[:, 0] * nxt[:, 1] - ring[:, 1] * nxt[:, 0] > 1e-12).all())

@@ -95,6 +95,7 @@ from tabletop.geometry.cspace import (
     pieces_at,
     separation,
     swept_pieces,
+    translated,
     turn_hits,
 )
 from tabletop.geometry.footprints import EXACT_SEGMENTS, Footprint, Oval, extent
@@ -275,22 +276,33 @@ class TurnMap:
         obstacle grown by it (:func:`~tabletop.geometry.cspace.swept_pieces`, exact up to
         circumscribed arcs; closed: touching is clear)."""
         foot = swept_pieces(self.footprint, f0, f1)
-        rings = [r for r in grow(self.obstacles, foot)[0] if len(r) >= 3]
         pts = np.concatenate(foot)
         x0, y0 = pts.min(axis=0)
         x1, y1 = pts.max(axis=0)
         free: BaseGeometry = box(-x0, -y0, self.width - x1, self.height - y1)
-        if free.is_empty or not rings:
+        if free.is_empty or not self.obstacles:
             return free
-        grown = shapely.polygons(shapely.linearrings(
-            np.concatenate(rings), indices=np.repeat(np.arange(len(rings)),
-                                                     [len(r) for r in rings])))
-        bad = ~shapely.is_valid(grown)
-        if bad.any():
-            # a piece grown by a swept footprint can cross itself by a rounding error (the
-            # demo's Land Raider turning 323 -> 324 degrees: GEOS's union then fails): the
-            # union of what its loops cover, never less
-            grown[bad] = shapely.make_valid(grown[bad], method="structure")
+        # a circle grows into the union of its sums with the sweep's pieces: one union per
+        # radius, moved to each centre (an army's bases share a few radii)
+        circles = np.array([d for kind, d in self.obstacles if kind == "circle"],
+                           dtype=float).reshape(-1, 3)
+        polys = [o for o in self.obstacles if o[0] != "circle"]
+        rings = [r for r in grow(polys, foot)[0] if len(r) >= 3]
+        grown_parts = []
+        if rings:
+            grown_parts.append(shapely.polygons(shapely.linearrings(
+                np.concatenate(rings), indices=np.repeat(np.arange(len(rings)),
+                                                         [len(r) for r in rings]))))
+        for r in np.unique(circles[:, 2]).tolist():
+            at = circles[circles[:, 2] == r, :2]
+            local = shapely.union_all(_valid([Polygon(x) for x in
+                                              grow([("circle", (0.0, 0.0, r))], foot)[0]
+                                              if len(x) >= 3]))
+            grown_parts.append(translated(local, at))
+        if not grown_parts:
+            return free
+        grown = np.concatenate(grown_parts)
+        grown = _valid(grown)
         near = grown[shapely.intersects(grown, free)]
         return free.difference(shapely.union_all(near)) if len(near) else free
 
@@ -376,6 +388,18 @@ class TurnMap:
         hp, hc, leaves = turn_hits(foot, at, f0, turn, polys, circles,
                                    (0.0, 0.0, self.width, self.height))
         return bool(hp or hc or leaves)
+
+
+def _valid(polys: Sequence[BaseGeometry] | np.ndarray) -> np.ndarray:
+    """``polys`` with each invalid one made valid: a piece grown by a swept footprint can
+    cross itself by a rounding error (the demo's Land Raider turning 325 -> 326 degrees:
+    GEOS's union then fails); it becomes the union of what its loops cover, never less."""
+    out = np.asarray(polys, dtype=object)
+    bad = ~shapely.is_valid(out)
+    if bad.any():
+        out = out.copy()
+        out[bad] = shapely.make_valid(out[bad], method="structure")
+    return out
 
 
 def turn_spacing(radius: float, step: float) -> float:

@@ -504,6 +504,9 @@ class ReachMap:
         self.eroded = [p.buffer(-ERODE, join_style="mitre") for p in self.pieces]
         self.tree = shapely.STRtree(self.eroded)
         self.piece_tree = shapely.STRtree(self.pieces)
+        self._outline: tuple[np.ndarray, np.ndarray, shapely.STRtree, BaseGeometry] | None = \
+            None
+        self._eroded_all: BaseGeometry | None = None
         self._corners()
         self._graph_cap = 0.0
         self._adj_ptr = np.zeros(len(self.corners) + 1, dtype=np.int64)
@@ -512,12 +515,9 @@ class ReachMap:
         self._slack: dict[object, np.ndarray] = {}
         self._adj_lists: list[list[tuple[int, float]]] | None = None
         self._adj_lists_cap = -1.0
-        self._outline: tuple[np.ndarray, np.ndarray, shapely.STRtree, BaseGeometry] | None = \
-            None
         self._buffers: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self._outline_columns: tuple[np.ndarray, ...] | None = None
         self._corner_tree: shapely.STRtree | None = None
-        self._eroded_all: BaseGeometry | None = None
         self._edge_cache: dict[tuple[float, float], tuple[float, np.ndarray, np.ndarray]] = {}
 
     # -- corners --------------------------------------------------------------------------
@@ -550,9 +550,11 @@ class ReachMap:
         # not inside another piece
         idx = np.nonzero(keep)[0]
         if len(idx):
-            pq, tq = self.tree.query(shapely.points(pts[idx]), predicate="intersects")
-            inside = pq[own[idx[pq]] != tq]
-            keep[idx[np.unique(inside)]] = False
+            # a vertex is on no other piece's boundary unless it lies in the union shrunk
+            # by ERODE (one prepared point-in-area test; the seam where two pieces only
+            # overlap by less than ERODE is inside the union, and no path turns there)
+            keep[idx[shapely.intersects_xy(self._eroded_union(), pts[idx, 0],
+                                           pts[idx, 1])]] = False
         self.corners = pts[keep]
         self.prev = prv[keep]
         self.next = nxt[keep]
