@@ -417,8 +417,8 @@ def zone_probe(zone: Zone, state: GameState, model: Any, move: Any,
                points: list[tuple[Any, ...]], *, roll: Any = None, mode: Any = None) -> str:
     """Every query of ``zone`` at each point (``contains``, ``explain``, ``nearest``,
     ``path_to``, ``facing_at``), then ``validate_path`` along the points (which may carry
-    facings). Where the zone contains a point, ``path_to``'s witness must be a path
-    ``validate_path`` accepts (the zone's guarantee). ``"refused"`` if any refused."""
+    facings). Where the zone contains a point, ``path_to`` must give a witness and
+    ``validate_path`` must accept it (the zone's guarantee). ``"refused"`` if any refused."""
     refused = False
     queries: list[Callable[[Any, Any], Any]] = [zone.contains, zone.explain, zone.nearest,
                                                 zone.path_to, zone.facing_at]
@@ -428,7 +428,8 @@ def zone_probe(zone: Zone, state: GameState, model: Any, move: Any,
         except UserError:
             refused = True
             continue
-        if found[0] and found[3] is not None:
+        if found[0]:
+            assert found[3] is not None, f"({x!r}, {y!r}) is in the zone but has no path"
             check = validate_path(state, model, move, found[3].points, roll=roll, mode=mode)
             assert check.legal, (found[3].points, check.violations)
     try:
