@@ -415,3 +415,29 @@ def test_a_start_overlapping_an_enemy_gets_no_zone_without_witnesses() -> None:
     assert touching.contains(20.0, 25.0)
     found = touching.path_to(20.0, 25.0)
     assert found is not None and validate_path(st, "m1", "normal", found.points).legal
+
+
+def test_a_footprint_nearly_as_round_as_its_circle_gets_one_layer() -> None:
+    # a hull 0.0002" across (found by fuzzing: 24 layers of a 2,000-corner visibility graph at
+    # a 7.5-degree step, 3.4 s) turns where its circle is clear: one grid facing, whatever
+    # the step; its zone is the round zone of its circle within the tolerance
+    from tabletop.geometry.footprints import Hull, parse_base
+    from tabletop.geometry.layers import nearly_round
+
+    tiny = ((-1e-4, -1e-4), (1e-4, -1e-4), (1e-4, 1e-4), (-1e-4, 1e-4))
+    assert nearly_round(Hull(tiny))
+    assert not nearly_round(parse_base("oval 32x31.9mm"))  # 0.002" off its circle
+    assert not nearly_round(Hull(HULL_4X7))
+    blocks = [rect("b1", "impassable", 33.0, 18.0, 36.0, 26.0),
+              rect("b2", "impassable", 24.0, 25.0, 29.0, 27.0)]
+    enemy = unit("e", "blue", [("e1", 30.0, 17.0), ("e2", 31.4, 17.0)])
+    st = state([hull_unit("a", (30.0, 22.0), 10.0, M=6, keywords=("INFANTRY",), points=tiny),
+                enemy], blocks)
+    zone = legal_zone(st, "mv", "normal", step=7.5)
+    reach = zone._turning[0]
+    assert len(reach.layers) <= 2  # facing 0 and its own
+    assert witnesses_hold(st, zone, 40) == 40
+    dot = state([unit("a", "red", [("mv", 30.0, 22.0)], base=f"{2e-4 * math.sqrt(2) * 25.4}mm",
+                      M=6), enemy], blocks)
+    ref = legal_zone(dot, "mv", "normal")
+    assert zone.geometry.symmetric_difference(ref.geometry).area < 0.02

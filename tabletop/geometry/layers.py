@@ -97,6 +97,7 @@ from tabletop.geometry.cspace import (
     swept_pieces,
     translated,
     turn_hits,
+    turned,
 )
 from tabletop.geometry.footprints import EXACT_SEGMENTS, Footprint, Oval, extent
 from tabletop.geometry.reach import (
@@ -112,11 +113,13 @@ __all__ = [
     "DEFAULT_STEP",
     "EXITS",
     "OVAL_STEP",
+    "ROUND_TOLERANCE",
     "Pose",
     "TurnMap",
     "TurnReach",
     "default_step",
     "facing_grid",
+    "nearly_round",
     "turn_map",
 ]
 
@@ -132,6 +135,23 @@ def default_step(fp: Footprint) -> float:
     """The layers' facing step for ``fp``: :data:`OVAL_STEP` for ovals, else
     :data:`DEFAULT_STEP`."""
     return OVAL_STEP if isinstance(fp, Oval) else DEFAULT_STEP
+
+
+ROUND_TOLERANCE = 1e-4
+"""How close (inches) a footprint's outline may come to its circumscribed circle everywhere for
+it to get one facing layer whatever the step (:func:`nearly_round`)."""
+
+
+@lru_cache(maxsize=256)
+def nearly_round(fp: Footprint) -> bool:
+    """Whether every point of ``fp``'s outline lies within :data:`ROUND_TOLERANCE` of its
+    circumscribed circle (a hull 0.0002" across): turning changes where it fits by less than
+    that, so it gets one grid facing (``step`` = its period) besides its own, and turns where
+    its circle is clear (the hub) or at the start; the zone may miss what only a facing of a
+    finer grid reaches, a strip of at most that width along the obstacles and gaps at most
+    twice that narrower than the circle."""
+    inner = fp.local_polygon(segments=EXACT_SEGMENTS).exterior.distance(shapely.Point(0, 0))
+    return bool(fp.radius - inner <= ROUND_TOLERANCE)
 
 EXITS = 16
 """Directions in which a start that cannot turn freely moves out to where it can."""
@@ -196,6 +216,7 @@ class TurnMap:
         self._local: dict[tuple[float, tuple[int, ...]], ReachMap] = {}
         self._not_hub: BaseGeometry | None = None
         self._node_plans: dict[float, _NodePlan] = {}
+        self._circle_sweeps: dict[tuple[float, float], BaseGeometry] = {}
         self.hub: ReachMap = reach_map(self.width, self.height, self.radius, self.circles,
                                        self.polygons)
 
@@ -295,9 +316,8 @@ class TurnMap:
                                                          [len(r) for r in rings]))))
         for r in np.unique(circles[:, 2]).tolist():
             at = circles[circles[:, 2] == r, :2]
-            local = shapely.union_all(_valid([Polygon(x) for x in
-                                              grow([("circle", (0.0, 0.0, r))], foot)[0]
-                                              if len(x) >= 3]))
+            local = shapely.transform(self._circle_sweep(f1 - f0, r),
+                                      lambda c: turned(c, f0))
             grown_parts.append(translated(local, at))
         if not grown_parts:
             return free
@@ -305,6 +325,20 @@ class TurnMap:
         grown = _valid(grown)
         near = grown[shapely.intersects(grown, free)]
         return free.difference(shapely.union_all(near)) if len(near) else free
+
+    def _circle_sweep(self, turn: float, r: float) -> BaseGeometry:
+        """Centres at which the footprint turning from facing 0 by ``turn`` meets a circle
+        of radius ``r`` about the origin: the union of the circle grown by each piece of the
+        sweep (built once per turn and radius; a turn from ``f0`` is it turned by ``f0``)."""
+        key = (turn, r)
+        got = self._circle_sweeps.get(key)
+        if got is None:
+            foot = swept_pieces(self.footprint, 0.0, turn)
+            got = shapely.union_all(_valid([Polygon(x) for x in
+                                            grow([("circle", (0.0, 0.0, r))], foot)[0]
+                                            if len(x) >= 3]))
+            self._circle_sweeps[key] = got
+        return got
 
     def turn_nodes(self, step: float,
                    window: tuple[float, float, float, float] | None = None) -> TurnNodes:
@@ -616,7 +650,7 @@ class TurnReach:
                                    [_Source(p, 0.0, [(p[0], p[1], self.facing)])])
         else:
             self._exits(p)
-        if distance > 0:
+        if distance > 0 and len(base_grid) > 1:
             self._turns_on_the_way(step)
 
     def _map(self, f: float) -> ReachMap:

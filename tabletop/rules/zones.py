@@ -66,6 +66,7 @@ from tabletop.errors import UserError, describe, ident, idents, quote
 from tabletop.geometry.cspace import (
     angle_between,
     convex_sum,
+    period,
     pieces_at,
     sweep_pieces,
     turn_hits,
@@ -80,7 +81,13 @@ from tabletop.geometry.footprints import (
     extent,
     footprint_distance,
 )
-from tabletop.geometry.layers import TurnReach, default_step, facing_grid, turn_map
+from tabletop.geometry.layers import (
+    TurnReach,
+    default_step,
+    facing_grid,
+    nearly_round,
+    turn_map,
+)
 from tabletop.geometry.reach import (
     GeodesicDisk,
     clipped,
@@ -1098,6 +1105,8 @@ def _turning_zone(sit: _Situation, kind: str, step: float | None = None) -> Zone
     own facing.
     """
     step = default_step(sit.base) if step is None else step
+    if nearly_round(sit.base):
+        step = period(sit.base)  # one grid facing (tabletop.geometry.layers.nearly_round)
     ph = _turn_phase(sit, step)
     reach = TurnReach(ph.tm, sit.start, sit.facing, sit.limit, step)
     regions: dict[float, BaseGeometry] = {}
