@@ -401,11 +401,15 @@ class TurnMap:
         xy = _densified_in(plan.segs, plan.spacing, tile, size)
         member = np.zeros((k, len(xy)), bool)
         if len(xy):
-            for j, g in enumerate(plan.regions):
-                if not g.is_empty:
-                    member[j] = shapely.intersects_xy(g, xy[:, 0], xy[:, 1])
-            if not plan.hub.is_empty:
-                member[:, shapely.intersects_xy(plan.hub, xy[:, 0], xy[:, 1])] = True
+            # a node in the hub may turn through every step; the others are tested
+            hub = shapely.intersects_xy(plan.hub, xy[:, 0], xy[:, 1]) if \
+                not plan.hub.is_empty else np.zeros(len(xy), bool)
+            member[:, hub] = True
+            rest = np.nonzero(~hub)[0]
+            if len(rest):
+                for j, g in enumerate(plan.regions):
+                    if not g.is_empty:
+                        member[j, rest] = shapely.intersects_xy(g, xy[rest, 0], xy[rest, 1])
         lo, n = _runs(member)
         keep = _thin(xy, lo, n, k, plan.spacing)
         return xy[keep], lo[keep], n[keep]
