@@ -106,6 +106,7 @@ from tabletop.geometry.reach import (
     ReachMap,
     convex_pieces,
     reach_map,
+    ring_polygons,
 )
 from tabletop.geometry.tolerance import EPS
 
@@ -119,6 +120,7 @@ __all__ = [
     "TurnReach",
     "default_step",
     "facing_grid",
+    "layer_step",
     "nearly_round",
     "turn_map",
 ]
@@ -152,6 +154,15 @@ def nearly_round(fp: Footprint) -> bool:
     twice that narrower than the circle."""
     inner = fp.local_polygon(segments=EXACT_SEGMENTS).exterior.distance(shapely.Point(0, 0))
     return bool(fp.radius - inner <= ROUND_TOLERANCE)
+
+
+def layer_step(fp: Footprint, step: float | None = None) -> float:
+    """The facing step the layers of ``fp`` use for a requested ``step`` (``None``:
+    :func:`default_step`): the footprint's whole period when it is :func:`nearly_round`
+    (one grid facing)."""
+    if nearly_round(fp):
+        return period(fp)
+    return default_step(fp) if step is None else float(step)
 
 EXITS = 16
 """Directions in which a start that cannot turn freely moves out to where it can."""
@@ -217,6 +228,7 @@ class TurnMap:
         self._not_hub: BaseGeometry | None = None
         self._node_plans: dict[float, _NodePlan] = {}
         self._circle_sweeps: dict[tuple[float, float], BaseGeometry] = {}
+        self._circle_array = np.array(self.circles, dtype=float).reshape(-1, 3)
         self.hub: ReachMap = reach_map(self.width, self.height, self.radius, self.circles,
                                        self.polygons)
 
@@ -305,24 +317,17 @@ class TurnMap:
             return free
         # a circle grows into the union of its sums with the sweep's pieces: one union per
         # radius, moved to each centre (an army's bases share a few radii)
-        circles = np.array([d for kind, d in self.obstacles if kind == "circle"],
-                           dtype=float).reshape(-1, 3)
+        circles = self._circle_array
         polys = [o for o in self.obstacles if o[0] != "circle"]
-        rings = [r for r in grow(polys, foot)[0] if len(r) >= 3]
-        grown_parts = []
-        if rings:
-            grown_parts.append(shapely.polygons(shapely.linearrings(
-                np.concatenate(rings), indices=np.repeat(np.arange(len(rings)),
-                                                         [len(r) for r in rings]))))
+        grown_parts = [ring_polygons([r for r in grow(polys, foot)[0] if len(r) >= 3])]
         for r in np.unique(circles[:, 2]).tolist():
             at = circles[circles[:, 2] == r, :2]
             local = shapely.transform(self._circle_sweep(f1 - f0, r),
                                       lambda c: turned(c, f0))
             grown_parts.append(translated(local, at))
-        if not grown_parts:
+        grown = _valid(np.concatenate(grown_parts))
+        if not len(grown):
             return free
-        grown = np.concatenate(grown_parts)
-        grown = _valid(grown)
         near = grown[shapely.intersects(grown, free)]
         return free.difference(shapely.union_all(near)) if len(near) else free
 
@@ -334,9 +339,8 @@ class TurnMap:
         got = self._circle_sweeps.get(key)
         if got is None:
             foot = swept_pieces(self.footprint, 0.0, turn)
-            got = shapely.union_all(_valid([Polygon(x) for x in
-                                            grow([("circle", (0.0, 0.0, r))], foot)[0]
-                                            if len(x) >= 3]))
+            got = shapely.union_all(_valid(ring_polygons(
+                [x for x in grow([("circle", (0.0, 0.0, r))], foot)[0] if len(x) >= 3])))
             self._circle_sweeps[key] = got
         return got
 

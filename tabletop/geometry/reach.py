@@ -87,6 +87,7 @@ __all__ = [
     "disk_sum_pieces",
     "offset_convex",
     "reach_map",
+    "ring_polygons",
 ]
 
 CIRCLE_SEGMENTS = 32
@@ -150,13 +151,8 @@ def disk_sum_pieces(geom: BaseGeometry, distance: float, *,
                     quad_segs: int = BUFFER_QUAD_SEGS) -> np.ndarray:
     """The convex pieces of :func:`disk_sum` before their union (for a caller that unions
     many of them at once)."""
-    rings = [offset_convex(_ring(p), distance, max_step=math.pi / (2 * quad_segs))
-             for p in convex_pieces(geom)]
-    if not rings:
-        return np.zeros(0, dtype=object)
-    return shapely.polygons(shapely.linearrings(
-        np.concatenate(rings), indices=np.repeat(np.arange(len(rings)),
-                                                 [len(r) for r in rings])))
+    return ring_polygons([offset_convex(_ring(p), distance, max_step=math.pi / (2 * quad_segs))
+                          for p in convex_pieces(geom)])
 
 
 def offset_convex(coords: np.ndarray, distance: float, *,
@@ -953,6 +949,13 @@ def _polygons(coords: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """Polygons from consecutive runs of ``sizes`` rows of ``coords``."""
     return shapely.polygons(shapely.linearrings(
         coords, indices=np.repeat(np.arange(len(sizes)), sizes)))
+
+
+def ring_polygons(rings: Sequence[np.ndarray]) -> np.ndarray:
+    """One polygon per ring (an array of vertices), in one array call."""
+    if not len(rings):
+        return np.zeros(0, dtype=object)
+    return _polygons(np.concatenate(rings), np.array([len(r) for r in rings]))
 
 
 @dataclass

@@ -66,7 +66,6 @@ from tabletop.errors import UserError, describe, ident, idents, quote
 from tabletop.geometry.cspace import (
     angle_between,
     convex_sum,
-    period,
     pieces_at,
     sweep_pieces,
     turn_hits,
@@ -82,13 +81,7 @@ from tabletop.geometry.footprints import (
     extent,
     footprint_distance,
 )
-from tabletop.geometry.layers import (
-    TurnReach,
-    default_step,
-    facing_grid,
-    nearly_round,
-    turn_map,
-)
+from tabletop.geometry.layers import TurnReach, facing_grid, layer_step, turn_map
 from tabletop.geometry.reach import (
     GeodesicDisk,
     clipped,
@@ -98,6 +91,7 @@ from tabletop.geometry.reach import (
     disk_sum_pieces,
     offset_convex,
     reach_map,
+    ring_polygons,
 )
 from tabletop.geometry.tolerance import EPS, mm
 from tabletop.rules import rulings
@@ -406,8 +400,7 @@ def _minkowski(geom: Polygon, pieces: Sequence[np.ndarray]) -> BaseGeometry:
             for g in convex_pieces(geom) for b in pieces]
     if not sums:
         return Polygon()
-    return shapely.union_all(shapely.polygons(shapely.linearrings(
-        np.concatenate(sums), indices=np.repeat(np.arange(len(sums)), [len(x) for x in sums]))))
+    return shapely.union_all(ring_polygons(sums))
 
 
 def _ccw_ring(c: np.ndarray) -> np.ndarray:
@@ -437,12 +430,10 @@ def _local_region(obase: Footprint, ofacing: float, base: Footprint, facing: flo
         # a disk of radius re about the centre: grow the reflected mover by re + extra, each
         # of its convex pieces (the union of their sums is the sum of their union, which
         # would be cut into pieces again)
-        rings = [offset_convex(_ccw_ring(p), obase.radius + extra,
-                               max_step=math.pi / (2 * END_QUAD_SEGS))
-                 for p in _mover_pieces(base, facing)]
-        return shapely.union_all(shapely.polygons(shapely.linearrings(
-            np.concatenate(rings), indices=np.repeat(np.arange(len(rings)),
-                                                     [len(r) for r in rings]))))
+        return shapely.union_all(ring_polygons([
+            offset_convex(_ccw_ring(p), obase.radius + extra,
+                          max_step=math.pi / (2 * END_QUAD_SEGS))
+            for p in _mover_pieces(base, facing)]))
     return _grow(obase.placed(0.0, 0.0, ofacing), base, facing, extra)
 
 
@@ -1113,9 +1104,7 @@ def _turning_zone(sit: _Situation, kind: str, step: float | None = None) -> Zone
     facing breaks them; within reach of a friendly model only the layers count, each at its
     own facing.
     """
-    step = default_step(sit.base) if step is None else step
-    if nearly_round(sit.base):
-        step = period(sit.base)  # one grid facing (tabletop.geometry.layers.nearly_round)
+    step = layer_step(sit.base, step)
     ph = _turn_phase(sit, step)
     reach = TurnReach(ph.tm, sit.start, sit.facing, sit.limit, step)
     regions: dict[float, BaseGeometry] = {}
