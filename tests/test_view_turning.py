@@ -191,3 +191,52 @@ def test_a_turn_onto_terrain_is_staged_and_shown_at_once_not_only_at_enter(app_f
     assert app.state.model("lr1")[1].facing == pytest.approx(180.0)
     assert app.end_check("land-raider") == [] and "may not end" not in app.message
     assert not [m for m in app._marks() if "lr1" in m.models]
+
+
+def test_the_window_computes_a_slow_zone_while_idle_so_the_pick_up_finds_it(
+        app_factory, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    from tabletop.rules import zones
+
+    st = board()
+    riders = st.unit("riders")
+    rect = parse_base("rect 25x50mm")
+    riders2 = replace(riders, models=(riders.models[0],  # type: ignore[union-attr]
+                                      Model("r3", rect, at=(20.0, 6.0), facing=90.0),
+                                      riders.models[1]))  # type: ignore[union-attr]
+    sel = replace(st.battle.selection, start=tuple((m.id, m.at, m.facing)
+                                                   for m in riders2.models))
+    st = replace(st, units=(riders2, *st.units[1:]),
+                 battle=replace(st.battle, selection=sel))
+    made: list[str] = []
+    real = zones._turning_zone
+
+    def spy(sit, *a, **kw):  # type: ignore[no-untyped-def]
+        made.append(sit.model.id)
+        return real(sit, *a, **kw)
+
+    monkeypatch.setattr(zones, "_turning_zone", spy)
+    app = app_factory(st)
+    vp = app.ctrl.viewport
+    # the pointer near r3: its zone first; the round r2 is not worth it (2 ms, not kept)
+    post(app, pygame.MOUSEMOTION, pos=vp.to_px(20.0, 7.0), rel=(0, 0), buttons=(0, 0, 0))
+    assert app.warm_one() and made == ["r3"]
+    assert app.warm_one() and made == ["r3", "r1"]
+    assert not app.warm_one()
+    # picking either up computes nothing more
+    post(app, pygame.MOUSEBUTTONDOWN, pos=vp.to_px(15.0, 6.0), button=1, mod=0)
+    assert made == ["r3", "r1"] and app.ctrl.drag is not None
+    assert not app.warm_one()  # never while dragging
+    post(app, pygame.MOUSEMOTION, pos=vp.to_px(15.0, 8.0), rel=(0, 0), buttons=(1, 0, 0))
+    post(app, pygame.MOUSEBUTTONUP, pos=vp.to_px(15.0, 8.0), button=1)
+    assert app.state.model("r1")[1].at == pytest.approx((15.0, 8.0), abs=1e-6), app.message
+    # a new board: r3's zone again (r1 has moved: its zone comes from a state of its own)
+    assert app.warm_one() and made == ["r3", "r1", "r3"]
+    assert not app.warm_one()
+    post(app, pygame.MOUSEBUTTONDOWN, pos=vp.to_px(20.0, 6.0), button=1, mod=0)
+    assert made == ["r3", "r1", "r3"]
+    post(app, pygame.MOUSEBUTTONUP, pos=vp.to_px(20.0, 6.0), button=1)
+    app.prefetch = False  # benchmarks of the pick-up turn it off
+    key(app, pygame.K_r)
+    assert not app.warm_one()

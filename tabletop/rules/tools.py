@@ -46,6 +46,11 @@ class ModelDragQueries(Protocol):
     def used(self, state: GameState, model_id: str) -> float:
         """Distance ``model_id`` has already moved in the selected move, inches."""
 
+    def warm(self, state: GameState) -> list[str]:
+        """Models of the selected unit whose :meth:`zone` on this very ``state`` object is
+        slow to compute and kept once computed (the window computes them while it is idle,
+        so that picking one up finds its zone ready); empty when nothing is worth it."""
+
     def coherency(self, state: GameState, unit_id: str) -> list[Violation]:
         """What is wrong with the unit's formation as it stands (shown while a move is built)."""
 

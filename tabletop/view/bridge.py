@@ -174,6 +174,12 @@ class Rules:
         tool = self._models(state)
         return tool.cap(state, model_id) if tool is not None else None
 
+    def warm(self, state: GameState) -> list[str]:
+        """Models whose zone is worth computing ahead, while the window is idle."""
+        tool = self._models(state)
+        warm = getattr(tool, "warm", None) if tool is not None else None
+        return list(warm(state)) if warm is not None else []
+
     def used(self, state: GameState, model_id: str) -> float:
         """Distance ``model_id`` has already moved in the staged actions of the selection."""
         tool = self._models(state)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from tabletop.geometry.footprints import Round
 from tabletop.rules import zones
 from tabletop.rules.paths import move_cap
 from tabletop.rules.violation import Violation
@@ -38,6 +39,21 @@ class ModelDrag:
             state = state.with_model(replace(model, M=left))
         return zones.legal_zone(state, model_id, sel.move, roll=sel.roll, mode=sel.mode,
                                 fly=flying(unit))
+
+    def warm(self, state: GameState) -> list[str]:
+        """The selected unit's models on a non-round base that have not moved yet in the
+        selected move: their zones take tens to hundreds of milliseconds (a turning mover's
+        layers) and :func:`~tabletop.rules.zones.legal_zone` keeps them per state object;
+        a round base's zone takes about 2 ms and is not kept, a model moved already gets a
+        zone from a state of its own."""
+        sel = state.battle.selection
+        if sel is None or sel.move not in MOVING:
+            return []
+        unit = state.unit(sel.unit)
+        if not isinstance(unit, Unit):
+            return []
+        return [m.id for m in unit.models if m.at is not None and not isinstance(m.base, Round)
+                and self.used(state, m.id) == 0.0]
 
     def setup_zone(self, state: GameState, model_id: str) -> zones.Zone | None:
         """Where ``model_id`` may be set up (ingress, disembark), clear of models placed so far."""
