@@ -38,7 +38,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
 from tabletop.geometry.footprints import Footprint, Hull, Round
-from tabletop.geometry.reach import convex_pieces, offset_convex
+from tabletop.geometry.reach import ccw, convex_pieces, offset_convex
 
 __all__ = [
     "ENGINE_SEGMENTS",
@@ -119,7 +119,7 @@ def period(fp: Footprint) -> float:
 def _local(fp: Footprint, segments: int) -> tuple[np.ndarray, ...]:
     """Convex pieces of the footprint in its own frame (counter-clockwise vertices)."""
     poly = fp.local_polygon(segments=segments)
-    return tuple(_ccw(np.asarray(p.exterior.coords)[:-1]) for p in convex_pieces(poly))
+    return tuple(ccw(np.asarray(p.exterior.coords)[:-1]) for p in convex_pieces(poly))
 
 
 @lru_cache(maxsize=1024)
@@ -128,12 +128,6 @@ def pieces_at(fp: Footprint, facing: float, segments: int = ENGINE_SEGMENTS
     """The footprint's convex pieces at ``facing``, centred on the origin (never smaller than
     the base: an oval is its circumscribed polygon of ``segments`` vertices)."""
     return tuple(turned(p, facing) for p in _local(fp, segments))
-
-
-def _ccw(c: np.ndarray) -> np.ndarray:
-    x, y = c[:, 0], c[:, 1]
-    area = float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
-    return c.astype(float) if area > 0 else c[::-1].astype(float)
 
 
 # --------------------------------------------------------------------------------------------
@@ -336,7 +330,7 @@ def swept_pieces(fp: Footprint, f0: float, f1: float, segments: int = ENGINE_SEG
 def _swept_from_zero(fp: Footprint, turn: float, segments: int) -> tuple[np.ndarray, ...]:
     """:func:`swept_pieces` of a turn from facing 0."""
     f0, f1 = 0.0, turn
-    ring = _ccw(np.asarray(fp.local_polygon(segments=segments).exterior.coords)[:-1])
+    ring = ccw(np.asarray(fp.local_polygon(segments=segments).exterior.coords)[:-1])
     nxt = np.roll(ring, -1, axis=0)
     star = bool((ring[:, 0] * nxt[:, 1] - ring[:, 1] * nxt[:, 0] > 1e-12).all())
     parts: list[Polygon] = []
@@ -361,12 +355,12 @@ def _swept_from_zero(fp: Footprint, turn: float, segments: int) -> tuple[np.ndar
         # they are (cutting their union into convex pieces again took minutes for an L-shaped
         # hull: hundreds of triangles to merge)
         tol = max(SWEEP_TOLERANCE, fp.radius * math.radians(turn) / 8.0)
-        return tuple(_ccw(p) for p in sweep_pieces(_local(fp, segments), f0, turn, tol=tol))
+        return tuple(ccw(p) for p in sweep_pieces(_local(fp, segments), f0, turn, tol=tol))
     whole = shapely.union_all(parts)
     hull = whole.convex_hull
     if _notch_depth(hull, whole) <= NOTCH_TOLERANCE:
-        return (_ccw(np.asarray(hull.exterior.coords)[:-1]),)
-    return tuple(_ccw(np.asarray(p.exterior.coords)[:-1]) for p in convex_pieces(whole))
+        return (ccw(np.asarray(hull.exterior.coords)[:-1]),)
+    return tuple(ccw(np.asarray(p.exterior.coords)[:-1]) for p in convex_pieces(whole))
 
 
 def _notch_depth(hull: Polygon, whole: Polygon) -> float:

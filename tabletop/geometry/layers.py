@@ -104,6 +104,7 @@ from tabletop.geometry.reach import (
     Distances,
     GeodesicDisk,
     ReachMap,
+    ccw,
     convex_pieces,
     reach_map,
     ring_polygons,
@@ -220,7 +221,7 @@ class TurnMap:
         for pts in self.polygons:
             for piece in convex_pieces(Polygon(pts)):
                 ring = np.asarray(piece.exterior.coords)[:-1]
-                obstacles.append(("polygon", _ccw(ring)))
+                obstacles.append(("polygon", ccw(ring)))
         self.obstacles = obstacles
         self._rings = [np.asarray(p, dtype=float) for p in self.polygons]
         self._layers: dict[float, ReachMap] = {}
@@ -588,12 +589,6 @@ def _within(kind: str, data: object, x: float, y: float, reach: float) -> bool:
         return math.hypot(cx - x, cy - y) <= reach + r
     ring = np.asarray(data)
     return bool(Polygon(ring).distance(shapely.Point(x, y)) <= reach)
-
-
-def _ccw(c: np.ndarray) -> np.ndarray:
-    x, y = c[:, 0], c[:, 1]
-    area = float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
-    return c.astype(float) if area > 0 else c[::-1].astype(float)
 
 
 @dataclass

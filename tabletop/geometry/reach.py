@@ -80,12 +80,14 @@ __all__ = [
     "ERODE",
     "GeodesicDisk",
     "ReachMap",
+    "ccw",
     "clipped",
     "conservative_buffer",
     "convex_pieces",
     "disk_sum",
     "disk_sum_pieces",
     "offset_convex",
+    "offset_pieces",
     "reach_map",
     "ring_polygons",
 ]
@@ -151,8 +153,17 @@ def disk_sum_pieces(geom: BaseGeometry, distance: float, *,
                     quad_segs: int = BUFFER_QUAD_SEGS) -> np.ndarray:
     """The convex pieces of :func:`disk_sum` before their union (for a caller that unions
     many of them at once)."""
-    return ring_polygons([offset_convex(_ring(p), distance, max_step=math.pi / (2 * quad_segs))
-                          for p in convex_pieces(geom)])
+    return offset_pieces([_ring(p) for p in convex_pieces(geom)], distance,
+                         quad_segs=quad_segs)
+
+
+def offset_pieces(rings: Sequence[np.ndarray], distance: float, *,
+                  quad_segs: int = BUFFER_QUAD_SEGS) -> np.ndarray:
+    """Convex rings (vertices, either orientation) each grown by ``distance``
+    (:func:`offset_convex`, corners turning at most ``pi / (2 quad_segs)``), as polygons:
+    their union is the union of the rings grown by the disk, never smaller."""
+    return ring_polygons([offset_convex(ccw(r), distance, max_step=math.pi / (2 * quad_segs))
+                          for r in rings])
 
 
 def offset_convex(coords: np.ndarray, distance: float, *,
@@ -295,11 +306,13 @@ def _merged(a: Polygon, b: Polygon) -> Polygon | None:
     return None
 
 
-def _ccw(coords: np.ndarray) -> np.ndarray:
-    """Vertices (no repeated first point) in counter-clockwise order (positive shoelace area)."""
-    x, y = coords[:, 0], coords[:, 1]
-    area = 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
-    return coords if area > 0 else coords[::-1].copy()
+def ccw(coords: np.ndarray) -> np.ndarray:
+    """Vertices (no repeated first point) in counter-clockwise order (positive shoelace
+    area), as a new float array."""
+    c = np.array(coords, dtype=float)
+    x, y = c[:, 0], c[:, 1]
+    area = float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+    return c if area > 0 else c[::-1].copy()
 
 
 def _ring(poly: Polygon) -> np.ndarray:
@@ -307,7 +320,7 @@ def _ring(poly: Polygon) -> np.ndarray:
     # drop repeated vertices
     keep = np.ones(len(c), bool)
     keep[1:] = np.any(np.abs(np.diff(c, axis=0)) > 1e-12, axis=1)
-    return _ccw(c[keep])
+    return ccw(c[keep])
 
 
 def _circle_coords(x: float, y: float, radius: float, n: int, phase: float = 0.0

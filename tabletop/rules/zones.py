@@ -84,12 +84,13 @@ from tabletop.geometry.footprints import (
 from tabletop.geometry.layers import TurnReach, facing_grid, layer_step, turn_map
 from tabletop.geometry.reach import (
     GeodesicDisk,
+    ccw,
     clipped,
     conservative_buffer,
     convex_pieces,
     disk_sum,
     disk_sum_pieces,
-    offset_convex,
+    offset_pieces,
     reach_map,
     ring_polygons,
 )
@@ -396,18 +397,11 @@ def _mover_pieces(base: Footprint, facing: float) -> tuple[np.ndarray, ...]:
 
 def _minkowski(geom: Polygon, pieces: Sequence[np.ndarray]) -> BaseGeometry:
     """``geom`` (+) the shape made of ``pieces``: the exact sum of each convex pair."""
-    sums = [convex_sum(_ccw_ring(np.asarray(g.exterior.coords)[:-1]), _ccw_ring(b))
+    sums = [convex_sum(ccw(np.asarray(g.exterior.coords)[:-1]), ccw(b))
             for g in convex_pieces(geom) for b in pieces]
     if not sums:
         return Polygon()
     return shapely.union_all(ring_polygons(sums))
-
-
-def _ccw_ring(c: np.ndarray) -> np.ndarray:
-    x, y = c[:, 0], c[:, 1]
-    area = float(np.dot(x, np.concatenate([y[1:], y[:1]])) -
-                 np.dot(np.concatenate([x[1:], x[:1]]), y))
-    return c if area > 0 else c[::-1]
 
 
 def _grow(geom: Polygon, base: Footprint, facing: float, extra: float) -> BaseGeometry:
@@ -430,10 +424,8 @@ def _local_region(obase: Footprint, ofacing: float, base: Footprint, facing: flo
         # a disk of radius re about the centre: grow the reflected mover by re + extra, each
         # of its convex pieces (the union of their sums is the sum of their union, which
         # would be cut into pieces again)
-        return shapely.union_all(ring_polygons([
-            offset_convex(_ccw_ring(p), obase.radius + extra,
-                          max_step=math.pi / (2 * END_QUAD_SEGS))
-            for p in _mover_pieces(base, facing)]))
+        return shapely.union_all(offset_pieces(_mover_pieces(base, facing),
+                                               obase.radius + extra, quad_segs=END_QUAD_SEGS))
     return _grow(obase.placed(0.0, 0.0, ofacing), base, facing, extra)
 
 
