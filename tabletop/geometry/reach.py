@@ -65,7 +65,7 @@ import heapq
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 import shapely
@@ -510,8 +510,6 @@ class ReachMap:
             self._exact.append(("grown", how))
         self.rings = rings
         self.pieces = [Polygon(c) for c in rings]
-        self.eroded = [p.buffer(-ERODE, join_style="mitre") for p in self.pieces]
-        self.tree = shapely.STRtree(self.eroded)
         self.piece_tree = shapely.STRtree(self.pieces)
         self._outline: tuple[np.ndarray, np.ndarray, shapely.STRtree, BaseGeometry] | None = \
             None
@@ -528,6 +526,13 @@ class ReachMap:
         self._outline_columns: tuple[np.ndarray, ...] | None = None
         self._corner_tree: shapely.STRtree | None = None
         self._edge_cache: dict[tuple[float, float], tuple[float, np.ndarray, np.ndarray]] = {}
+
+    @cached_property
+    def tree(self) -> shapely.STRtree:
+        """The pieces shrunk by :data:`ERODE`, in an STRtree (built when first asked: only a
+        start standing in a piece needs it, to find and cut those pieces)."""
+        return shapely.STRtree(shapely.buffer(np.asarray(self.pieces, dtype=object), -ERODE,
+                                              join_style="mitre"))
 
     # -- corners --------------------------------------------------------------------------
     def _corners(self) -> None:
