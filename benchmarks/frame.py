@@ -11,7 +11,9 @@ and back; then wheeled by a front corner. Each is timed twice in the same run: a
 draws now (only the rectangles that changed go to the display) and redrawing and sending the
 whole window every frame (what it did before, and what a simpler loop would do): medians, 95th
 percentiles and the ratio. Also: the time to pick up a model (its legal zone), to grab a front
-corner (the wheel range, once per manoeuvre), and the window's CPU use while idle.
+corner (the wheel range, once per manoeuvre), the window's CPU use while idle, and picking up
+the demo's Outriders and Land Raider a second apart with their zones computed while the window
+is idle (as it does) and at each pick-up.
 
 Targets (issue 14): median <= 8 ms and p95 <= 16 ms per frame for the three drags, grabbing a
 wheel corner <= 100 ms, idle under 5 % of a core.
@@ -152,6 +154,43 @@ def idle(app: Any, seconds: float = 3.0) -> None:
           f"{app.frames - frames} frames drawn (target < 5 %)")
 
 
+def turning_pickups(size: tuple[int, int], frames: int, tmp: Path) -> None:
+    """Picking up the demo's Outriders (three 90x52.5 mm ovals) and its Land Raider one after
+    another, a second apart, as the window does it (their zones computed while it is idle)
+    and with that turned off (each zone computed at its pick-up), each in a new program."""
+    import pygame
+
+    from tabletop.rules import zones
+
+    for unit in ("outriders", "land-raider"):
+        got = {}
+        for ahead in (False, True):
+            zones.clear_caches()
+            b = Bench("demo.toml", size, tmp)
+            app = b.app
+            app.prefetch = ahead
+            out = app.apply({"do": "select", "unit": unit, "move": "normal"})
+            assert out.ok, out.reasons
+            vp = app.ctrl.viewport
+            picks = []
+            for m in app.state.unit(unit).models:  # type: ignore[union-attr]
+                t0 = time.perf_counter()
+                while time.perf_counter() - t0 < 1.0:  # a second of a person moving the mouse
+                    app.step(wait=True)
+                a = vp.to_px(*m.at)
+                picks.append(b.post(pygame.MOUSEBUTTONDOWN, pos=a, button=1))
+                c = (a[0] - 30, a[1] + 60)
+                b.post(pygame.MOUSEMOTION, pos=c, rel=(0, 0), buttons=(1, 0, 0))
+                b.post(pygame.MOUSEBUTTONUP, pos=c, button=1)
+            got[ahead] = picks
+            pygame.display.quit()
+        off = " / ".join(f"{x:.0f}" for x in got[False])
+        on = " / ".join(f"{x:.0f}" for x in got[True])
+        print(f"pick-ups of the {unit} models, a second apart (ms to the frame showing the "
+              f"zone): {on} with their zones computed while idle, {off} at each pick-up "
+              f"({statistics.median(got[False]) / statistics.median(got[True]):.1f}x)")
+
+
 def t9a_drags(size: tuple[int, int], frames: int, tmp: Path) -> None:
     import pygame
 
@@ -215,7 +254,8 @@ def main(argv: list[str] | None = None) -> int:
 
         print(f"window {w}x{h} in {where}; {os.cpu_count()} cores, load average "
               f"{os.getloadavg()[0]:.2f}")
-        runs: list[Callable[[tuple[int, int], int, Path], None]] = [demo_drag, t9a_drags]
+        runs: list[Callable[[tuple[int, int], int, Path], None]] = [
+            demo_drag, turning_pickups, t9a_drags]
         for run in runs:
             with tempfile.TemporaryDirectory() as tmp:
                 run((w, h), args.frames, Path(tmp))

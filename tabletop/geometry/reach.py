@@ -526,6 +526,7 @@ class ReachMap:
         self._outline_columns: tuple[np.ndarray, ...] | None = None
         self._corner_tree: shapely.STRtree | None = None
         self._edge_cache: dict[tuple[float, float], tuple[float, np.ndarray, np.ndarray]] = {}
+        self._free_parts: np.ndarray | None = None
 
     @cached_property
     def tree(self) -> shapely.STRtree:
@@ -599,6 +600,18 @@ class ReachMap:
             shapely.prepare(u)
             self._outline = (a, b, shapely.STRtree(_segments(a, b)), u)
         return self._outline
+
+    def free_parts(self) -> np.ndarray:
+        """The parts of the free space: the box minus the union of the pieces, one polygon
+        per connected part (prepared, built once)."""
+        if self._free_parts is None:
+            free = self.box_polygon.difference(self.outline()[3]) if len(self.pieces) else \
+                self.box_polygon
+            parts = shapely.get_parts(free)
+            parts = parts[shapely.area(parts) > 0]
+            shapely.prepare(parts)
+            self._free_parts = parts
+        return self._free_parts
 
     def outline_columns(self) -> tuple[np.ndarray, ...]:
         """The outline's edges as contiguous columns ``ax, ay, bx, by, dx, dy`` (``d = b - a``,
@@ -1328,6 +1341,17 @@ class GeodesicDisk:
             self._geometry[key] = got
         return got
 
+    def _reach_cap(self, apex: np.ndarray) -> np.ndarray:
+        """The largest radius a disk about each of ``apex`` needs on the map's box: the
+        farthest corner of the box, and twice :data:`ARC_TOLERANCE` more, so that even the
+        chords of its inscribed arcs pass outside the box. A wedge cut to it is the same
+        inside the box (and the region is cut to the box): a move of 1,000,000" was a
+        polygon of 50,000 points per disk."""
+        x0, y0, x1, y1 = self.rm.box
+        fx = np.maximum(np.abs(apex[:, 0] - x0), np.abs(apex[:, 0] - x1))
+        fy = np.maximum(np.abs(apex[:, 1] - y0), np.abs(apex[:, 1] - y1))
+        return np.sqrt(fx * fx + fy * fy) + 2.0 * ARC_TOLERANCE
+
     def _wedges(self, slack: np.ndarray | None, ahead: bool = False, outer: bool = False
                 ) -> tuple[_Wedges, np.ndarray, np.ndarray]:
         """The start's disk and one wedge per reached corner, with their outlines.
@@ -1347,7 +1371,7 @@ class GeodesicDisk:
         # the sources' disks (the start first): full disks, no apex
         ns = self.n_sources
         srcp = self.nodes[:ns]
-        srad = self.distance - self.dist[:ns]
+        srad = np.minimum(self.distance - self.dist[:ns], self._reach_cap(srcp))
         if outer:
             # a source's disk is never tested: its outline is the square around it
             sq = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], dtype=float)
@@ -1398,6 +1422,7 @@ class GeodesicDisk:
         if not ok.any():
             return only
         k, rho, v, d, side, sweep = k[ok], rho[ok], v[ok], d[ok], side[ok], sweep[ok]
+        rho = np.minimum(rho, self._reach_cap(v))
         start = np.arctan2(d[:, 1], d[:, 0])
         sweep = side * sweep
         if outer:
@@ -1704,8 +1729,41 @@ class GeodesicDisk:
             raw = _union_wedges(shapely.make_valid(polys))
         return self._finish(raw, exclude)
 
+    def _whole(self) -> BaseGeometry | None:
+        """The disk when it is every part of the free space that holds a source (exactly,
+        no inscribed arcs), or ``None`` when that is not known.
+
+        Known when the search is complete (the corner graph, the start in no piece) and
+        every node it reached has more left of the distance than its way to the farthest
+        corner of the box: every point of those parts is seen from the last bend of its
+        shortest path (a corner the search reached, or a source), and is within what is left
+        there. A move far longer
+        than the battlefield (M 1,000,000") is then one overlay, not the union of a
+        visibility polygon per corner (the same set, without the inscribed arcs' sag).
+        """
+        rm = self.rm
+        if self._bends < 2 or self._q.changed:
+            return None
+        x0, y0, x1, y1 = rm.box
+        far = self._reach_cap(self.nodes) - 2.0 * ARC_TOLERANCE
+        if x1 < x0 or y1 < y0 or bool((self.dist + far > self.distance).any()):
+            return None
+        parts = rm.free_parts()
+        if not len(parts):
+            return None
+        src = self.nodes[:self.n_sources]
+        mine = np.zeros(len(parts), bool)
+        for k, g in enumerate(parts):
+            mine[k] = bool(shapely.intersects_xy(g, src[:, 0], src[:, 1]).any())
+        if not mine.any():
+            return None
+        return shapely.union_all(parts[mine]) if mine.sum() > 1 else parts[mine][0]
+
     def _build(self, exclude: BaseGeometry | None, exclude_key: object) -> BaseGeometry:
         rm = self.rm
+        whole = self._whole()
+        if whole is not None:
+            return self._finish(whole, exclude)
         if len(rm.pieces) and not self._q.changed:
             return self._build_swept(exclude, exclude_key)
         slack = rm.slack(exclude_key, exclude) if exclude is not None and \
