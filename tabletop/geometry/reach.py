@@ -1737,9 +1737,9 @@ class GeodesicDisk:
         every node it reached has more left of the distance than its way to the farthest
         corner of the box: every point of those parts is seen from the last bend of its
         shortest path (a corner the search reached, or a source), and is within what is left
-        there. A move far longer
-        than the battlefield (M 1,000,000") is then one overlay, not the union of a
-        visibility polygon per corner (the same set, without the inscribed arcs' sag).
+        there. A move far longer than the battlefield (M 1,000,000") is then one overlay,
+        not the union of a visibility polygon per corner (the same set, without the
+        inscribed arcs' sag).
         """
         rm = self.rm
         if self._bends < 2 or self._q.changed:
