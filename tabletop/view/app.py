@@ -16,6 +16,7 @@ when a model is picked up and drawn anti-aliased once per pick-up.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -246,10 +247,9 @@ class App:
         mid = min(todo, key=away)
         done.add(mid)
         t0 = time.perf_counter()
-        try:
+        # a model with no zone now: the pick-up computes it again and says why
+        with contextlib.suppress(UserError):
             self.rules.zone(state, mid)
-        except UserError:
-            pass  # said when the model is picked up
         self.warm_seconds.append(time.perf_counter() - t0)
         return True
 
