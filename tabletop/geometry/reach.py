@@ -790,15 +790,16 @@ class ReachMap:
         (tangent at the corner, ascending), with their distances; cached per point, at the
         largest radius asked. The points not in the cache are done together (a turning
         mover's turn nodes come by the dozen: one tree query, one tangent test and one
-        visibility test for all)."""
+        visibility test for all). Only as far as asked: a source farther along its search
+        has less left, and its edges out to the whole corner graph's reach cost a cold zone
+        a third of its time (most of them longer than anything left at any pick-up)."""
         keys = [(round(x, 9), round(y, 9)) for x, y in pts.tolist()]
         got = [self._edge_cache.get(k) for k in keys]
         miss = [i for i, (g, r) in enumerate(zip(got, radii.tolist(), strict=True))
                 if g is None or g[0] < r]
         if miss:
             mp = pts[miss]
-            # as far as the corner graph reaches: the next pick-up asks the same points again
-            mr = np.maximum(radii[miss], self._graph_cap)
+            mr = radii[miss].copy()
             if len(self.corners):
                 if self._corner_tree is None:
                     self._corner_tree = shapely.STRtree(shapely.points(self.corners))
