@@ -32,7 +32,10 @@ cleared, footprint sums included: a new program on a new layout) and for its sec
 does not inflate). Two turning units join red on
 every layout, set up in red's zone facing the middle: two 4x7" tanks and three 60x35 mm bikes.
 Prints median, p95 and max ms per mover and over all movers (``--layouts N``: only the first N
-layouts; ``--real-only``: skip the synthetic boards).
+layouts; ``--real-only``: skip the synthetic boards), and for the cached pick-ups the CPU time
+spent inside GEOS's overlays (``shapely.union_all``, ``union``, ``difference``,
+``intersection``: the polygons the construction builds, unioned and cut; what a pick-up costs
+however fast the Python around them, a floor of this construction).
 
     .venv/bin/python benchmarks/zones.py [--data ../shared/data/40kdc] [--layouts N] [--real-only]
 
@@ -194,6 +197,38 @@ KDC_ARMIES = [("red", "Intercessor Squad x10, Redemptor Dreadnought"),
               ("blue", "Boyz x20, Outrider Squad")]
 
 
+OVERLAYS = ("union_all", "union", "difference", "intersection")
+"""The GEOS overlay functions whose CPU time :class:`OverlayClock` counts."""
+
+
+class OverlayClock:
+    """While active, the CPU seconds spent inside GEOS's overlays (:data:`OVERLAYS`, which the
+    geometries' methods call too) add up in ``seconds``."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._saved: dict[str, object] = {}
+
+    def __enter__(self) -> OverlayClock:
+        for name in OVERLAYS:
+            real = getattr(shapely, name)
+            self._saved[name] = real
+
+            def timed(*args, _real=real, **kwargs):  # type: ignore[no-untyped-def]
+                c0 = time.process_time()
+                try:
+                    return _real(*args, **kwargs)
+                finally:
+                    self.seconds += time.process_time() - c0
+
+            setattr(shapely, name, timed)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for name, real in self._saved.items():
+            setattr(shapely, name, real)
+
+
 def _stats(values: list[float]) -> str:
     ordered = sorted(values)
     p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
@@ -209,6 +244,7 @@ def real_layouts(data: Path, limit: int | None) -> None:
     catalogue = read_units(data / "units_11e_provisional_all.csv")
     ids = [lay["id"] for lay in read_layouts(layouts)][:limit]
     times: dict[str, dict[str, list[tuple[float, float]]]] = {}
+    overlays: dict[str, list[float]] = {}
 
     def timed(state: GameState, model_id: str) -> tuple[float, float]:
         """Wall and CPU ms of one zone (CPU: what a busy shared machine does not inflate)."""
@@ -221,12 +257,14 @@ def real_layouts(data: Path, limit: int | None) -> None:
         state = with_turning_units(state)
         for unit in state.units:
             assert isinstance(unit, Unit)
-            row = times.setdefault(f"{unit.name or unit.id} ({unit.models[0].base.spec})",
-                                   {"cold": [], "cached": [], "again": []})
+            name = f"{unit.name or unit.id} ({unit.models[0].base.spec})"
+            row = times.setdefault(name, {"cold": [], "cached": [], "again": []})
             clear()
             row["cold"].append(timed(state, unit.models[0].id))
             if len(unit.models) > 1:
-                row["cached"].append(timed(state, unit.models[1].id))
+                with OverlayClock() as clock:
+                    row["cached"].append(timed(state, unit.models[1].id))
+                overlays.setdefault(name, []).append(clock.seconds * 1000)
                 row["again"].append(timed(state, unit.models[1].id))
     print()
     print(f"Real layouts: {len(ids)} 40kdc layouts, normal move, ms per zone (cold: every cache "
@@ -243,6 +281,13 @@ def real_layouts(data: Path, limit: int | None) -> None:
     for kind, values in total.items():
         print(f"{'all movers':<40} {kind:>6} {_stats([w for w, _ in values])}        "
               f"{_stats([c for _, c in values])}")
+    print("\nOf each cached pick-up, CPU ms inside GEOS's overlays (union_all, union, difference, "
+          "intersection)")
+    print(f"{'mover':<40} {'median':>7} {'p95':>7} {'max':>7}   share of the pick-up's CPU")
+    for name, values in overlays.items():
+        cpu = [c for _, c in times[name]["cached"]]
+        share = statistics.median(v / c for v, c in zip(values, cpu, strict=True) if c > 0)
+        print(f"{name:<40} {_stats(values)}   {100 * share:.0f} %")
 
 
 TANK = Hull(((-2.0, -3.5), (2.0, -3.5), (2.0, 3.5), (-2.0, 3.5)))
