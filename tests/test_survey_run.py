@@ -246,7 +246,10 @@ _JOB_SECONDS = 0.8
 ends (at 0.3 s a loaded machine once let the run finish first)."""
 
 _INTERRUPTED = """
-import sys
+import signal, sys
+# Ctrl+C as a terminal sends it: a suite started in the background by a shell without job
+# control inherits SIGINT ignored, and so would this runner (it then ran to the end)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 sys.path[:0] = [{tests!r}]
 from test_survey_run import toy_job, toy_plan
 from pathlib import Path
