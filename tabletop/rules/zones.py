@@ -25,14 +25,19 @@ Approximations (all of them on the safe side, never permissive):
   exact distances: analytic circles, exact polygon distances, and the geodesic distance of
   :mod:`tabletop.geometry.reach` (whose obstacles are circumscribed, so it is never shorter
   than the true one).
-- Non-round movers: the path uses the base's circumscribed circle (rotation is free, so the
-  exact problem is three-dimensional; the circle is never permissive); the end test uses the
-  exact footprint at the model's facing. End regions for non-round footprints are Minkowski
-  sums computed piecewise: both shapes are cut into convex pieces and each pair of pieces
-  gives the convex hull of its vertex sums (exact for convex pieces).
+- Non-round movers turn as they move (straight lines at a fixed facing, turns in place): their
+  zone is built over facing layers, turn regions and turn nodes
+  (:mod:`tabletop.geometry.layers`, :func:`_turning_zone`): every point of it has a witness
+  path that :func:`validate_path` accepts, and it approaches the true zone from inside as the
+  facing step shrinks; the end test uses the exact footprint at the facing the path ends at.
+  End regions for non-round footprints are Minkowski sums computed piecewise: both shapes are
+  cut into convex pieces and each pair of pieces gives the convex hull of its vertex sums
+  (exact for convex pieces).
 - :func:`validate_path` sweeps a round base exactly (segment-to-circle and segment-to-polygon
-  distances); a non-round base is swept at its facing (the convex hull of its two
-  placements per convex piece), which is an actual motion, hence never permissive.
+  distances); a non-round base is swept at the facing of each line (the convex hull of its two
+  placements per convex piece) and each turn by the exact test of its vertices' arcs against
+  edges and of circles against edges moved out by their radius: actual motions, hence never
+  permissive.
 
 Caching (issue item 4): enemies and terrain do not move during the player's own movement
 phase, so the inflated obstacles, their corners and visibility graph
