@@ -6,19 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from zones_boards import random_reach_map
 
 from tabletop.geometry.reach import ReachMap
 
 
 def _board(seed: int) -> tuple[ReachMap, list[tuple[float, float, float]], np.ndarray]:
     rng = np.random.default_rng(seed)
-    polygons = []
-    for _ in range(6):
-        x, y = rng.uniform(3, 17, 2)
-        w, h = rng.uniform(0.5, 3, 2)
-        polygons.append(((x, y), (x + w, y), (x + w, y + h), (x, y + h)))
-    circles = [(*rng.uniform(2, 18, 2), 0.6) for _ in range(8)]
-    rm = ReachMap(20.0, 20.0, 0.5, circles, polygons)
+    rm = random_reach_map(rng)
     # sources: free points at distances a turn on the way could give them
     pts = rng.uniform(1, 19, (40, 2))
     free = ~rm._blocked(pts, pts + 1e-9, None)

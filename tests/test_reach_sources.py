@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from zones_boards import random_reach_map
 
 from tabletop.geometry.reach import ARC_TOLERANCE, GeodesicDisk, ReachMap
 from tabletop.geometry.tolerance import EPS
@@ -14,13 +15,7 @@ from tabletop.geometry.tolerance import EPS
 
 def _board(seed: int) -> tuple[ReachMap, tuple[float, float], list[tuple[float, float, float]]]:
     rng = np.random.default_rng(seed)
-    polygons = []
-    for _ in range(6):
-        x, y = rng.uniform(3, 17, 2)
-        w, h = rng.uniform(0.5, 3, 2)
-        polygons.append(((x, y), (x + w, y), (x + w, y + h), (x, y + h)))
-    circles = [(*rng.uniform(2, 18, 2), 0.6) for _ in range(8)]
-    rm = ReachMap(20.0, 20.0, 0.5, circles, polygons)
+    rm = random_reach_map(rng)
     # turn nodes come in rows along edges, a spacing apart, with distances that vary little
     # along a row: many of them lie in a neighbour's disk
     pts = np.concatenate([np.linspace(a, b, 12) for a, b in

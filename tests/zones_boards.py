@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from tabletop.geometry.footprints import parse_base
+from tabletop.geometry.reach import ReachMap
 from tabletop.state import Battle, Battlefield, GameState, Model, Player, Terrain, Unit
 
 R32 = 16 / 25.4
@@ -103,3 +104,14 @@ def random_board(seed: int, enemies: int, *, friends: int = 4, terrain: int = 3,
                battle_shocked=battle_shocked)
     blue = unit("blue-mob", "blue", placed)
     return state([red, blue], walls, width=width, depth=depth)
+
+
+def random_reach_map(rng: np.random.Generator) -> ReachMap:
+    """A 20" x 20" reach map for a 0.5" mover among 6 random rectangles and 8 circles."""
+    polygons = []
+    for _ in range(6):
+        x, y = rng.uniform(3, 17, 2)
+        w, h = rng.uniform(0.5, 3, 2)
+        polygons.append(((x, y), (x + w, y), (x + w, y + h), (x, y + h)))
+    circles = [(*rng.uniform(2, 18, 2), 0.6) for _ in range(8)]
+    return ReachMap(20.0, 20.0, 0.5, circles, polygons)
