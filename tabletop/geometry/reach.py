@@ -799,7 +799,7 @@ class ReachMap:
                 if g is None or g[0] < r]
         if miss:
             mp = pts[miss]
-            mr = radii[miss].copy()
+            mr = radii[miss]
             if len(self.corners):
                 if self._corner_tree is None:
                     self._corner_tree = shapely.STRtree(shapely.points(self.corners))
@@ -1381,7 +1381,8 @@ class GeodesicDisk:
         margin = 2.0 * ARC_TOLERANCE
         # each source tries the few nodes nearest by ``d_u + |us|`` that beat it by the margin
         tries = 4
-        for chunk in np.array_split(rows, max(1, len(rows) * len(self.nodes) // 2_000_000 + 1)):
+        # (in chunks of about 2 million pairs)
+        for chunk in np.array_split(rows, len(rows) * len(self.nodes) // 2_000_000 + 1):
             if not len(chunk):
                 continue
             pts = self.nodes[chunk]
