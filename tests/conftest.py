@@ -35,7 +35,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    from zone_goldens import failures_dir
+    from support.zone_goldens import failures_dir
 
     index = failures_dir() / "index.html"
     if index.is_file():

@@ -1,0 +1,58 @@
+"""Fuzzing in CI: hostile scenario files (with the zone of a mover, and of one that turns, on
+each board accepted), action files (paths with facings), zone queries (of models that turn too,
+with their witnesses checked), ``tabletop fit`` and other command lines never crash, hang or
+write a file that does not load back (a few hundred examples, about 20 s; ``benchmarks/fuzz.py``
+runs the same generators for 100,000)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from support import hostile
+
+
+def fuzz(examples: int) -> settings:
+    return settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@pytest.mark.slow
+@fuzz(150)
+@given(hostile.scenario_files())
+def test_scenario_files(file: tuple[bytes, str]) -> None:
+    hostile.run_scenario_file(*file, zone=True)
+
+
+@pytest.mark.slow
+@fuzz(100)
+@given(hostile.action_files())
+def test_action_files(plan: tuple[str, list[dict[str, Any]]]) -> None:
+    hostile.run_action_file(*plan)
+
+
+@pytest.mark.slow
+@fuzz(100)
+@given(hostile.zone_queries())
+def test_zone_queries(query: tuple[Any, ...]) -> None:
+    hostile.run_zone_query(*query)
+
+
+@pytest.mark.slow
+@fuzz(60)
+@given(hostile.turning_queries())
+def test_turning_zone_queries(query: tuple[Any, ...]) -> None:
+    hostile.run_turning_query(*query)
+
+
+@fuzz(40)
+@given(hostile.fit_lines())
+def test_fit_command_lines(argv: list[str]) -> None:
+    hostile.run_command(argv)
+
+
+@fuzz(40)
+@given(hostile.command_lines())
+def test_command_lines(argv: list[str]) -> None:
+    hostile.run_command(argv)

@@ -1,0 +1,68 @@
+"""The package is complete: a licence, a version, typed exports, and every command reading a
+shipped scenario by name from any folder."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+import tabletop
+from tabletop.cli import main
+
+from support.paths import REPO
+
+REPO = REPO
+
+
+def test_licence_and_metadata() -> None:
+    assert (REPO / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+    meta = metadata.metadata("tabletop")
+    assert meta["Version"] == tabletop.__version__
+    assert meta["License-Expression"] == "MIT"
+    assert "Typing :: Typed" in meta.get_all("Classifier")
+    assert meta.get_all("Project-URL")
+
+
+def test_version_option(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out == f"tabletop {tabletop.__version__}\n"
+
+
+@pytest.mark.slow
+def test_a_user_script_sees_the_signatures(tmp_path: Path) -> None:
+    script = tmp_path / "user.py"
+    script.write_text("import tabletop\nreveal_type(tabletop.legal_zone)\n"
+                      "reveal_type(tabletop.load_scenario)\n", encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "mypy", "--no-error-summary",
+                          "--cache-dir", str(tmp_path / "cache"), str(script)],
+                         capture_output=True, text=True, cwd=tmp_path)
+    out = run.stdout
+    assert "def (state: tabletop.state.GameState, model_id: str, move: str" in out, out
+    assert "-> tabletop.rules.zones.Zone" in out and "-> tabletop.state.GameState" in out, out
+    assert "Any" not in out, out
+
+
+def test_every_command_reads_a_shipped_scenario_by_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)  # no demo.toml here
+    (tmp_path / "actions.json").write_text(json.dumps([{"do": "next"}]), encoding="utf-8")
+    for argv in (["check", "demo.toml"], ["show", "demo.toml", "-o", "board.png"],
+                 ["zone", "fall-back.toml", "--model", "sq1", "--move", "fall-back"],
+                 ["path", "fall-back.toml", "--model", "sq1", "--move", "fall-back",
+                  "--to", "30,10"],
+                 ["apply", "command-phase.toml", "actions.json", "-o", "after.toml"]):
+        assert main(argv) == 0, (argv, capsys.readouterr().err)
+    assert (tmp_path / "board.png").is_file() and (tmp_path / "after.toml").is_file()
+    capsys.readouterr()
+    assert main(["check", "demo.tom"]) == 2
+    err = capsys.readouterr().err
+    assert "demo.tom: cannot read the file: No such file or directory (shipped scenarios, " \
+           "loaded by name: command-phase.toml, demo.toml" in err

@@ -1,0 +1,137 @@
+"""Writing files: only regular files are replaced, modes are kept or follow the umask, interrupted
+saves leave nothing behind for long, and every refusal is a one-line message."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tabletop.errors import UserError
+from tabletop.files import atomic_write, new_file_mode
+
+posix = pytest.mark.skipif(os.name != "posix", reason="POSIX file modes, FIFOs and devices")
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_writes_and_replaces(tmp_path: Path) -> None:
+    target = tmp_path / "out.txt"
+    assert atomic_write(target, "one\n") == target
+    atomic_write(target, b"two\n")
+    assert target.read_bytes() == b"two\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+
+
+@posix
+def test_refuses_what_is_not_a_regular_file(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    to_device = tmp_path / "null-link"
+    to_device.symlink_to("/dev/null")
+    dangling = tmp_path / "dangling"
+    dangling.symlink_to(tmp_path / "nowhere")
+    cases = {tmp_path: "exists and is a folder", fifo: "exists and is a FIFO (named pipe)",
+             to_device: "exists and is a character device",
+             dangling: "is a symbolic link to nothing",
+             tmp_path / "no-such-folder" / "x.toml": "is not an existing folder"}
+    for target, why in cases.items():
+        with pytest.raises(UserError) as err:
+            atomic_write(target, "data")
+        assert len(err.value.lines) == 1 and why in err.value.lines[0], target
+        assert err.value.lines[0].startswith(f"{target}: ")
+    assert stat.S_ISFIFO(fifo.lstat().st_mode) and to_device.is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling", "null-link", "pipe"]
+
+
+@posix
+def test_a_symlink_to_a_file_writes_the_file_and_keeps_the_link(tmp_path: Path) -> None:
+    real = tmp_path / "real.toml"
+    real.write_text("old")
+    link = tmp_path / "link.toml"
+    link.symlink_to(real)
+    atomic_write(link, "new")
+    assert link.is_symlink() and real.read_text() == "new"
+
+
+@posix
+def test_modes_kept_or_from_the_umask(tmp_path: Path) -> None:
+    private = tmp_path / "private.toml"
+    private.write_text("x")
+    private.chmod(0o600)
+    atomic_write(private, "y")
+    assert _mode(private) == 0o600
+    old = os.umask(0o027)
+    try:
+        assert new_file_mode() == 0o640
+        atomic_write(tmp_path / "new.toml", "z")
+    finally:
+        os.umask(old)
+    assert _mode(tmp_path / "new.toml") == 0o640
+
+
+@posix
+def test_temporary_files_of_interrupted_saves_are_removed(tmp_path: Path) -> None:
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    pid = int(dead.stdout)
+    stale = tmp_path / f".game.toml.{pid}-0123abcd.tmp"
+    alive = tmp_path / f".game.toml.{os.getppid()}-0123abcd.tmp"  # a running process's
+    legacy = tmp_path / ".game.toml.k2j4h5g6.tmp"  # an earlier version's, old
+    recent_legacy = tmp_path / ".game.toml.a1b2c3d4.tmp"
+    other = tmp_path / f".game.toml.bak.{pid}-0123abcd.tmp"  # another target's
+    for p in (stale, alive, legacy, recent_legacy, other):
+        p.write_text("partial")
+    os.utime(legacy, (0, 0))
+    atomic_write(tmp_path / "game.toml", "whole")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["game.toml", alive.name, recent_legacy.name, other.name])
+
+
+@posix
+def test_a_failed_write_leaves_nothing(tmp_path: Path) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root may write into a read-only folder")
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        with pytest.raises(UserError, match="cannot write here: Permission denied"):
+            atomic_write(folder / "x.toml", "data")
+    finally:
+        folder.chmod(0o700)
+    assert list(folder.iterdir()) == []
+
+
+@pytest.mark.slow
+@posix
+def test_kill_9_during_saves_leaves_a_whole_file_and_the_next_save_cleans_up(
+        tmp_path: Path) -> None:
+    import random
+    import signal
+    import time
+
+    target = tmp_path / "game.toml"
+    writer = ("import sys\nfrom tabletop.files import atomic_write\n"
+              f"target = {str(target)!r}\n"
+              "i = 0\n"
+              "while True:\n"
+              "    atomic_write(target, (b'AB'[i % 2:i % 2 + 1]) * 2_000_000)\n"
+              "    i += 1\n")
+    rng = random.Random(15)
+    for _ in range(8):
+        proc = subprocess.Popen([sys.executable, "-c", writer])
+        time.sleep(0.15 + rng.random() * 0.3)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        if target.exists():
+            data = target.read_bytes()
+            assert len(data) == 2_000_000 and data.count(data[:1]) == len(data)  # whole
+    atomic_write(target, "done")
+    assert [p.name for p in tmp_path.iterdir()] == ["game.toml"]

@@ -1,0 +1,1 @@
+"""Helpers shared by the test folders: boards, states, pictures, paths (import as ``support.x``)."""
