@@ -26,9 +26,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "NAME.save.toml (a file already named *.save.* is saved in place; the shipped demo in "
         "the current folder), Ctrl+Shift+S saves as another file; each session also writes its "
         "own action log beside the save (NAME.save.session-N.*), which tabletop apply replays. "
-        "Without FILE: the demo shipped with the package.",
+        "Without FILE: the demo shipped with the package (wh40k-11e); the shipped scenarios "
+        "are played by name, e.g. t9a-lines.toml for The 9th Age (--list, or tabletop "
+        "scenarios, lists them). Keys: H in the window.",
     )
-    p.add_argument("file", metavar="FILE", nargs="?", help="scenario file (.toml or .json)")
+    p.add_argument("file", metavar="FILE", nargs="?", help="scenario file (.toml or .json), "
+                   "or the name of a shipped one (demo.toml, t9a-lines.toml, ...)")
+    p.add_argument("--list", action="store_true",
+                   help="list the shipped scenarios (as tabletop scenarios does) and exit")
     p.add_argument("--save", metavar="PATH",
                    help="where Ctrl+S saves (default: NAME.save.toml beside FILE)")
     p.add_argument("--size", metavar="WxH", default="1280x820", help="window size in pixels")
@@ -60,6 +65,11 @@ def run(args: argparse.Namespace) -> int:
     from tabletop.errors import UserError
     from tabletop.scenario.io import load_scenario, save_scenario, shipped
 
+    if args.list:
+        from tabletop.cli.scenarios import lines
+
+        emit(lines())
+        return 0
     path = Path(args.file) if args.file else shipped("demo.toml")
     is_shipped = path.resolve().parent == shipped("demo.toml").resolve().parent
     state = load_scenario(path)

@@ -88,6 +88,7 @@ __all__ = [
     "read_json",
     "save_scenario",
     "shipped",
+    "shipped_names",
     "to_document",
 ]
 
@@ -138,7 +139,7 @@ def shipped(name: str) -> Path:
     path = Path(str(resources.files("tabletop") / "scenarios" / name))
     if not path.is_file():
         raise UserError(f"{quote(name)}: no such shipped scenario; available: "
-                        f"{', '.join(_shipped_names())}")
+                        f"{', '.join(shipped_names())}")
     return path
 
 
@@ -176,7 +177,7 @@ def _read_bytes(p: Path, source: str, what: str = "a scenario file") -> bytes:
     except OSError as exc:
         hint = ""
         if isinstance(exc, FileNotFoundError) and p.name == str(p):
-            hint = f" (shipped scenarios, loaded by name: {', '.join(_shipped_names())})"
+            hint = f" (shipped scenarios, loaded by name: {', '.join(shipped_names())})"
         raise UserError(f"{source}: cannot read the file: {exc.strerror or exc}{hint}") from None
     if p.is_dir():
         raise UserError(f"{source}: is a folder, not {what}")
@@ -194,7 +195,9 @@ def _read_bytes(p: Path, source: str, what: str = "a scenario file") -> bytes:
     return data
 
 
-def _shipped_names() -> list[str]:
+def shipped_names() -> list[str]:
+    """The file names of the scenarios shipped with the package, sorted (``tabletop
+    scenarios`` lists them; every command loads them by name)."""
     folder = Path(str(resources.files("tabletop") / "scenarios"))
     return sorted(p.name for p in folder.iterdir() if p.suffix in (".toml", ".json"))
 
