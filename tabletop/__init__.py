@@ -20,6 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+DISTRIBUTION = "tabletop-zones"
+"""The name to install the package by (``pip install tabletop-zones``): the name ``tabletop`` on
+the package index belongs to another project. The import name is ``tabletop``."""
+
 if TYPE_CHECKING:  # what the lazy imports below give, for type checkers
     from tabletop.errors import UserError
     from tabletop.geometry.tolerance import EPS
@@ -44,6 +48,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = [
+    "DISTRIBUTION",
     "EPS",
     "GameState",
     "UserError",
@@ -58,7 +63,7 @@ __all__ = [
     "shipped",
     "validate_path",
 ]
-assert sorted(__all__) == sorted(["__version__", *_EXPORTS])
+assert sorted(__all__) == sorted(["DISTRIBUTION", "__version__", *_EXPORTS])
 
 
 def __getattr__(name: str) -> Any:

@@ -14,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from tabletop import DISTRIBUTION
 from tabletop.survey.measures import PHASE_CAP
 from tabletop.survey.report_data import Base, Reach, Survey, counted
 
@@ -23,7 +24,7 @@ PLOTS = (
     "Movement phases to an objective by base size, per side and M",
     "Share of the gaps each base gets through, by base size",
 )
-INSTALL = 'pip install "tabletop[plots]"  (in a checkout: pip install -e ".[plots]")'
+INSTALL = f'pip install "{DISTRIBUTION}[plots]"  (in a checkout: pip install -e ".[plots]")'
 
 
 def _phases_by_base(survey: Survey) -> dict[str, dict[str, dict[str, list[float]]]]:

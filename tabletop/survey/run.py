@@ -62,6 +62,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tabletop import DISTRIBUTION
 from tabletop.errors import UserError, printable, quote
 from tabletop.files import atomic_write
 from tabletop.survey.jobs import run_job
@@ -85,7 +86,7 @@ CONNECT_TIMEOUT = 10.0
 """Seconds to wait for a Dask scheduler to answer, and for it to have a worker."""
 
 DASK_MISSING = ('--executor dask needs Dask: pip install -e ".[cluster]" in a checkout, or '
-                'pip install "tabletop[cluster]"')
+                f'pip install "{DISTRIBUTION}[cluster]"')
 
 
 # -- the plan and the results on disk --------------------------------------------------------

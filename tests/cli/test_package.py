@@ -21,11 +21,33 @@ REPO = REPO
 
 def test_licence_and_metadata() -> None:
     assert (REPO / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
-    meta = metadata.metadata("tabletop")
+    meta = metadata.metadata(tabletop.DISTRIBUTION)
     assert meta["Version"] == tabletop.__version__
     assert meta["License-Expression"] == "MIT"
     assert "Typing :: Typed" in meta.get_all("Classifier")
     assert meta.get_all("Project-URL")
+
+
+def test_one_distribution_name_everywhere() -> None:
+    """The package installs as ``tabletop-zones`` (``tabletop`` on the package index is another
+    project's): the project file, the CI's wheel and every install command shown to users say
+    so; the import name stays ``tabletop``."""
+    import re
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["name"] == tabletop.DISTRIBUTION == "tabletop-zones"
+    wheel = tabletop.DISTRIBUTION.replace("-", "_")
+    assert f"dist/{wheel}-*.whl" in (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    texts = [REPO / "README.md", REPO / "pyproject.toml",
+             *(REPO / "docs").rglob("*.md"), *(REPO / "tabletop").rglob("*.py")]
+    installs = [(path.name, m) for path in texts
+                for m in re.findall(r"pip install [^\n`']*?([A-Za-z0-9_.-]+)\[",
+                                    path.read_text(encoding="utf-8"))]
+    assert installs and all(name in (".", tabletop.DISTRIBUTION) for _, name in installs), \
+        installs
+    assert [d.split("[")[0] for d in project["optional-dependencies"]["dev"]] == \
+        [tabletop.DISTRIBUTION]
 
 
 def test_version_option(capsys: pytest.CaptureFixture[str]) -> None:

@@ -52,7 +52,7 @@ def test_dask_without_the_cluster_extra(capsys: pytest.CaptureFixture[str],
     monkeypatch.setitem(sys.modules, "distributed", None)
     line = _fails(capsys, ["survey", "L.json", "-o", str(tmp_path / "o"), "--executor", "dask"])
     assert line == ('--executor dask needs Dask: pip install -e ".[cluster]" in a checkout, or '
-                    'pip install "tabletop[cluster]"')
+                    'pip install "tabletop-zones[cluster]"')
 
 
 @needs_data

@@ -253,7 +253,7 @@ def test_without_matplotlib_the_page_names_the_missing_plots(
     write_fixture(tmp_path)
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     text = build_report(tmp_path).read_text(encoding="utf-8")
-    assert "need matplotlib" in text and "tabletop[plots]" in text
+    assert "need matplotlib" in text and "tabletop-zones[plots]" in text
     assert "Movement phases to an objective by base size" in text
     assert "data:image/png" not in text
 
