@@ -1,4 +1,11 @@
-"""Writing files so that nothing is ever half-written, and nothing but the target is touched.
+"""Reading input files without hanging, and writing files so that nothing is ever half-written,
+and nothing but the target is touched.
+
+Every input file the program reads (scenarios, action files, the 40kdc data, survey plans and
+results) goes through :func:`read_regular`: it is opened without blocking and must be a regular
+file (a FIFO would hang the reader until something writes to it, a device may never end), of at
+most a given size, read with one bounded read; :func:`read_json` adds UTF-8 and JSON with every
+failure (deep nesting, a 5,000-digit number) as one :class:`~tabletop.errors.UserError` line.
 
 Every file the program writes (saves, action logs, pictures, zone exports) goes through
 :func:`atomic_write`:
@@ -20,16 +27,24 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import re
 import secrets
 import stat
 import time
 from pathlib import Path
+from typing import Any
 
 from tabletop.errors import UserError, printable
 
-__all__ = ["atomic_write", "new_file_mode"]
+JSON_DEPTH = 64
+"""Deepest nesting of arrays and objects :func:`read_json` accepts (the data files and survey
+results need under 10; Python's parser fails with a ``RecursionError`` near 1,000)."""
+
+__all__ = ["JSON_DEPTH", "atomic_write", "decode_utf8", "json_error", "long_number",
+           "nesting", "new_file_mode",
+           "read_json", "read_regular"]
 
 LEGACY_TMP_AGE = 60.0
 """Seconds after which a temporary file without a process id in its name (written by earlier
@@ -63,6 +78,117 @@ def _kind(mode: int) -> str:
         if test(mode):
             return name
     return "not a regular file"
+
+
+def read_regular(path: str | os.PathLike[str], limit: int, *, source: str | None = None,
+                 what: str = "an input file") -> bytes:
+    """The bytes of the regular file at ``path`` (through symlinks), at most ``limit`` of them.
+
+    The file is opened without blocking (``O_NONBLOCK``: opening a FIFO with no writer would
+    wait for one forever) and must be a regular file: a folder, a FIFO, a socket or a device is
+    a :class:`~tabletop.errors.UserError` naming ``source`` (default: the path) and ``what`` it
+    should be, and so is a file larger than ``limit`` bytes. A file that cannot be opened or
+    read raises its ``OSError``, for the caller to word (``FileNotFoundError``, ...).
+    """
+    shown = printable(source if source is not None else str(path))
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) \
+        | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UserError(f"{shown}: is {_kind(info.st_mode)}, not {what}"
+                            + ("" if stat.S_ISDIR(info.st_mode) else "; give a regular file"))
+        if info.st_size > limit:
+            raise UserError(f"{shown}: the file is too large ({info.st_size:,} bytes; the "
+                            f"limit is {_size(limit)})")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:  # a file that grows while it is read stops at the limit too
+            chunk = os.read(fd, min(limit + 1 - size, 1 << 24))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise UserError(f"{shown}: the file is too large (more than {_size(limit)})")
+    return b"".join(chunks)
+
+
+def _size(limit: int) -> str:
+    return f"{limit // 2**20:,} MB" if limit >= 2**20 and limit % 2**20 == 0 else \
+        f"{limit:,} bytes"
+
+
+def decode_utf8(data: bytes, source: str) -> str:
+    """``data`` as UTF-8 text (a byte-order mark dropped), or a one-line
+    :class:`~tabletop.errors.UserError` naming ``source`` and the first bad byte."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{printable(source)}: not UTF-8 text (byte 0x{data[exc.start]:02x} at "
+                        f"offset {exc.start:,}); save the file as UTF-8") from None
+
+
+def json_error(exc: BaseException, text: str, source: str, depth: int = JSON_DEPTH
+               ) -> UserError:
+    """The one-line :class:`~tabletop.errors.UserError` for what ``json.loads(text)`` raised:
+    a syntax error with its line and column, nesting deeper than Python can parse
+    (``RecursionError``), a number longer than Python converts (``ValueError``, over 4,300
+    digits)."""
+    shown = printable(source)
+    if isinstance(exc, json.JSONDecodeError):
+        return UserError(f"{shown}: line {exc.lineno}, column {exc.colno}: invalid JSON: "
+                         f"{exc.msg}")
+    if isinstance(exc, RecursionError):
+        return UserError(f"{shown}: nested deeper than {depth} levels (arrays and objects); "
+                         "no file of this kind needs that many")
+    return UserError(f"{shown}: {long_number(text) or 'invalid JSON'}: {printable(str(exc))[:120]}")
+
+
+_LONG_DIGITS = re.compile(r"[0-9_]{1000,}")
+
+
+def long_number(text: str) -> str | None:
+    """Where the first number of 1,000 digits or more is in ``text`` (``"line 3: a number of
+    5,000 digits"``), or ``None``."""
+    m = _LONG_DIGITS.search(text)
+    if m is None:
+        return None
+    line = text.count("\n", 0, m.start()) + 1
+    return f"line {line}: a number of {m.end() - m.start():,} digits"
+
+
+def read_json(path: str | os.PathLike[str], limit: int, *, source: str | None = None,
+              what: str = "a JSON file", depth: int = JSON_DEPTH) -> Any:
+    """A JSON file read with :func:`read_regular` and decoded as UTF-8, nested at most ``depth``
+    deep; every failure but ``OSError`` a one-line :class:`~tabletop.errors.UserError`."""
+    shown = source if source is not None else str(path)
+    text = decode_utf8(read_regular(path, limit, source=shown, what=what), shown)
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise json_error(exc, text, shown, depth) from None
+    if nesting(value) > depth:
+        raise json_error(RecursionError(), text, shown, depth)
+    return value
+
+
+def nesting(value: Any) -> int:
+    """How deep arrays and objects nest in ``value`` (a scalar: 0), without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            item = item.values()
+        elif not isinstance(item, list):
+            continue
+        deepest = max(deepest, level)
+        stack.extend((v, level + 1) for v in item if isinstance(v, dict | list))
+    return deepest
 
 
 def _resolve(path: Path) -> tuple[Path, os.stat_result | None]:

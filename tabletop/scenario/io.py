@@ -31,7 +31,7 @@ import tomli_w
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from tabletop.errors import UserError, quote
-from tabletop.files import atomic_write
+from tabletop.files import atomic_write, decode_utf8, long_number, read_regular
 from tabletop.geometry.footprints import Footprint, Hull, Oval, Rect, Round, parse_base
 from tabletop.scenario.checks import Partial, Problem, check_state
 from tabletop.scenario.messages import position, render_errors
@@ -171,28 +171,16 @@ def _existing_or_shipped(path: Path) -> Path:
 
 
 def _read_bytes(p: Path, source: str, what: str = "a scenario file") -> bytes:
-    """The bytes of a file of at most :data:`MAX_BYTES`, or a one-line :class:`UserError`."""
+    """The bytes of a regular file of at most :data:`MAX_BYTES`, or a one-line
+    :class:`UserError` (a FIFO or a device is refused, never waited on:
+    :func:`tabletop.files.read_regular`)."""
     try:
-        info = p.stat()
+        return read_regular(p, MAX_BYTES, source=source, what=what)
     except OSError as exc:
         hint = ""
         if isinstance(exc, FileNotFoundError) and p.name == str(p):
             hint = f" (shipped scenarios, loaded by name: {', '.join(shipped_names())})"
         raise UserError(f"{source}: cannot read the file: {exc.strerror or exc}{hint}") from None
-    if p.is_dir():
-        raise UserError(f"{source}: is a folder, not {what}")
-    if info.st_size > MAX_BYTES:
-        raise UserError(f"{source}: the file is too large ({info.st_size:,} bytes; the limit is "
-                        f"{MAX_BYTES // (1024 * 1024)} MB)")
-    try:
-        with open(p, "rb") as fh:
-            data = fh.read(MAX_BYTES + 1)  # a FIFO or a device has no size to check first
-    except OSError as exc:
-        raise UserError(f"{source}: cannot read the file: {exc.strerror or exc}") from None
-    if len(data) > MAX_BYTES:
-        raise UserError(f"{source}: the file is too large (more than "
-                        f"{MAX_BYTES // (1024 * 1024)} MB)")
-    return data
 
 
 def shipped_names() -> list[str]:
@@ -203,11 +191,7 @@ def shipped_names() -> list[str]:
 
 
 def _decode(data: bytes, source: str) -> str:
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise UserError(f"{source}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
-                        f"{exc.start}); save the file as UTF-8") from None
+    return decode_utf8(data, source)
 
 
 def read_json(path: str | os.PathLike[str], what: str) -> Any:
@@ -370,6 +354,9 @@ def _parse(text: str, fmt: Format, source: str, what: str = "a scenario file") -
     except RecursionError:
         raise UserError(f"{source}: nested deeper than {MAX_DEPTH} levels; {what} needs "
                         "far fewer") from None
+    except ValueError:  # a number of over 4,300 digits: Python will not convert it
+        where = long_number(text) or f"invalid {fmt.upper()}"
+        raise UserError(f"{source}: {where}; {what} needs none over 1,000,000") from None
 
 
 class _DuplicateKey(ValueError):
@@ -403,18 +390,50 @@ def _refuse_bulky(text: str, fmt: Format, source: str, what: str = "a scenario f
         raise UserError(f"{source}: too many lines ({lines:,}; the limit for TOML is "
                         f"{MAX_TOML_LINES:,}; JSON has no such limit)")
     start = 0
+    looked = False  # at the whole text without its strings and comments
     for number in range(1, lines + 2):
         end = text.find("\n", start)
         end = len(text) if end < 0 else end
         if end - start > MAX_TOML_LINE:
             raise UserError(f"{source}: line {number} is too long ({end - start:,} characters; "
                             f"the limit for TOML is {MAX_TOML_LINE:,})")
-        # Only a line with at least MAX_DOTTED_KEY dots can hold a too long dotted key.
-        if (text.count(".", start, end) >= MAX_DOTTED_KEY
+        # Only a line with at least MAX_DOTTED_KEY dots can hold a too long dotted key; a
+        # line that seems to is looked at again without comments and strings ("09.07.01.").
+        if (not looked and text.count(".", start, end) >= MAX_DOTTED_KEY
                 and _DEEP_DOTTED_KEY.search(text, start, end)):
-            raise UserError(f"{source}: line {number}: a dotted key of more than "
-                            f"{MAX_DOTTED_KEY} parts (a.b.c); a scenario file needs no more")
+            looked = True
+            deep = _deep_dotted_key_line(_toml_skeleton(text))
+            if deep is not None:
+                raise UserError(f"{source}: line {deep}: a dotted key of more than "
+                                f"{MAX_DOTTED_KEY} parts (a.b.c); a scenario file needs no more")
         start = end + 1
+
+
+_TOML_STRING_OR_COMMENT = re.compile(
+    r'"""(?:[^"\\]|\\[\s\S]|"(?!""))*"""(?:"{1,2}(?!"))?'
+    r"|'''[\s\S]*?'''(?:'{1,2}(?!'))?"
+    r'|"(?:[^"\\\n]|\\.)*"'
+    r"|'[^'\n]*'"
+    r"|#[^\n]*")
+"""A TOML string (of the four kinds) or a comment."""
+
+
+def _toml_skeleton(text: str) -> str:
+    """``text`` without the contents of its strings and without its comments, its line breaks
+    kept (so that line numbers stay): what a dotted key can be made of."""
+    def blank(m: re.Match[str]) -> str:
+        s = m.group()
+        if s.startswith("#"):
+            return ""
+        quote_ = s[:3] if s[:3] in ('"""', "'''") else s[0]
+        return quote_ + "\n" * s.count("\n") + quote_
+    return _TOML_STRING_OR_COMMENT.sub(blank, text)
+
+
+def _deep_dotted_key_line(text: str) -> int | None:
+    """The line of the first dotted key of more than :data:`MAX_DOTTED_KEY` parts in ``text``."""
+    m = _DEEP_DOTTED_KEY.search(text)
+    return None if m is None else text.count("\n", 0, m.start()) + 1
 
 
 def _refuse_deep(raw: Any, source: str, what: str = "a scenario file") -> None:
