@@ -34,7 +34,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--layouts", dest="layout_ids", metavar="ID,...",
                    help="only these layouts (default: every layout of the file)")
     p.add_argument("--deployments", dest="deployment_ids", metavar="ID,...",
-                   help="only these deployment maps (default: all of them)")
+                   help="pair every layout with these deployment maps (default: each layout "
+                   "with its own map)")
+    p.add_argument("--all-pairings", action="store_true",
+                   help="pair every layout with every deployment map (6 boards a layout)")
     p.add_argument("--bases", metavar="BASE,...",
                    help='bases to survey, by catalogue name or as the scenario format writes '
                    'them ("32mm", "oval 60x35mm", "rect 25x50mm"), comma-separated (default: '
@@ -107,6 +110,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("survey: give LAYOUTS.json, the 40kdc terrain-layouts.json")
     if not args.output:
         raise UserError("survey: give -o OUT_DIR, the folder to write the survey in")
+    if args.all_pairings and args.deployment_ids is not None:
+        raise UserError("--all-pairings: pairs every layout with every deployment map; give "
+                        "it or --deployments, not both")
     if args.scheduler and args.executor == "local":
         raise UserError("--scheduler: names a Dask scheduler; use it with --executor dask")
     if args.scheduler and args.workers is not None:
@@ -134,7 +140,8 @@ def run(args: argparse.Namespace) -> int:
     the_plan = plan(args.layouts, templates_path=args.templates,
                     deployments_path=args.deployments_file,
                     layouts=_ids(args.layout_ids, "--layouts"),
-                    deployments=_ids(args.deployment_ids, "--deployments"), bases=bases)
+                    deployments=_ids(args.deployment_ids, "--deployments"), bases=bases,
+                    all_pairings=args.all_pairings)
     if measures is not None:
         the_plan["jobs"] = [j for j in the_plan["jobs"] if j["measure"] in measures]
     n = args.workers or os.cpu_count() or 1

@@ -15,6 +15,7 @@ import time
 import tomllib
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -27,9 +28,10 @@ from tabletop.geometry.passages import least_width
 from tabletop.importers import kdc
 from tabletop.rules import rulings
 from tabletop.scenario.bases import normalise_base
-from tabletop.scenario.io import dumps_scenario, loads_scenario, shipped
+from tabletop.scenario.io import dumps_scenario, load_scenario, loads_scenario, shipped
 from tabletop.state import GameState
 from tabletop.survey import measures
+from tabletop.survey.setup import edge_marks, keystone_marks
 
 __all__ = [
     "DEFAULT_SIZE",
@@ -37,14 +39,18 @@ __all__ = [
     "MEASURES",
     "REACH_PARAMS",
     "UNITS_FILE",
+    "PlannedBoard",
     "balance",
     "board_info",
     "catalogue",
     "entry",
     "parse_bases",
     "plan",
+    "plan_boards",
+    "plan_scenarios",
     "run_job",
     "safe_id",
+    "sides_of",
 ]
 
 UNITS_FILE = "units_11e_provisional_all.csv"
@@ -239,19 +245,26 @@ def _wkt(g: Any) -> str:
     return shapely.to_wkt(g, rounding_precision=6, trim=True)
 
 
-def board_info(board: str, layout: str, deployment: str, state: GameState) -> dict[str, Any]:
-    """What the report needs of a board: size, terrain, zones and objectives as WKT."""
+def board_info(board: str, layout: str, deployment: str, state: GameState, *,
+               own: bool = True, mission: str | None = None,
+               setup: Sequence[Mapping[str, Any]] = (), setup_source: str = "keystones",
+               source: str = "40kdc") -> dict[str, Any]:
+    """What the report needs of a board: size, terrain, zones and objectives as WKT; whether
+    the deployment map is the layout's own (``own``), its mission matchup, the table set-up
+    marks (:mod:`tabletop.survey.setup`; ``setup_source``: ``"keystones"`` from the data, or
+    ``"nearest edges"`` measured here) and where the board comes from (``source``)."""
     from shapely.geometry import Polygon
 
     return {
         "board": board, "layout": layout, "deployment": deployment, "name": state.name,
-        "credit": state.description,
+        "credit": state.description, "own": bool(own), "mission": mission, "source": source,
         "width": state.battlefield.width, "height": state.battlefield.depth,
         "terrain": [{"id": t.id, "kind": t.kind, "height": t.height, "wkt": _wkt(t.shape)}
                     for t in state.terrain],
         "zones": {p.id: _wkt(Polygon(p.deployment_zone)) for p in state.players
                   if p.deployment_zone},
         "objectives": [[float(x), float(y)] for x, y in state.objectives],
+        "setup": [dict(m) for m in setup], "setup_source": setup_source,
     }
 
 
@@ -269,14 +282,37 @@ def _pick(items: Sequence[Mapping[str, Any]], wanted: Iterable[str] | None, what
     return [ids[w] for w in dict.fromkeys(wanted)]
 
 
+def _pairs(layouts: Sequence[Mapping[str, Any]], patterns: Sequence[Mapping[str, Any]],
+           deployments: Iterable[str] | None, all_pairings: bool, lpath: Path, dpath: Path
+           ) -> list[tuple[Mapping[str, Any], Mapping[str, Any]]]:
+    """The boards of a plan: every layout with its own deployment map (by default), with the
+    maps asked for, or with every map."""
+    if deployments is not None or all_pairings:
+        chosen = _pick(patterns, None if all_pairings else deployments, "deployment map", dpath)
+        return [(lay, dep) for lay in layouts for dep in chosen]
+    by_id = {str(p.get("id")): p for p in patterns}
+    out = []
+    for lay in layouts:
+        own = lay.get("deployment_pattern_id")
+        if not isinstance(own, str) or own not in by_id:
+            raise UserError(
+                f"{lpath}: layout {quote(str(lay.get('id')))} names "
+                + (f"the deployment map {quote(own)}, which {dpath} does not have"
+                   if isinstance(own, str) else "no deployment map (deployment_pattern_id)")
+                + "; give --deployments ID,... or --all-pairings")
+        out.append((lay, by_id[own]))
+    return out
+
+
 def plan(layouts_path: str | Path, *, templates_path: str | Path | None = None,
          deployments_path: str | Path | None = None, layouts: Iterable[str] | None = None,
          deployments: Iterable[str] | None = None,
-         bases: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
-    """Every board (each layout with each deployment map) and every job on it.
+         bases: Sequence[Mapping[str, Any]] | None = None, all_pairings: bool = False,
+         reach_bases: Iterable[str] | None = None) -> dict[str, Any]:
+    """The boards of 40kdc layouts and every job on them (see :func:`plan_boards`).
 
-    Per board and base: one gap-fit job; per side (red: the attacker's zone, blue: the
-    defender's) one reach job and one advance-odds job. ``bases`` default to
+    A board is a layout with a deployment map: its own (``deployment_pattern_id``) by default,
+    the maps ``deployments`` names, or every map with ``all_pairings``. ``bases`` default to
     :func:`catalogue` of the unit data beside the layouts file (:data:`UNITS_FILE`), or the
     built-in list without it (the plan's ``catalogue`` says which).
     """
@@ -293,22 +329,46 @@ def plan(layouts_path: str | Path, *, templates_path: str | Path | None = None,
     templates = kdc.read_templates(tpath)
     patterns = kdc.read_deployments(dpath)
     chosen_l = _pick(all_layouts, layouts, "layout", lpath)
-    chosen_d = _pick(patterns, deployments, "deployment map", dpath)
+    pairs = _pairs(chosen_l, patterns, deployments, all_pairings, lpath, dpath)
     upath = lpath.parent / UNITS_FILE
+    chosen_b, source = _catalogue_for(bases, upath)
+    boards = []
+    for lay, dep in pairs:
+        lid, did = str(lay.get("id")), str(dep.get("id"))
+        where = f"{lpath}: layout {lid}"
+        state = kdc.build_state(lay, templates, dep, where=where,
+                                deployment_where=f"{dpath}: deployment {did}")
+        mission = lay.get("mission_matchup_id")
+        boards.append(PlannedBoard(
+            lid, did, state, own=did == lay.get("deployment_pattern_id"),
+            mission=mission if isinstance(mission, str) else None,
+            setup=keystone_marks(lay, templates, where=where)))
+    return plan_boards(boards, chosen_b, catalogue_source=source, reach_bases=reach_bases)
+
+
+def _catalogue_for(bases: Sequence[Mapping[str, Any]] | None, upath: Path | None
+                   ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The plan's bases and its ``catalogue`` note: ``bases``, or the catalogue of the unit
+    data at ``upath``, or the built-in one."""
+    source: dict[str, Any]
+    have_units = upath is not None and upath.is_file()
     if bases is None:
-        if upath.is_file():
+        if have_units:
+            assert upath is not None
             bases = catalogue(upath)
             counts = base_counts(upath)
             source = {"source": str(upath), "distinct": len(counts[0]),
                       "units_without_base": counts[2]}
         else:
             bases = catalogue(None)
-            source = {"source": "built-in", "note": f"{upath} not found: the built-in list "
-                      "of 18 bases and 2 hulls, units not counted (give --bases to choose)"}
+            note = f"{upath} not found: " if upath is not None else ""
+            source = {"source": "built-in", "note": f"{note}the built-in list of 18 bases and "
+                      "2 hulls, units not counted (give --bases to choose)"}
     else:
         source = {"source": "--bases"}
     chosen_b: list[dict[str, Any]] = [dict(b) for b in bases]
-    if source["source"] == "--bases" and upath.is_file():
+    if source["source"] == "--bases" and have_units:
+        assert upath is not None
         # bases the unit data has get its counts and keywords
         n_units, kws, _ = base_counts(upath)
         for b in chosen_b:
@@ -316,24 +376,72 @@ def plan(layouts_path: str | Path, *, templates_path: str | Path | None = None,
                 b["units"] = n_units[b["spec"]]
                 b["keywords"] = _movement_keywords(kws[b["spec"]])
         source["units"] = str(upath)
+    return chosen_b, source
+
+
+@dataclass(frozen=True)
+class PlannedBoard:
+    """A board to plan: a layout with a deployment map, as a scenario state (with two or more
+    players that have deployment zones), and what the report shows of it besides."""
+
+    layout: str
+    deployment: str
+    state: GameState
+    own: bool = True
+    """Whether the map is the layout's own."""
+    mission: str | None = None
+    setup: Sequence[Mapping[str, Any]] | None = None
+    """Set-up marks from the data (keystones); ``None``: measured from the nearest edges."""
+    source: str = "40kdc"
+
+
+def sides_of(state: GameState) -> list[str]:
+    """The players of a board that have a deployment zone, in the file's order."""
+    return [p.id for p in state.players if p.deployment_zone]
+
+
+def plan_boards(boards: Sequence[PlannedBoard], bases: Sequence[Mapping[str, Any]], *,
+                catalogue_source: Mapping[str, Any] | None = None,
+                reach_bases: Iterable[str] | None = None) -> dict[str, Any]:
+    """The plan of ``boards`` for ``bases``.
+
+    Per board and base: one gap-fit job; per side (each player with a deployment zone: red,
+    the attacker's, and blue, the defender's, on 40kdc boards) one reach job and one
+    advance-odds job, for the bases named in ``reach_bases`` only when it is given (reach is
+    nearly all of a survey's time; a card needs it for a few bases).
+    """
+    chosen_b = [dict(b) for b in bases]
+    movers = None if reach_bases is None else set(reach_bases)
+    if movers is not None:
+        unknown = movers - {str(b["name"]) for b in chosen_b}
+        if unknown:
+            raise UserError(f"--reach-bases: {', '.join(sorted(quote(u) for u in unknown))} "
+                            "not among the bases surveyed ("
+                            + ", ".join(str(b["name"]) for b in chosen_b) + ")")
     base_ids = _unique([safe_id(str(b["name"])) for b in chosen_b])
-    boards: dict[str, dict[str, Any]] = {}
+    board_ids = _unique([f"{safe_id(b.layout)}__{safe_id(b.deployment)}" for b in boards])
+    infos: dict[str, dict[str, Any]] = {}
     jobs: list[dict[str, Any]] = []
-    board_ids = _unique([f"{safe_id(str(lay.get('id')))}__{safe_id(str(dep.get('id')))}"
-                         for lay in chosen_l for dep in chosen_d])
-    pairs = [(lay, dep) for lay in chosen_l for dep in chosen_d]
-    for bid, (lay, dep) in zip(board_ids, pairs, strict=True):
-        lid, did = str(lay.get("id")), str(dep.get("id"))
-        state = kdc.build_state(lay, templates, dep, where=f"{lpath}: layout {lid}",
-                                deployment_where=f"{dpath}: deployment {did}")
+    for bid, pb in zip(board_ids, boards, strict=True):
+        state = pb.state
+        sides = sides_of(state)
+        if len(sides) < 2:
+            raise UserError(f"{pb.layout}: a survey needs two players with deployment zones; "
+                            f"the board has {len(sides)}")
         text = dumps_scenario(state)
-        boards[bid] = board_info(bid, lid, did, state)
+        setup = list(pb.setup) if pb.setup is not None else edge_marks(state)
+        infos[bid] = board_info(bid, pb.layout, pb.deployment, state, own=pb.own,
+                                mission=pb.mission, setup=setup,
+                                setup_source="keystones" if pb.setup is not None
+                                else "nearest edges", source=pb.source)
         for b, bname in zip(chosen_b, base_ids, strict=True):
-            common = {"board": bid, "layout": lid, "deployment": did, "scenario": text,
-                      "base": b}
+            common = {"board": bid, "layout": pb.layout, "deployment": pb.deployment,
+                      "scenario": text, "base": b}
             jobs.append({"id": f"{bid}__{bname}__gap-fit", **common, "measure": "gap-fit",
                          "side": None, "params": {}})
-            for side in SIDES:
+            if movers is not None and b["name"] not in movers:
+                continue
+            for side in sides:
                 jobs.append({"id": f"{bid}__{bname}__reach__{side}", **common,
                              "measure": "reach", "side": side,
                              "params": {k: (list(v) if isinstance(v, list) else v)
@@ -345,9 +453,25 @@ def plan(layouts_path: str | Path, *, templates_path: str | Path | None = None,
                 jobs.append({"id": f"{bid}__{bname}__advance-odds__{side}", **common,
                              "measure": "advance-odds", "side": side,
                              "params": {"M": ADVANCE_M, "start": start}})
-    return {"version": 1, "layouts": [str(x.get("id")) for x in chosen_l],
-            "deployments": [str(x.get("id")) for x in chosen_d], "bases": chosen_b,
-            "catalogue": source, "boards": boards, "jobs": jobs}
+    return {"version": 1, "layouts": list(dict.fromkeys(b.layout for b in boards)),
+            "deployments": list(dict.fromkeys(b.deployment for b in boards)),
+            "bases": chosen_b, "catalogue": dict(catalogue_source or {"source": "--bases"}),
+            "boards": infos, "jobs": jobs}
+
+
+def plan_scenarios(paths: Sequence[str | Path], bases: Sequence[Mapping[str, Any]], *,
+                   reach_bases: Iterable[str] | None = None,
+                   catalogue_source: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The plan of scenario files (drafts of a layout): each file is a board, named after the
+    file (``draft.toml``: layout ``draft``, deployment map ``own``), its set-up marks measured
+    from the nearest edges."""
+    boards = []
+    for path in paths:
+        state = load_scenario(path)
+        boards.append(PlannedBoard(Path(path).stem, "own", state, setup=None,
+                                   source="scenario"))
+    return plan_boards(boards, bases, catalogue_source=catalogue_source,
+                       reach_bases=reach_bases)
 
 
 def _unique(ids: list[str]) -> list[str]:
@@ -387,7 +511,9 @@ def _measure(job: Mapping[str, Any]) -> dict[str, Any]:
                               objective_range=float(params.get("objective_range", 3.0)))
     if measure == "advance-odds":
         return measures.advance_odds(board, base, side, M=float(params.get("M", ADVANCE_M)),
-                                     start=params.get("start"))
+                                     start=params.get("start"),
+                                     objective_range=float(params.get("objective_range",
+                                                                      3.0)))
     raise ValueError(f"unknown measure {measure!r}: one of {', '.join(MEASURES)}")
 
 

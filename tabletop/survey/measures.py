@@ -53,7 +53,8 @@ Advance odds
     Six legal zones of an advance from one start (the legal start position of the side nearest
     the board's centre, facing the centre), one per D6 roll: the zone of roll ``k`` is that of a
     move of ``M + k``; the zones are nested, and the chance that one advance reaches a point is
-    ``P(roll >= k)`` for the least ``k`` whose zone holds it, ``(7 - k) / 6``.
+    ``P(roll >= k)`` for the least ``k`` whose zone holds it, ``(7 - k) / 6``. Per objective
+    (and for the board's centre) the least roll that brings the base within range.
 """
 
 from __future__ import annotations
@@ -91,6 +92,7 @@ __all__ = [
     "footprint",
     "gap_fit",
     "grow",
+    "inner_radius",
     "probe",
     "reach",
     "start_point",
@@ -179,7 +181,13 @@ def _engine(state: GameState) -> tuple[Any, BaseGeometry, Any]:
 # --------------------------------------------------------------------------------------------
 def gap_fit(board: GameState, entry: dict[str, Any]) -> dict[str, Any]:
     """Every passage narrower than the base's circumscribed diameter plus 1" between two pieces
-    that stop it (or a piece and the edge), with the base's answer (``tabletop fit``)."""
+    that stop it (or a piece and the edge), with the base's answer (``tabletop fit``).
+
+    Per passage: ``width``, ``neck``, ``passes``; ``facing`` (the roomiest, ``None`` for a
+    round base), ``needs`` (the base's width across the neck there), ``spare`` (``width -
+    needs``: the clearance a passing base has, negative when too narrow) and ``facings`` (the
+    range of facings, first to second turning clockwise, at which it fits across the neck:
+    a narrow range is a pass only at a narrow angle; ``None`` for a round base or none)."""
     fp = footprint(entry)
     pieces, _ = blocking_pieces(board, keywords(entry) or None)
     bf = board.battlefield
@@ -192,7 +200,9 @@ def gap_fit(board: GameState, entry: dict[str, Any]) -> dict[str, Any]:
             "width": round(p.width, 6), "passes": p.passes,
             "facing": None if isinstance(fp, Round) or p.facings is None else
             round(p.facing % 360, 3),
-            "needs": round(p.needs, 6),
+            "needs": round(p.needs, 6), "spare": round(p.spare, 6),
+            "facings": None if isinstance(fp, Round) or p.facings is None else
+            [round(f, 3) for f in p.facings],
             "neck": [[round(v, 6) for v in q] for q in p.neck],
             "shut_by": p.blocked_by})
     return {"passages": out}
@@ -374,19 +384,27 @@ def reach(board: GameState, entry: dict[str, Any], side: str, *,
           objective_range: float = OBJECTIVE_RANGE, rings: float | None = 6,
           cap: int = PHASE_CAP) -> dict[str, Any]:
     """Phases to each objective and the area reachable after ``1..phases`` normal moves, for
-    each M of ``moves`` (module docstring); ``rings``: the M whose regions are returned."""
+    each M of ``moves`` (module docstring); ``rings``: the M whose regions are returned.
+
+    ``centre``: by M, the phases to the board's centre (the base within ``objective_range``
+    of the centre point itself: the same rule as an objective without the marker's radius).
+    """
     layers, turn = _layers(board, entry, side, objective_range)
     objectives = [(float(x), float(y)) for x, y in board.objectives]
-    marks = [Point(o) for o in objectives]
+    bf = board.battlefield
+    # the objectives' markers, then the board's centre (a point: no marker's radius)
+    marks = [Point(o) for o in objectives] + [Point(bf.width / 2, bf.depth / 2)]
+    less = [0.0] * len(objectives) + [MARKER_RADIUS]
     targets = [[lay.target(p) for p in marks] for lay in layers]
 
     def reached(regions: list[BaseGeometry]) -> list[bool]:
-        return [any(not reg.is_empty and reg.distance(targets[j][i]) <= lay.within
+        return [any(not reg.is_empty and reg.distance(targets[j][i]) <= lay.within - less[i]
                     for j, (lay, reg) in enumerate(zip(layers, regions, strict=True)))
                 for i in range(len(marks))]
 
     start = [lay.start for lay in layers]
     out_moves: dict[str, list[int | None]] = {}
+    out_centre: dict[str, int | None] = {}
     out_area: dict[str, list[float]] = {}
     out_rings: dict[str, list[str]] = {}
     for M in moves:
@@ -424,12 +442,14 @@ def reach(board: GameState, entry: dict[str, Any], side: str, *,
             if area <= before + STILL and k >= phases:
                 break   # nothing new: the rest stay out of reach
         key_m = f"{M:g}"
-        out_moves[key_m] = needed
+        out_moves[key_m] = needed[:-1]
+        out_centre[key_m] = needed[-1]
         out_area[key_m] = areas
         if regs:
             out_rings[key_m] = regs
-    return {"objectives": [list(o) for o in objectives], "moves": out_moves, "area": out_area,
-            "rings": out_rings, "start_area": round(float(_union(start).area), 4)}
+    return {"objectives": [list(o) for o in objectives], "moves": out_moves,
+            "centre": out_centre, "area": out_area, "rings": out_rings,
+            "start_area": round(float(_union(start).area), 4)}
 
 
 def _union(regions: Sequence[BaseGeometry]) -> BaseGeometry:
@@ -440,16 +460,42 @@ def _union(regions: Sequence[BaseGeometry]) -> BaseGeometry:
 # advance odds
 # --------------------------------------------------------------------------------------------
 def advance_odds(board: GameState, entry: dict[str, Any], side: str, *, M: float = 6.0,
-                 start: Sequence[float] | None = None) -> dict[str, Any]:
+                 start: Sequence[float] | None = None,
+                 objective_range: float = OBJECTIVE_RANGE) -> dict[str, Any]:
     """The six nested advance zones from ``start`` (default :func:`start_point`), facing the
-    board's centre, each with the chance that an advance rolls at least its roll."""
+    board's centre, each with the chance that an advance rolls at least its roll.
+
+    ``objectives`` (one per objective) and ``centre``: the least roll whose zone brings the
+    base within ``objective_range`` of the marker (of the centre point), ``None`` if no roll
+    does; the chance of one advance getting there is ``(7 - roll) / 6``. The base counts by
+    its :func:`inner_radius` (exact for a round base; for another, a position counts only if
+    the base is within range at every facing, so the roll is never too low)."""
     at = tuple(map(float, start)) if start is not None else start_point(board, entry, side)
     bf = board.battlefield
     facing = math.degrees(math.atan2(bf.width / 2 - at[0], -(bf.depth / 2 - at[1]))) % 360
     state = probe(board, entry, side, (at[0], at[1]), facing=facing, M=M)
     bands = []
+    marks = [Point(float(x), float(y)) for x, y in board.objectives]
+    within = [objective_range + MARKER_RADIUS + inner_radius(entry) + EPS] * len(marks)
+    marks.append(Point(bf.width / 2, bf.depth / 2))
+    within.append(within[0] - MARKER_RADIUS)
+    least: list[int | None] = [None] * len(marks)
     for k in range(1, 7):
         z = zones.legal_zone(state, PROBE_MODEL, "advance", roll=k)
         bands.append({"roll": k, "p": round((7 - k) / 6, 12), "area": round(z.area, 4),
                       "wkt": _wkt(z.geometry)})
-    return {"M": M, "start": [at[0], at[1]], "facing": round(facing, 3), "bands": bands}
+        for i, (mark, w) in enumerate(zip(marks, within, strict=True)):
+            if least[i] is None and not z.geometry.is_empty and z.geometry.distance(mark) <= w:
+                least[i] = k
+    return {"M": M, "start": [at[0], at[1]], "facing": round(facing, 3), "bands": bands,
+            "objectives": least[:-1], "centre": least[-1]}
+
+
+def inner_radius(entry: dict[str, Any]) -> float:
+    """The radius of the largest disc about the base's centre inside its footprint (a round
+    base's radius; an oval's half short axis): at every facing the base reaches at least this
+    far from its centre in every direction."""
+    fp = footprint(entry)
+    if isinstance(fp, Round):
+        return float(fp.radius)
+    return float(Point(0.0, 0.0).distance(fp.local_polygon().exterior))

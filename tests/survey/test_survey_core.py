@@ -22,46 +22,14 @@ from tabletop.errors import UserError
 from tabletop.geometry.tolerance import mm
 from tabletop.scenario.io import loads_scenario
 from tabletop.survey import balance, catalogue, measures, parse_bases, plan, run_job
-from tabletop.survey.jobs import REACH_PARAMS, entry, safe_id
+from tabletop.survey.jobs import REACH_PARAMS, safe_id
 
 from support.paths import KDC_DATA
+from support.survey_boards import board_text, fake_data, job, rect, round_base
 
 DATA = KDC_DATA
 needs_data = pytest.mark.skipif(not (DATA / "terrain-layouts.json").is_file(),
                                 reason=f"the 40kdc data is not beside the repository ({DATA})")
-
-
-def board_text(width: float, depth: float, terrain: list[tuple[str, str, list[tuple]]],
-               zones: dict[str, list[tuple]], objectives: list[tuple]) -> str:
-    """A scenario (TOML) with terrain, two deployment zones and objectives, no units."""
-    lines = ['format = 1', 'name = "survey test"', 'ruleset = "wh40k-11e"',
-             f"objectives = {json.dumps([list(o) for o in objectives])}",
-             "[battlefield]", f"width = {width}", f"depth = {depth}",
-             "[battle]", "round = 1", 'active_player = "red"', 'phase = "movement"']
-    for pid, zone in zones.items():
-        lines += ["[[players]]", f'id = "{pid}"',
-                  f"deployment_zone = {json.dumps([list(p) for p in zone])}"]
-    for tid, kind, poly in terrain:
-        lines += ["[[terrain]]", f'id = "{tid}"', f'kind = "{kind}"', "height = 5.0",
-                  f"polygon = {json.dumps([list(p) for p in poly])}"]
-    return "\n".join(lines) + "\n"
-
-
-def job(text: str, base: dict, measure: str, side: str | None = None, **params) -> dict:
-    return {"id": f"t-{measure}", "board": "t__t", "layout": "t", "deployment": "t",
-            "scenario": text, "base": base, "measure": measure, "side": side,
-            "params": params}
-
-
-def round_base(d_mm: float, keywords=("INFANTRY",)) -> dict:
-    from tabletop.geometry.footprints import parse_base
-
-    spec = f"{d_mm:g}mm"
-    return entry(spec, spec, parse_base(spec), 0, keywords)
-
-
-def rect(x0, y0, x1, y1):
-    return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
 
 
 # --------------------------------------------------------------------------------------------
@@ -329,27 +297,6 @@ def test_safe_ids() -> None:
 # --------------------------------------------------------------------------------------------
 # plan and balance
 # --------------------------------------------------------------------------------------------
-def fake_data(tmp_path: Path, layout_ids: list[str]) -> Path:
-    """A layouts file of hand-made layouts (one template), templates and one deployment map."""
-    templates = [{"id": "block", "name": "Block", "kind": "feature",
-                  "terrain_category": "dense", "height_inches": 4,
-                  "footprint": {"type": "rectangle", "width": 4, "height": 4}}]
-    layouts = [{"id": lid, "name": f"Layout {i}", "deployment_pattern_id": "dep",
-                "pieces": [{"id": "b1", "template": "block", "position": {"x": 30, "y": 22}}]}
-               for i, lid in enumerate(layout_ids)]
-    deps = [{"id": "dep", "name": "Dep",
-             "zones": [{"player": "attacker", "position": {"x": 0, "y": 0},
-                        "shape": {"type": "rectangle", "width": 60, "height": 10}},
-                       {"player": "defender", "position": {"x": 0, "y": 34},
-                        "shape": {"type": "rectangle", "width": 60, "height": 10}}],
-             "objectives": [{"x": x, "y": y} for x, y in
-                            [(30, 5), (10, 22), (30, 22), (50, 22), (30, 39)]]}]
-    (tmp_path / "terrain-layouts.json").write_text(json.dumps(layouts))
-    (tmp_path / "terrain-templates.json").write_text(json.dumps(templates))
-    (tmp_path / "deployment-patterns.json").write_text(json.dumps(deps))
-    return tmp_path / "terrain-layouts.json"
-
-
 def test_plan_of_hand_made_layouts(tmp_path: Path) -> None:
     path = fake_data(tmp_path, ["plain", "bad id/../x", "bad id/../x "])
     try:
