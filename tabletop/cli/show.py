@@ -57,23 +57,30 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--to draws a path inside a zone: add --zone MODEL")
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from tabletop.view.render import Overlays, render_board, save_png
+    from tabletop.view.render import Overlays
 
     overlays = Overlays(engagement_player=args.engagement)
     if args.zone is not None:
         overlays = _zone_overlays(state, args, overlays)
+    board_png(state, overlays, args.output, scale=args.scale, grid=args.grid)
+    return 0
+
+
+def board_png(state: Any, overlays: Any, output: str, *, scale: float = 20.0,
+              grid: bool = False, caption: str = "") -> None:
+    """Draw the whole board with ``overlays`` at ``scale`` pixels per inch to the PNG
+    ``output`` and say so (``show``, ``zone --format png``); ``caption`` goes in the title."""
+    from tabletop.view.render import render_board, save_png
     from tabletop.view.viewport import Viewport
 
     bf = state.battlefield
     margin, top = 20, 28
-    size = (round(bf.width * args.scale + 2 * margin),
-            round(bf.depth * args.scale + 2 * margin + top))
-    vp = Viewport(scale=args.scale, ox=margin, oy=margin + top)
-    surf = render_board(state, size=size, viewport=vp, grid=args.grid,
-                        overlays=overlays)
-    out = save_png(surf, args.output)
+    size = (round(bf.width * scale + 2 * margin), round(bf.depth * scale + 2 * margin + top))
+    vp = Viewport(scale=scale, ox=margin, oy=margin + top)
+    surf = render_board(state, size=size, viewport=vp, grid=grid, overlays=overlays,
+                        caption=caption)
+    out = save_png(surf, output)
     emit(f"wrote {out} ({size[0]}x{size[1]} px)")
-    return 0
 
 
 def _zone_overlays(state: Any, args: argparse.Namespace, overlays: Any) -> Any:

@@ -13,7 +13,9 @@ from tabletop.cli._output import emit
 
 ORDER = 25
 
-FORMATS = ("geojson", "wkt", "png")
+FORMATS = ("geojson", "wkt", "png", "layer")
+"""``png``: the board with the zone over it; ``layer``: the zone alone on the battlefield, a
+deterministic picture (no text, no anti-aliasing: the picture the zone goldens compare)."""
 
 
 def step_arg(text: str) -> float:
@@ -54,13 +56,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="the exact legal move zone of a model",
         description="Compute where a model may end its move: reachable by a legal path within "
         "its move and legal to end at. Writes the zone as one GeoJSON Feature (properties "
-        "model, move, max_distance, area), as WKT, or as a PNG picture.",
+        "model, move, max_distance, area), as WKT, as a PNG picture of the whole board "
+        "with the zone shaded over it (the model's unit outlined), or as a PNG of the zone "
+        "alone on the battlefield (layer: no text, no anti-aliasing, the same pixels on every "
+        "machine with the same pygame-ce).",
     )
     add_move_arguments(p)
     p.add_argument("--format", choices=FORMATS, default="geojson",
                    help="output format (default: geojson)")
     p.add_argument("-o", "--output", metavar="OUT",
-                   help="file to write (default: standard output; required for png)")
+                   help="file to write (default: standard output; required for png and "
+                   "layer)")
     p.set_defaults(func=run)
 
 
@@ -72,23 +78,31 @@ def feature(zone: Any) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Load the scenario, compute the zone and write it."""
+    from tabletop import legal_zone
     from tabletop.errors import UserError
     from tabletop.files import atomic_write
-    from tabletop.rules.zones import legal_zone
     from tabletop.scenario.io import load_scenario
 
     state = load_scenario(Path(args.file))
     zone = legal_zone(state, args.model, args.move, roll=args.roll, mode=args.mode,
                       fly=args.fly, step=args.step)
-    if args.format == "png":
+    if args.format in ("png", "layer"):
         if not args.output:
-            raise UserError("--format png needs an output file: add -o ZONE.png")
+            raise UserError(f"--format {args.format} needs an output file: add -o ZONE.png")
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-        from tabletop.view.render import render_zone_png  # pygame only for pictures
+        if args.format == "layer":
+            from tabletop.view.render import render_zone_png
 
-        written = render_zone_png(state, zone, None, args.output)
-        emit(f"wrote {written}")
+            emit(f"wrote {render_zone_png(state, zone, None, args.output)}")
+            return 0
+        from tabletop.cli.show import board_png
+        from tabletop.view.render import Overlays  # pygame only for pictures
+
+        unit, _ = state.model(args.model)
+        how = args.move.replace("-", " ") + (f" (roll {args.roll})" if args.roll else "")
+        board_png(state, Overlays(zone=zone.geometry, selected_unit=unit.id), args.output,
+                  caption=f'zone of {args.model}: {how}, {zone.max_distance:g}"')
         return 0
     text = json.dumps(feature(zone)) if args.format == "geojson" else zone.geometry.wkt
     if args.output:

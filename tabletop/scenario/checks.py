@@ -292,7 +292,9 @@ def _check_state(state: GameState, partial: Partial | None) -> list[Problem]:
         problems.append(("battle.active_player",
                          f"unknown player {quote(state.battle.active_player)}; the players are "
                          f"{_and(player_ids)}"))
-    units_by_id = {u.id: u for u in state.units}
+    units_by_id: dict[str, Unit | Block] = {}
+    for u in state.units:  # a duplicate id refers to its first use, as its problem says
+        units_by_id.setdefault(u.id, u)
 
     for i, p in enumerate(state.players):
         if p.deployment_zone is not None:

@@ -555,6 +555,33 @@ def _valid(model: type[_M], value: Any) -> _M | None:
         return None
 
 
+_STAND_INS: dict[str, Any] = {"name": None, "M": 0.0, "Ld": 0, "OC": 0,
+                              "starting_strength": None, "battle_shocked": False, "flags": []}
+"""Keys of a wh40k-11e unit no check of the board reads, with what stands in for an invalid one
+(``W`` too: see :func:`_unit_keys`), so that a unit with a bad ``M`` still has its models
+checked (on the battlefield, overlapping, wounds)."""
+
+
+def _unit_keys(item: Any) -> _Wh40kUnitKeys | None:
+    """A wh40k-11e unit's keys, valid, or with stand-ins for the invalid ones that no check of
+    the board reads (and without unknown keys); ``None`` when a key the checks need is bad."""
+    try:
+        return _Wh40kUnitKeys.model_validate(item)
+    except ValidationError as exc:
+        bad = {str(e["loc"][0]) for e in exc.errors() if e["loc"]}
+        unknown = {str(e["loc"][0]) for e in exc.errors()
+                   if e["loc"] and e["type"] == "extra_forbidden"}
+    if not isinstance(item, dict) or not bad <= {*_STAND_INS, "W", *unknown}:
+        return None
+    fixed = {k: v for k, v in item.items() if k not in bad}
+    fixed.update({k: v for k, v in _STAND_INS.items() if k in bad and k not in unknown})
+    if "W" in bad:  # unknown: no model's wounds can be judged against it
+        fixed["W"] = max([w for m in item.get("models") or [] if isinstance(m, dict)
+                          for w in [m.get("wounds")] if isinstance(w, int)
+                          and not isinstance(w, bool) and w > 0] or [1])
+    return _valid(_Wh40kUnitKeys, {k: v for k, v in fixed.items() if v is not None})
+
+
 def _read_id(item: Any) -> str | None:
     """The id of a (possibly invalid) item of the file, if it is a valid id."""
     if not isinstance(item, dict):
@@ -585,7 +612,9 @@ def partial_state(raw: dict[str, Any]) -> tuple[GameState, Partial]:
 
     For a file that fails its schema: each of ``battle``, ``battlefield``, and each item of
     ``players``, ``terrain``, ``objectives``, ``units`` (each model of a wh40k-11e unit on its
-    own) and ``triggers`` is validated by itself and left out when invalid. The
+    own) and ``triggers`` is validated by itself and left out when invalid (a wh40k-11e unit
+    whose only bad keys are ones no check of the board reads, ``M`` or ``Ld``, is kept with
+    stand-ins for them, so that its models are still checked). The
     :class:`~tabletop.scenario.checks.Partial` maps the items kept to their indices in the file and
     records the ids of the items left out, for :func:`~tabletop.scenario.checks.check_state`.
     ``raw["ruleset"]`` must be a known ruleset.
@@ -635,7 +664,7 @@ def partial_state(raw: dict[str, Any]) -> tuple[GameState, Partial]:
     skipped_models: set[str] | None = set() if raw_units is not None else None
     for i, item in enumerate(raw_units or []):
         unit: Wh40kUnit | T9aUnit | None = (_valid(T9aUnit, item) if t9a
-                                            else _valid(_Wh40kUnitKeys, item))
+                                            else _unit_keys(item))
         ident = unit.id if unit is not None else _read_id(item)
         if ident is not None:
             ids.append((f"units[{i}].id", ident))

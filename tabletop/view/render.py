@@ -778,8 +778,10 @@ def _first_placed(state: GameState, ids: Sequence[str]) -> Model | None:
 
 def render_board(state: GameState, *, size: tuple[int, int] | None = None,
                  viewport: Viewport | None = None, overlays: Overlays | None = None,
-                 grid: bool = False, labels: bool = True, title: bool = True) -> pygame.Surface:
-    """A new surface with the whole board, fitted to ``size`` (default 20 px per inch)."""
+                 grid: bool = False, labels: bool = True, title: bool = True,
+                 caption: str = "") -> pygame.Surface:
+    """A new surface with the whole board, fitted to ``size`` (default 20 px per inch);
+    ``caption`` follows the scenario's name in the title (what an overlay shows)."""
     bf = state.battlefield
     if size is None:
         size = (round(bf.width * 20 + 40), round(bf.depth * 20 + 40 + (28 if title else 0)))
@@ -791,7 +793,7 @@ def render_board(state: GameState, *, size: tuple[int, int] | None = None,
     if title:
         b = state.battle
         head = (f"{state.name}  ·  {state.ruleset}  ·  round {b.round}, {b.phase}, "
-                f"{b.active_player} to play")
+                f"{b.active_player} to play") + (f"  ·  {caption}" if caption else "")
         x = size[0] - 20
         for i, p in reversed(list(enumerate(state.players))):
             r = text(surf, f"{p.name or p.id}: {p.cp} CP", (x, 7), size=14,

@@ -771,3 +771,38 @@ def test_breaking_items_only_removes_check_problems(broken: set[int]) -> None:
     assert len(schema) == len(broken)
     # every problem beyond the schema was there before: nothing follows from a part left out
     assert set(found) - set(schema) <= set(clean)
+
+
+def test_every_problem_of_a_unit_with_a_bad_key(tmp_path: Path) -> None:
+    """A unit whose M (or W, or an unknown key) is wrong still has its models checked: one
+    bad characteristic no longer hides a model off the table, wounds above W, overlaps."""
+    doc = wh40k()
+    squad = doc["units"][0]
+    squad["M"] = "six"
+    squad["moove"] = 6
+    squad["models"] = [{"id": "s1", "base": "32mm", "at": [-3.0, 22.0]},
+                       {"id": "s2", "base": "32mm", "at": [21.5, 22.0], "wounds": 3},
+                       {"id": "s3", "base": "32mm", "at": [21.6, 22.0]}]
+    assert problems(doc, tmp_path) == [
+        'FILE: units[0].M (unit "squad"): expected a number, got "six"',
+        'FILE: units[0].models[0].at (model "s1"): (-3, 22): the base is not wholly on the '
+        'battlefield (60 x 44")',
+        'FILE: units[0].models[1].wounds (model "s2"): 3 wounds left is more than the unit\'s '
+        'W of 2',
+        'FILE: units[0].models[2] (model "s3"): the base overlaps model "s2" '
+        '(units[0].models[1])',
+        'FILE: units[0].moove (unit "squad"): unknown key; allowed here: id, name, player, '
+        'keywords, M, W, Ld, OC, starting_strength, battle_shocked, location, transport, '
+        'models, flags',
+    ]
+    # a bad W: the wounds cannot be judged against it, the rest still is
+    squad["W"] = 0
+    lines = problems(doc, tmp_path)
+    assert 'FILE: units[0].W (unit "squad"): must be at least 1, got 0' in lines
+    assert not any("wounds" in line for line in lines)
+    assert sum("not wholly on the battlefield" in line or "overlaps" in line
+               for line in lines) == 2
+    # a key the checks need (the player) still leaves the unit out, with no follow-on problems
+    squad["player"] = 7
+    lines = problems(doc, tmp_path)
+    assert not any("models[" in line for line in lines)
