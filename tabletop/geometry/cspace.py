@@ -5,7 +5,7 @@ a local point ``(u, v)`` lies at ``(u cos f - v sin f, u sin f + v cos f)`` from
 (:meth:`tabletop.geometry.footprints.Footprint.placed`), so a growing facing is a growing angle
 in board coordinates (clockwise on the y-down board).
 
-This module holds the pieces the layered zone engine (:mod:`tabletop.geometry.layers`) and the
+This module holds the pieces the layered zone engine (:mod:`tabletop.geometry.turning`) and the
 path checks build on, all pure geometry:
 
 - :func:`pieces_at`: the footprint's convex pieces at a facing (an oval as a circumscribed
@@ -19,7 +19,7 @@ path checks build on, all pure geometry:
   through an interval of facings (conservative, for drawing);
 - :func:`swept_pieces`: the area a footprint covers while turning through an interval of
   facings, exactly up to circumscribed arcs (the turn regions of
-  :mod:`tabletop.geometry.layers`);
+  :mod:`tabletop.geometry.turning`);
 - :func:`turn_hits`: the exact test of a turn in place against polygons, circles and the
   battlefield's edge (vertex arcs against edges and edge offsets, analytic).
 """
@@ -38,7 +38,8 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
 from tabletop.geometry.footprints import Footprint, Hull, Round
-from tabletop.geometry.reach import ccw, convex_pieces, offset_convex
+from tabletop.geometry.minkowski import offset_convex
+from tabletop.geometry.polygons import ccw, convex_pieces
 
 __all__ = [
     "ENGINE_SEGMENTS",

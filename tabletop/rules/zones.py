@@ -23,11 +23,11 @@ Approximations (all of them on the safe side, never permissive):
   its area is within about 0.05 % of the true area (see ``tests/test_zones_oracle.py``).
 - Point decisions (:meth:`Zone.contains`, :meth:`Zone.explain`, :func:`validate_path`) use
   exact distances: analytic circles, exact polygon distances, and the geodesic distance of
-  :mod:`tabletop.geometry.reach` (whose obstacles are circumscribed, so it is never shorter
+  :mod:`tabletop.geometry.geodesic` (whose obstacles are circumscribed, so it is never shorter
   than the true one).
 - Non-round movers turn as they move (straight lines at a fixed facing, turns in place): their
   zone is built over facing layers, turn regions and turn nodes
-  (:mod:`tabletop.geometry.layers`, :func:`_turning_zone`): every point of it has a witness
+  (:mod:`tabletop.geometry.turning`, :func:`_turning_zone`): every point of it has a witness
   path that :func:`validate_path` accepts, and it approaches the true zone from inside as the
   facing step shrinks; the end test uses the exact footprint at the facing the path ends at.
   End regions for non-round footprints are Minkowski sums computed piecewise: both shapes are
@@ -41,7 +41,7 @@ Approximations (all of them on the safe side, never permissive):
 
 Caching (issue item 4): enemies and terrain do not move during the player's own movement
 phase, so the inflated obstacles, their corners and visibility graph
-(:func:`tabletop.geometry.reach.reach_map`) and the static end region (enemies' engagement
+(:func:`tabletop.geometry.visibility.reach_map`) and the static end region (enemies' engagement
 areas, terrain) are kept in module-level LRU caches keyed by id-free hashable inputs (positions,
 base sizes, terrain outlines). On top of them, a small memo keyed by the identity of the (frozen)
 state object keeps the board's lists and the way to those caches, so a pick-up on the same
@@ -86,20 +86,17 @@ from tabletop.geometry.footprints import (
     extent,
     footprint_distance,
 )
-from tabletop.geometry.layers import TurnReach, facing_grid, layer_step, turn_map
-from tabletop.geometry.reach import (
-    GeodesicDisk,
-    ccw,
-    clipped,
+from tabletop.geometry.geodesic import GeodesicDisk
+from tabletop.geometry.minkowski import (
     conservative_buffer,
-    convex_pieces,
     disk_sum,
     disk_sum_pieces,
     offset_pieces,
-    reach_map,
-    ring_polygons,
 )
+from tabletop.geometry.polygons import ccw, clipped, convex_pieces, ring_polygons
 from tabletop.geometry.tolerance import EPS, mm
+from tabletop.geometry.turning import TurnReach, facing_grid, layer_step, turn_map
+from tabletop.geometry.visibility import reach_map
 from tabletop.rules import rulings
 from tabletop.rules.actions import MAX_NUMBER, MAX_PATH_POINTS
 from tabletop.rules.violation import Violation
@@ -977,7 +974,7 @@ def _friends_region(sit: _Situation, near: BaseGeometry, facing: float | None = 
 
 
 # --------------------------------------------------------------------------------------------
-# zones of non-round movers: layers of facings (tabletop.geometry.layers)
+# zones of non-round movers: layers of facings (tabletop.geometry.turning)
 # --------------------------------------------------------------------------------------------
 @dataclass
 class _TurnPhase:
@@ -1094,7 +1091,7 @@ def _near_friends(sit: _Situation, near: BaseGeometry) -> BaseGeometry:
 
 
 def _turning_zone(sit: _Situation, kind: str, step: float | None = None) -> Zone:
-    """The zone of a non-round mover (module docstring; :mod:`tabletop.geometry.layers`).
+    """The zone of a non-round mover (module docstring; :mod:`tabletop.geometry.turning`).
 
     Each layer's reach minus the end rules at its facing, and the hub's reach (its
     circumscribed circle clear all the way, so any facing at the end) minus where every grid
@@ -1151,7 +1148,7 @@ def legal_zone(state: GameState, model_id: str, move: str, *, roll: int | None =
         HOVER and passes over every model and all terrain; where it may end does not change.
     step : float, optional
         For a model on a non-round base, the facing step of its layers in degrees (default
-        15, 30 for ovals; :mod:`tabletop.geometry.layers`): smaller is closer to the true zone
+        15, 30 for ovals; :mod:`tabletop.geometry.turning`): smaller is closer to the true zone
         and slower. Between 1 and 90.
 
     Raises

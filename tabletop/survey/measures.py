@@ -2,7 +2,7 @@
 
 Everything here is pure (no files, no pygame) and built on the exact engine: the passages of
 :mod:`tabletop.geometry.passages` (what ``tabletop fit`` prints), the reach maps of
-:mod:`tabletop.geometry.reach` and the zone engine of :mod:`tabletop.rules.zones`. The mover is
+:mod:`tabletop.geometry.geodesic` and the zone engine of :mod:`tabletop.rules.zones`. The mover is
 a *probe*: one model of the base, alone on the board (the board has terrain, deployment zones
 and objectives, no units), owned by the side being measured, with the keywords of the
 catalogue entry (they decide which dense terrain stops it).
@@ -36,7 +36,7 @@ Reach (round bases)
     within ``3 + 20 mm + r`` of the marker's centre.
 
 Reach (non-round bases)
-    The zone engine's layers (:mod:`tabletop.geometry.layers`): at each facing of a grid of
+    The zone engine's layers (:mod:`tabletop.geometry.turning`): at each facing of a grid of
     :data:`LAYER_STEP` degrees over the base's period the base translates among the obstacles
     grown by its footprint at that facing (exact Minkowski sums), with the end rules at that
     facing; the start region of a facing is where the footprint at that facing lies wholly in
@@ -74,10 +74,10 @@ from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
 from tabletop.geometry.footprints import EXACT_SEGMENTS, Footprint, Round, parse_base
-from tabletop.geometry.layers import default_step
+from tabletop.geometry.minkowski import disk_sum
 from tabletop.geometry.passages import EDGES, passages
-from tabletop.geometry.reach import disk_sum
 from tabletop.geometry.tolerance import EPS, mm
+from tabletop.geometry.turning import default_step
 from tabletop.rules import zones
 from tabletop.rulesets.blockers import blocking_pieces
 from tabletop.state import GameState, Model, Unit

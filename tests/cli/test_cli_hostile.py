@@ -293,7 +293,7 @@ def test_a_turn_region_beside_a_grown_piece_that_crosses_itself() -> None:
     # GEOS's union of the pieces failed (TopologyException: unable to assign free hole); the
     # sweep is now the turn from 0 turned to its start, and the same happens from 325
     from tabletop.geometry.cspace import grow, swept_pieces
-    from tabletop.geometry.layers import turn_map
+    from tabletop.geometry.turning import turn_map
     from tabletop.rules.zones import _reach_inputs, _situation
 
     state = load_scenario(FALL_BACK.replace("fall-back.toml", "demo.toml"))

@@ -145,7 +145,7 @@ def test_swept_pieces_cover_the_turn_and_fill_only_shallow_notches(
 def test_merge_convex_is_the_greedy_fixpoint() -> None:
     # the merge tests each pair once: its pieces still make up the polygon, are convex, and
     # no two of them make a convex union
-    from tabletop.geometry.reach import _merged, convex_pieces
+    from tabletop.geometry.polygons import _merged, convex_pieces
     rng = np.random.default_rng(5)
     for _ in range(20):
         ang = np.sort(rng.uniform(0, 2 * np.pi, 24))

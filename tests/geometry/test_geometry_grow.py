@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Polygon
 
-from tabletop.geometry.reach import conservative_buffer, disk_sum, offset_convex
+from tabletop.geometry.minkowski import conservative_buffer, disk_sum, offset_convex
 
 
 def _ring_distances(grown: shapely.Geometry, original: shapely.Geometry) -> np.ndarray:
@@ -69,7 +69,7 @@ def test_offset_convex_circumscribes_the_corners() -> None:
 def test_tangent_cones_hold_every_tangent_line_within_the_cap() -> None:
     # the visibility graph takes a corner's candidates from its two cones: every point a
     # tangent line from the corner reaches within the cap must lie in one of them
-    from tabletop.geometry.reach import _tangent, _tangent_cones
+    from tabletop.geometry.visibility import tangent, tangent_cones
 
     rng = np.random.default_rng(7)
     rings = [np.column_stack([np.cos(t), np.sin(t)]) * r + c for t, r, c in [
@@ -80,7 +80,7 @@ def test_tangent_cones_hold_every_tangent_line_within_the_cap() -> None:
     cap = 6.0
     for ring in rings:
         u, a, b = ring, np.roll(ring, 1, axis=0), np.roll(ring, -1, axis=0)
-        cones, which = _tangent_cones(u, a, b, cap)
+        cones, which = tangent_cones(u, a, b, cap)
         assert shapely.is_valid(cones).all()
         for k in range(len(u)):
             v = u[k] + rng.uniform(-cap, cap, (4000, 2))
@@ -90,7 +90,7 @@ def test_tangent_cones_hold_every_tangent_line_within_the_cap() -> None:
                                 u[k] + np.outer(np.linspace(-cap, cap, 41), b[k] - u[k])])
             v = v[np.hypot(*(v - u[k]).T) <= cap]
             n = len(v)
-            ok = _tangent(np.broadcast_to(u[k], (n, 2)), v, np.broadcast_to(a[k], (n, 2)),
-                          np.broadcast_to(b[k], (n, 2)))
+            ok = tangent(np.broadcast_to(u[k], (n, 2)), v, np.broadcast_to(a[k], (n, 2)),
+                         np.broadcast_to(b[k], (n, 2)))
             inside = shapely.intersects_xy(shapely.union_all(cones[which == k]), v[:, 0], v[:, 1])
             assert not (ok & ~inside).any(), (k, v[ok & ~inside][:3])

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tabletop.geometry.reach import ReachMap
+from tabletop.geometry.visibility import ReachMap
 
 from support.zones_boards import random_reach_map
 
@@ -17,7 +17,7 @@ def _board(seed: int) -> tuple[ReachMap, list[tuple[float, float, float]], np.nd
     rm = random_reach_map(rng)
     # sources: free points at distances a turn on the way could give them
     pts = rng.uniform(1, 19, (40, 2))
-    free = ~rm._blocked(pts, pts + 1e-9, None)
+    free = ~rm.blocked(pts, pts + 1e-9, None)
     sources = [(float(x), float(y), float(d)) for (x, y), d in
                zip(pts[free], rng.uniform(1, 9, free.sum()), strict=True)]
     nodes = rng.uniform(1, 19, (120, 2))

@@ -8,8 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tabletop.geometry.reach import ARC_TOLERANCE, GeodesicDisk, ReachMap
+from tabletop.geometry import wedges
 from tabletop.geometry.tolerance import EPS
+from tabletop.geometry.visibility import ReachMap
+from tabletop.geometry.wedges import ARC_TOLERANCE, held_sources
 
 from support.zones_boards import random_reach_map
 
@@ -21,7 +23,7 @@ def _board(seed: int) -> tuple[ReachMap, tuple[float, float], list[tuple[float, 
     # along a row: many of them lie in a neighbour's disk
     pts = np.concatenate([np.linspace(a, b, 12) for a, b in
                           rng.uniform(1, 19, (8, 2, 2))])
-    free = ~rm._blocked(pts, pts + 1e-9, None)
+    free = ~rm.blocked(pts, pts + 1e-9, None)
     pts = pts[free]
     start = (float(pts[0, 0]), float(pts[0, 1]))
     dist = rng.uniform(2.0, 6.0, len(pts) - 1)
@@ -35,7 +37,7 @@ def test_the_sources_held_by_others_leave_the_region_the_same(
         seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     rm, start, sources = _board(seed)
     disk = rm.disk(start, 9.0, sources)
-    held = disk._dominated_sources()
+    held = held_sources(disk)
     assert not held[0]  # the start's own disk always stays
     # each held source: another node sees it and reaches it sooner by the margin, and no
     # node's path comes through it
@@ -45,8 +47,7 @@ def test_the_sources_held_by_others_leave_the_region_the_same(
         via[s] = np.inf
         assert via.min() < disk.dist[s] - 2 * ARC_TOLERANCE
     pruned = disk.region()
-    monkeypatch.setattr(GeodesicDisk, "_dominated_sources",
-                        lambda self: np.zeros(self.n_sources, bool))
+    monkeypatch.setattr(wedges, "held_sources", lambda d: np.zeros(d.n_sources, bool))
     whole = rm.disk(start, 9.0, sources).region()
     # the same set, up to GEOS's rounding where wedges of different apexes meet along one
     # edge (slivers of up to 1e-8 sq in, none of it farther than the tolerance): nothing gained
@@ -57,25 +58,25 @@ def test_the_sources_held_by_others_leave_the_region_the_same(
 
 
 def test_some_sources_are_held_on_these_boards() -> None:
-    held = [int(rm.disk(start, 9.0, sources)._dominated_sources().sum())
+    held = [int(held_sources(rm.disk(start, 9.0, sources)).sum())
             for rm, start, sources in (_board(seed) for seed in range(8))]
     assert sum(held) > 0, held
 
 
 def test_a_free_points_corners_are_found_as_far_as_asked_and_again_when_asked_farther() -> None:
     rm, start, _ = _board(3)
-    rm._ensure_graph(30.0)
+    rm.ensure_graph(30.0)
     p = np.array([start])
-    near_edges = rm._free_edges(p, np.array([2.0]))[0]
-    far_edges = rm._free_edges(p, np.array([12.0]))[0]
+    near_edges = rm.free_edges(p, np.array([2.0]))[0]
+    far_edges = rm.free_edges(p, np.array([12.0]))[0]
     fresh = _board(3)[0]  # the same board, nothing asked of it yet
-    fresh._ensure_graph(30.0)
-    expected = fresh._free_edges(p, np.array([12.0]))[0]
+    fresh.ensure_graph(30.0)
+    expected = fresh.free_edges(p, np.array([12.0]))[0]
     # the first answer stops at its radius; a farther one finds the rest, as a fresh map does
     assert near_edges[1].max(initial=0.0) <= 2.0 + 1e-9
     assert len(far_edges[0]) > len(near_edges[0])
     np.testing.assert_array_equal(far_edges[0], expected[0])
     np.testing.assert_allclose(far_edges[1], expected[1])
     # a nearer ask afterwards is answered from what was found (every corner within 12")
-    again = rm._free_edges(p, np.array([5.0]))[0]
+    again = rm.free_edges(p, np.array([5.0]))[0]
     np.testing.assert_array_equal(again[0], far_edges[0])

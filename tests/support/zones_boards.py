@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from tabletop.geometry.footprints import parse_base
-from tabletop.geometry.reach import ReachMap
+from tabletop.geometry.visibility import ReachMap
 from tabletop.state import Battle, Battlefield, GameState, Model, Player, Terrain, Unit
 
 R32 = 16 / 25.4

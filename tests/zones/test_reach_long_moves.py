@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from shapely.geometry import Point
 
-from tabletop.geometry.reach import ReachMap
+from tabletop.geometry.visibility import ReachMap
+from tabletop.geometry.wedges import wedges_of, whole_region
 from tabletop.rules.zones import legal_zone, validate_path
 from tabletop.scenario.io import load_scenario, shipped
 
@@ -28,12 +29,12 @@ def _map() -> ReachMap:
 def test_a_disk_far_longer_than_the_board_is_the_free_part_it_starts_in() -> None:
     rm = _map()
     long = rm.disk((1.0, 1.0), 1e6)
-    whole = long._whole()
+    whole = whole_region(long)
     assert whole is not None
     # the same set as the union of visibility polygons of a search just long enough (40":
     # more than any geodesic distance here, less than what the shortcut needs)
     enough = rm.disk((1.0, 1.0), 40.0)
-    assert enough._whole() is None
+    assert whole_region(enough) is None
     a, b = long.region(), enough.region()
     assert a.symmetric_difference(b).area < 1e-3
     # the room is a part of the free space of its own, and stays out
@@ -47,7 +48,7 @@ def test_a_disk_far_longer_than_the_board_is_the_free_part_it_starts_in() -> Non
 def test_a_disk_with_more_than_the_board_left_keeps_its_outline_small() -> None:
     rm = _map()
     disk = rm.disk((1.0, 1.0), 1e6)
-    wedges, coords, _ = disk._wedges(None)
+    wedges, coords, _ = wedges_of(disk, None)
     # every wedge's radius is cut to the farthest corner of the box (plus twice the sag)
     assert float(wedges.radius.max()) < 30.0
     assert len(coords) < 50_000

@@ -14,7 +14,7 @@ from shapely.geometry import Point, box
 from tabletop.cli import main
 from tabletop.errors import UserError
 from tabletop.geometry.footprints import circumscribed_circle
-from tabletop.geometry.reach import ARC_TOLERANCE
+from tabletop.geometry.wedges import ARC_TOLERANCE
 from tabletop.rules.zones import legal_zone, setup_zone, validate_path
 
 from support.paths import SPEC_EXAMPLES

@@ -181,19 +181,19 @@ def test_area_within_the_stated_bound_of_a_finer_polygonisation(seed: int) -> No
     # measured against the same construction with every round outline and arc 100x finer (fast
     # marching, above, checks that construction independently); small and thin zones (0.5 to
     # 8 sq in among 100 to 300 enemies) are where an absolute tolerance shows
-    import tabletop.geometry.reach as reach
+    from tabletop.geometry import visibility, wedges
     from tabletop.rules import zones
 
     st = random_board(500 + seed, [100, 200, 300][seed % 3])
     zones.clear_caches()
     area = legal_zone(st, "mv", "normal").area
-    saved = (reach.ARC_TOLERANCE, reach.CIRCLE_SEGMENTS, zones.END_SEGMENTS)
+    saved = (wedges.ARC_TOLERANCE, visibility.CIRCLE_SEGMENTS, zones.END_SEGMENTS)
     try:
-        reach.ARC_TOLERANCE, reach.CIRCLE_SEGMENTS, zones.END_SEGMENTS = 2e-5, 256, 1024
+        wedges.ARC_TOLERANCE, visibility.CIRCLE_SEGMENTS, zones.END_SEGMENTS = 2e-5, 256, 1024
         zones.clear_caches()
         fine = legal_zone(st, "mv", "normal").area
     finally:
-        reach.ARC_TOLERANCE, reach.CIRCLE_SEGMENTS, zones.END_SEGMENTS = saved
+        wedges.ARC_TOLERANCE, visibility.CIRCLE_SEGMENTS, zones.END_SEGMENTS = saved
         zones.clear_caches()
     assert area <= fine + 1e-9
     assert fine - area <= max(0.002 * fine, 0.02), (area, fine)

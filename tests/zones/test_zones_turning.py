@@ -319,7 +319,7 @@ def test_turn_nodes_are_built_only_near_the_pick_up_and_the_same_as_the_whole_bo
     # a battlefield a mile wide (a fuzzed file) had millions of turn nodes along its edges:
     # they are built in tiles near the pick-up, and those near it are the whole board's
     from tabletop.geometry.footprints import Hull, parse_base
-    from tabletop.geometry.layers import TurnMap
+    from tabletop.geometry.turning import TurnMap
 
     circles = [(20.0, 20.0, 0.63), (26.0, 21.0, 1.0), (31.0, 24.0, 0.5)]
     polys = [((10.0, 10.0), (14.0, 10.0), (14.0, 12.0), (10.0, 12.0)),
@@ -393,7 +393,7 @@ def test_a_footprint_nearly_as_round_as_its_circle_gets_one_layer() -> None:
     # a 7.5-degree step, 3.4 s) turns where its circle is clear: one grid facing, whatever
     # the step; its zone is the round zone of its circle within the tolerance
     from tabletop.geometry.footprints import Hull, parse_base
-    from tabletop.geometry.layers import nearly_round
+    from tabletop.geometry.turning import nearly_round
 
     tiny = ((-1e-4, -1e-4), (1e-4, -1e-4), (1e-4, 1e-4), (-1e-4, 1e-4))
     assert nearly_round(Hull(tiny))

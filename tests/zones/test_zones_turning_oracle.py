@@ -20,7 +20,7 @@ import pytest
 import shapely
 
 from tabletop.geometry.footprints import Hull
-from tabletop.geometry.layers import default_step
+from tabletop.geometry.turning import default_step
 from tabletop.rules.zones import legal_zone
 
 from support.turning import HULL_4X7, hull_unit, witnesses_hold

@@ -15,7 +15,7 @@ What is computed (exactly, up to the polygons of round outlines, all on the safe
 - *Layers*: at each facing ``f`` the mover translates; its free space is the battlefield box of
   the footprint at ``f`` minus every obstacle grown by the footprint at ``f``
   (:func:`tabletop.geometry.cspace.grow`: exact Minkowski sums for polygon pieces, tangent arcs
-  around circles, never smaller). Each layer is a :class:`~tabletop.geometry.reach.ReachMap`
+  around circles, never smaller). Each layer is a :class:`~tabletop.geometry.visibility.ReachMap`
   with its visibility graph; its reach from a set of sources is the exact geodesic disk of the
   round engine (tangent visibility graph, ray-cast wedges with inscribed arcs).
 - *Turn regions* (C-space slicing, Lozano-Perez): for each step of the grid, from ``g[j]`` to
@@ -64,7 +64,7 @@ shrinks the zone converges to the zone of the moves whose turns on the way have 
 0.25" or more (``radius * delta`` for a large base at a coarse step); a turn on the way in a
 tighter place is found only where a node happens to lie, and a node's distance (through the
 reached corner it sees among the eight whose straight continuation to it is shortest,
-:meth:`~tabletop.geometry.reach.GeodesicDisk.distances`) is longer than the geodesic one
+:meth:`~tabletop.geometry.geodesic.GeodesicDisk.distances`) is longer than the geodesic one
 where those eight are hidden: both only ever leave points out. What converges slowest: a turn
 spread along one line in a place too narrow to make it at one point (each step of it must be
 made at a node near the obstacles, which costs up to the place's width per step until
@@ -100,16 +100,10 @@ from tabletop.geometry.cspace import (
     turned,
 )
 from tabletop.geometry.footprints import EXACT_SEGMENTS, Footprint, Oval, extent
-from tabletop.geometry.reach import (
-    Distances,
-    GeodesicDisk,
-    ReachMap,
-    ccw,
-    convex_pieces,
-    reach_map,
-    ring_polygons,
-)
+from tabletop.geometry.geodesic import Distances, GeodesicDisk
+from tabletop.geometry.polygons import ccw, convex_pieces, ring_polygons
 from tabletop.geometry.tolerance import EPS
+from tabletop.geometry.visibility import ReachMap, reach_map
 
 __all__ = [
     "DEFAULT_STEP",
@@ -717,7 +711,7 @@ class TurnReach:
             ok &= tm.hub_mask(pts[:, 0], pts[:, 1])
             if ok.any():
                 idx = np.nonzero(ok)[0]
-                blocked = rm._blocked(np.broadcast_to(p, (len(idx), 2)), pts[idx], lay.disk._q)
+                blocked = rm.blocked(np.broadcast_to(p, (len(idx), 2)), pts[idx], lay.disk.cut)
                 x0, y0, x1, y1 = rm.box
                 for k, b in zip(idx.tolist(), blocked.tolist(), strict=True):
                     q = (float(pts[k, 0]), float(pts[k, 1]))

@@ -1,0 +1,684 @@
+"""Obstacles inflated for a disk mover, their bend corners and the tangent visibility graph.
+
+The mover is a disk of radius ``r`` that translates; rotation is free. Working with its centre,
+every obstacle is inflated by ``r`` (a Minkowski sum with the disk) and the battlefield shrinks
+to the box ``[r, W - r] x [r, H - r]``. A :class:`ReachMap` holds, once per obstacle set and
+mover radius (:func:`reach_map` caches it):
+
+1. *Inflation.* A round obstacle of radius ``re`` becomes a regular polygon of
+   :data:`CIRCLE_SEGMENTS` vertices **circumscribed** about the
+   circle of radius ``re + r`` (every edge tangent to it, vertices ``(re + r) * (1 / cos(pi /
+   n) - 1)`` outside it). A polygon obstacle is cut into convex pieces (constrained Delaunay
+   triangles merged while their union stays convex; convex polygons stay whole) and each piece
+   is grown by :func:`~tabletop.geometry.minkowski.offset_convex`: straight edges exactly at
+   ``r``, corners by tangent segments turning at most pi / 16 (vertices at most ``r * (1 /
+   cos(pi / 32) - 1)`` outside the arc), so it never under-inflates. Every inflated piece is
+   convex.
+2. *Corners.* The vertices of the pieces that lie in the box and inside no other piece are
+   the bend candidates.
+3. *Tangent visibility graph* (grown on demand to the longest move asked): an edge ``u-v`` is
+   kept only when the line ``uv`` is locally tangent at both ends (both ring neighbours on one
+   side) and the open segment meets no piece, tested in one vectorised call against the union
+   of the pieces eroded by :data:`ERODE` (prepared once).
+
+Start inside an inflated piece: a mover in base contact with an obstacle stands inside the
+piece's circumscribed polygon (which is slightly larger than the circle). Such a piece is cut,
+for that query, by the half-plane through ``p`` facing away from the obstacle (the tangent
+line of the true inflated shape), which still contains the true inflated obstacle
+(:meth:`ReachMap.start_cut`, a :class:`StartCut`).
+
+Error bounds: the free space is smaller than the true free space by at most
+``(re + r) * (1 / cos(pi / CIRCLE_SEGMENTS) - 1)`` near round obstacles and
+``r * (1 / cos(pi / 32) - 1)`` at the corners of polygons (their straight edges are exact);
+the erosion used in the blocking test lets a segment through gaps narrower than
+``2 * ERODE`` (1e-7 inch, far below the rules tolerance).
+
+The searches and regions over a map are :mod:`tabletop.geometry.geodesic`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+import shapely
+from shapely.geometry import Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import nearest_points
+
+from tabletop.geometry.minkowski import offset_convex
+from tabletop.geometry.polygons import convex_pieces, norm, ring_of, segments
+
+if TYPE_CHECKING:
+    from tabletop.geometry.geodesic import GeodesicDisk
+
+__all__ = [
+    "CIRCLE_SEGMENTS",
+    "CLOSE_GAP",
+    "ERODE",
+    "ReachMap",
+    "StartCut",
+    "reach_map",
+    "tangent",
+    "tangent_cones",
+]
+
+CIRCLE_SEGMENTS = 32
+"""Vertices of the circumscribed polygon that stands in for an inflated round obstacle."""
+
+ERODE = 1e-7
+"""Pieces are shrunk by this much for the blocking test, so that touching is not blocking."""
+
+_TURN_TOL = 1e-10
+
+
+def _sign(v: np.ndarray) -> np.ndarray:
+    return np.where(v > _TURN_TOL, 1, np.where(v < -_TURN_TOL, -1, 0))
+
+
+def tangent(u: np.ndarray, v: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Whether the line ``u -> v`` leaves both neighbours ``a`` and ``b`` of ``u`` on one side."""
+    d = v - u
+    dn = norm(d[..., 0], d[..., 1])
+    dn = np.where(dn == 0, 1.0, dn)
+    ea, eb = a - u, b - u
+    na = norm(ea[..., 0], ea[..., 1])
+    nb = norm(eb[..., 0], eb[..., 1])
+    ca = (d[..., 0] * ea[..., 1] - d[..., 1] * ea[..., 0]) / (dn * np.where(na == 0, 1, na))
+    cb = (d[..., 0] * eb[..., 1] - d[..., 1] * eb[..., 0]) / (dn * np.where(nb == 0, 1, nb))
+    return _sign(ca) * _sign(cb) >= 0
+
+
+_CONE_MARGIN = 1e-6
+"""Radians by which :func:`tangent_cones` widens each cone (far more than the
+``_TURN_TOL`` of :func:`_tangent` allows a line to cut into its corner's angle)."""
+
+
+def tangent_cones(u: np.ndarray, a: np.ndarray, b: np.ndarray, cap: float
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Polygons holding every point ``v`` within ``cap`` of a corner ``u[k]`` for which
+    :func:`_tangent` ``(u, v, a, b)`` may hold, two per corner, and each one's corner.
+
+    The line from a convex corner leaves both neighbours on one side unless it points into
+    the corner's angle or the opposite one: the rest are two cones of ``pi`` minus the angle
+    (narrow at the corners of a grown circle), each circumscribed by a fan of chords. A corner
+    whose neighbour coincides with it allows every direction (two half discs)."""
+    ea, eb = a - u, b - u
+    ta = np.arctan2(ea[:, 1], ea[:, 0])
+    tb = np.arctan2(eb[:, 1], eb[:, 0])
+    alpha = np.mod(tb - ta, 2 * math.pi)
+    inner = np.minimum(alpha, 2 * math.pi - alpha)
+    hi = np.where(alpha <= math.pi, tb, ta)  # the angle's second ray, counter-clockwise
+    span = math.pi - inner
+    free = (norm(ea[:, 0], ea[:, 1]) <= 1e-12) | (norm(eb[:, 0], eb[:, 1]) <= 1e-12)
+    hi = np.where(free, 0.0, hi)
+    span = np.where(free, math.pi, span)
+    start = np.concatenate([hi, hi + math.pi]) - _CONE_MARGIN
+    span = np.concatenate([span, span]) + 2 * _CONE_MARGIN
+    which = np.concatenate([np.arange(len(u)), np.arange(len(u))])
+    m = np.maximum(1, np.ceil(span / (math.pi / 8))).astype(np.int64)
+    h = span / m
+    far = cap / np.cos(h / 2) * (1 + 1e-9) + 1e-9
+    k = np.arange(m.max() + 1)
+    rows = np.repeat(np.arange(len(m)), m + 1)
+    steps = k[None, :].repeat(len(m), 0)[k[None, :] <= m[:, None]]
+    ang = start[rows] + h[rows] * steps
+    tips = u[which[rows]] + far[rows, None] * np.column_stack([np.cos(ang), np.sin(ang)])
+    # each cone: its corner, then the fan's points
+    offset = np.cumsum(m + 2) - (m + 2)
+    pts = np.empty((int((m + 2).sum()), 2))
+    pts[offset] = u[which]
+    pos = np.delete(np.arange(len(pts)), offset)
+    pts[pos] = tips
+    cones = shapely.polygons(shapely.linearrings(pts, indices=np.repeat(np.arange(len(m)),
+                                                                         m + 2)))
+    return cones, which
+
+
+def _circle_coords(x: float, y: float, radius: float, n: int, phase: float = 0.0
+                   ) -> np.ndarray:
+    k = np.arange(n)
+    theta = phase + (k + 0.5) * 2.0 * math.pi / n
+    rho = radius / math.cos(math.pi / n)
+    return np.column_stack([x + rho * np.cos(theta), y + rho * np.sin(theta)])
+
+
+CLOSE_GAP = 0.02
+"""Inflated circles closer than this (inches) turn their polygons so that no vertex points
+into the gap between them (see :func:`_circle_phases`)."""
+
+
+def _circle_phases(circles: np.ndarray) -> np.ndarray:
+    """A turn of each circle's circumscribed polygon that keeps its vertices out of the gaps
+    to its close neighbours.
+
+    A circumscribed polygon of ``n`` vertices reaches ``rho * (1 / cos(pi / n) - 1)`` beyond
+    its circle at a vertex (0.006" for two 32 mm bases at n = 32) but only
+    ``rho * (cos(pi / n - a) / cos(pi / n) - 1)`` in a direction ``a`` from an edge's middle.
+    A gap between two circles a little wider than the mover would close or not depending on
+    its orientation (issue 12); each circle with neighbours within :data:`CLOSE_GAP` is turned
+    (among 32 trial turns) so that its largest reach towards them is smallest.
+    """
+    nc = len(circles)
+    phase = np.zeros(nc)
+    if nc < 2:
+        return phase
+    seg = 2.0 * math.pi / CIRCLE_SEGMENTS
+    trials = np.arange(32) * seg / 32
+    xy, rr = circles[:, :2], circles[:, 2]
+    for s0 in range(0, nc, 512):
+        d = np.hypot(xy[s0:s0 + 512, None, 0] - xy[None, :, 0],
+                     xy[s0:s0 + 512, None, 1] - xy[None, :, 1])
+        gap = d - rr[s0:s0 + 512, None] - rr[None, :]
+        ii, jj = np.nonzero((gap < CLOSE_GAP) & (d > 1e-12))
+        if not len(ii):
+            continue
+        ii = ii + s0
+        ang = np.arctan2(xy[jj, 1] - xy[ii, 1], xy[jj, 0] - xy[ii, 0])
+        for i in np.unique(ii).tolist():
+            a = ang[ii == i]
+            # angle from the nearest edge middle, for each trial turn and neighbour
+            off = np.mod(a[None, :] - trials[:, None], seg)
+            off = np.minimum(off, seg - off)
+            excess = np.cos(seg / 2 - off) / math.cos(seg / 2)
+            phase[i] = trials[int(np.argmin(excess.max(axis=1)))]
+    return phase
+
+
+@dataclass
+class StartCut:
+    """Per-query replacement of pieces that contain the start point."""
+
+    changed: dict[int, np.ndarray] = field(default_factory=dict)
+    eroded: dict[int, Polygon] = field(default_factory=dict)
+
+
+class ReachMap:
+    """Obstacles inflated for one mover radius, with their corners and visibility graph.
+
+    Build it once per obstacle set and mover radius (:func:`reach_map` caches it); then
+    :meth:`disk` answers every start point and distance.
+
+    Parameters
+    ----------
+    width, height : float
+        The battlefield, inches.
+    radius : float
+        The mover's radius (for a non-round base: its circumscribed circle's).
+    circles : sequence of (x, y, radius)
+        Round obstacles, un-inflated.
+    polygons : sequence of sequences of (x, y)
+        Polygon obstacles, un-inflated.
+    """
+
+    def __init__(self, width: float, height: float, radius: float,
+                 circles: Sequence[tuple[float, float, float]] = (),
+                 polygons: Sequence[Sequence[tuple[float, float]]] = (), *,
+                 grown: Sequence[tuple[np.ndarray, object]] = (),
+                 bounds: tuple[float, float, float, float] | None = None) -> None:
+        self.width, self.height, self.radius = float(width), float(height), float(radius)
+        r = self.radius
+        self.box = bounds if bounds is not None else (r, r, self.width - r, self.height - r)
+        self.box_polygon = box(*self.box)
+        rings: list[np.ndarray] = []
+        self._circles = np.array([(float(x), float(y), float(re) + r) for x, y, re in circles]
+                                 ).reshape(-1, 3)
+        self._phase = _circle_phases(self._circles)
+        # analytic description of each piece for the start-point cut: (kind, data)
+        self._exact: list[tuple[str, object]] = []
+        for (x, y, rr), ph in zip(self._circles.tolist(), self._phase.tolist(), strict=True):
+            rings.append(_circle_coords(x, y, rr, CIRCLE_SEGMENTS, ph))
+            self._exact.append(("circle", (x, y, rr)))
+        for pts in polygons:
+            for piece in convex_pieces(Polygon(pts)):
+                rings.append(offset_convex(ring_of(piece), r) if r > 0 else ring_of(piece))
+                self._exact.append(("polygon", piece))
+        # pieces already grown by the mover (the layers of a turning mover): each with what
+        # separates it from a pose in contact (tabletop.geometry.cspace.separation)
+        for ring, how in grown:
+            rings.append(np.asarray(ring, dtype=float))
+            self._exact.append(("grown", how))
+        self.rings = rings
+        self.pieces = [Polygon(c) for c in rings]
+        self.piece_tree = shapely.STRtree(self.pieces)
+        self._outline: tuple[np.ndarray, np.ndarray, shapely.STRtree, BaseGeometry] | None = \
+            None
+        self._eroded_all: BaseGeometry | None = None
+        self._corners()
+        self._graph_cap = 0.0
+        self._adj_ptr = np.zeros(len(self.corners) + 1, dtype=np.int64)
+        self._adj_nbr = np.zeros(0, dtype=np.int64)
+        self._adj_w = np.zeros(0)
+        self._slack: dict[object, np.ndarray] = {}
+        self._adj_lists: list[list[tuple[int, float]]] | None = None
+        self._adj_lists_cap = -1.0
+        self._buffers: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._outline_columns: tuple[np.ndarray, ...] | None = None
+        self._corner_tree: shapely.STRtree | None = None
+        self._edge_cache: dict[tuple[float, float], tuple[float, np.ndarray, np.ndarray]] = {}
+        self._free_parts: np.ndarray | None = None
+
+    @cached_property
+    def tree(self) -> shapely.STRtree:
+        """The pieces shrunk by :data:`ERODE`, in an STRtree (built when first asked: only a
+        start standing in a piece needs it, to find and cut those pieces)."""
+        return shapely.STRtree(shapely.buffer(np.asarray(self.pieces, dtype=object), -ERODE,
+                                              join_style="mitre"))
+
+    # -- corners --------------------------------------------------------------------------
+    def _corners(self) -> None:
+        xs, prevs, nexts, owner, vidx = [], [], [], [], []
+        for i, c in enumerate(self.rings):
+            xs.append(c)
+            vidx.append(np.arange(len(c)))
+            prevs.append(np.roll(c, 1, axis=0))
+            nexts.append(np.roll(c, -1, axis=0))
+            owner.append(np.full(len(c), i))
+        if not xs:
+            self.corners = np.zeros((0, 2))
+            self.prev = self.next = self.corners
+            self.owner = np.zeros(0, dtype=np.int64)
+            self._circle_corner = np.zeros((0, CIRCLE_SEGMENTS), dtype=np.int64)
+            return
+        pts = np.concatenate(xs)
+        prv = np.concatenate(prevs)
+        nxt = np.concatenate(nexts)
+        own = np.concatenate(owner)
+        x0, y0, x1, y1 = self.box
+        tol = 1e-9
+        keep = (pts[:, 0] >= x0 - tol) & (pts[:, 0] <= x1 + tol) & \
+               (pts[:, 1] >= y0 - tol) & (pts[:, 1] <= y1 + tol)
+        # strictly convex vertices only (collinear ones are no bends)
+        e1, e2 = pts - prv, nxt - pts
+        cross = e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]
+        keep &= cross > 1e-14
+        # not inside another piece
+        idx = np.nonzero(keep)[0]
+        if len(idx):
+            # a vertex is on no other piece's boundary unless it lies in the union shrunk
+            # by ERODE (one prepared point-in-area test; the seam where two pieces only
+            # overlap by less than ERODE is inside the union, and no path turns there)
+            keep[idx[shapely.intersects_xy(self.eroded_union(), pts[idx, 0],
+                                           pts[idx, 1])]] = False
+        self.corners = pts[keep]
+        self.prev = prv[keep]
+        self.next = nxt[keep]
+        self.owner = own[keep]
+        vid = np.concatenate(vidx)[keep]
+        nc = len(self._circles)
+        table = np.full((nc, CIRCLE_SEGMENTS), -1, dtype=np.int64)
+        isc = self.owner < nc
+        table[self.owner[isc], vid[isc]] = np.nonzero(isc)[0]
+        self._circle_corner = table
+
+    def outline(self) -> tuple[np.ndarray, np.ndarray, shapely.STRtree, BaseGeometry]:
+        """The boundary of the union of the pieces as directed edges ``a[k] -> b[k]``.
+
+        Every edge has the union on its left and free space on its right (exterior rings
+        counter-clockwise, holes clockwise); its vertices include the points where the
+        outlines of overlapping pieces cross. Built once per obstacle set, with an ``STRtree``
+        of the edges, and the union itself (prepared).
+        """
+        if self._outline is None:
+            u = shapely.orient_polygons(shapely.union_all(self.pieces), exterior_cw=False)
+            rings = shapely.get_rings(shapely.get_parts(u))
+            xy, idx = shapely.get_coordinates(rings, return_index=True)
+            same = idx[1:] == idx[:-1]
+            a, b = xy[:-1][same], xy[1:][same]
+            keep = np.hypot(*(b - a).T) > 0
+            a, b = a[keep], b[keep]
+            shapely.prepare(u)
+            self._outline = (a, b, shapely.STRtree(segments(a, b)), u)
+        return self._outline
+
+    def free_parts(self) -> np.ndarray:
+        """The parts of the free space: the box minus the union of the pieces, one polygon
+        per connected part (prepared, built once)."""
+        if self._free_parts is None:
+            free = self.box_polygon.difference(self.outline()[3]) if len(self.pieces) else \
+                self.box_polygon
+            parts = shapely.get_parts(free)
+            parts = parts[shapely.area(parts) > 0]
+            shapely.prepare(parts)
+            self._free_parts = parts
+        return self._free_parts
+
+    def outline_columns(self) -> tuple[np.ndarray, ...]:
+        """The outline's edges as contiguous columns ``ax, ay, bx, by, dx, dy`` (``d = b - a``,
+        never zero), built once."""
+        if self._outline_columns is None:
+            a, b = self.outline()[:2]
+            d = b - a
+            self._outline_columns = tuple(np.ascontiguousarray(c) for c in (
+                a[:, 0], a[:, 1], b[:, 0], b[:, 1], d[:, 0], d[:, 1]))
+        return self._outline_columns
+
+    # -- the corner-to-corner graph ------------------------------------------------------
+    def ensure_graph(self, cap: float) -> None:
+        if cap <= self._graph_cap:
+            return
+        cap = max(cap, 2 * self._graph_cap)
+        n = len(self.corners)
+        c = self.corners
+        cand_i: list[np.ndarray] = []
+        cand_j: list[np.ndarray] = []
+        # 1. circle to circle: only near the four bitangents of each pair of circles
+        circ = self._circles
+        nc = len(circ)
+        table = self._circle_corner
+        if nc > 1:
+            vr = circ[:, 2] / math.cos(math.pi / CIRCLE_SEGMENTS)
+            dx = circ[None, :, 0] - circ[:, None, 0]
+            dy = circ[None, :, 1] - circ[:, None, 1]
+            dd = np.hypot(dx, dy)
+            ok = (dd <= cap + vr[:, None] + vr[None, :]) & (dd > 1e-12)
+            ok &= np.triu(np.ones((nc, nc), bool), 1)
+            a, b = np.nonzero(ok)
+            d = dd[a, b]
+            phi = np.arctan2(dy[a, b], dx[a, b])
+            ra, rb = circ[a, 2], circ[b, 2]
+            normals_a, normals_b, valid = [], [], []
+            co = np.clip((ra - rb) / d, -1.0, 1.0)
+            ci = np.clip((ra + rb) / d, -1.0, 1.0)
+            for sgn in (1.0, -1.0):
+                al = phi + sgn * np.arccos(co)
+                normals_a.append(al)
+                normals_b.append(al)
+                valid.append(np.abs(ra - rb) < d)
+                al = phi + sgn * np.arccos(ci)
+                normals_a.append(al)
+                normals_b.append(al + math.pi)
+                valid.append(ra + rb < d)
+            seg = 2.0 * math.pi / CIRCLE_SEGMENTS
+            pa, pb = self._phase[a], self._phase[b]
+            for na, nb, vv in zip(normals_a, normals_b, valid, strict=True):
+                ka = np.floor(np.mod(na - pa, 2 * math.pi) / seg).astype(np.int64)
+                kb = np.floor(np.mod(nb - pb, 2 * math.pi) / seg).astype(np.int64)
+                aa, bb, kaa, kbb = a[vv], b[vv], ka[vv], kb[vv]
+                for oa in (-1, 0, 1):
+                    for ob in (-1, 0, 1):
+                        ui = table[aa, (kaa + oa) % CIRCLE_SEGMENTS]
+                        vj = table[bb, (kbb + ob) % CIRCLE_SEGMENTS]
+                        m = (ui >= 0) & (vj >= 0)
+                        cand_i.append(ui[m])
+                        cand_j.append(vj[m])
+        # 2. along each circle's own ring
+        if nc:
+            u = table
+            v = np.roll(table, -1, axis=1)
+            m = (u >= 0) & (v >= 0)
+            cand_i.append(u[m])
+            cand_j.append(v[m])
+        # 3. corners of other pieces (terrain, non-round models) to every corner in the two
+        # narrow cones of directions in which a line leaves its neighbours on one side
+        gen = np.nonzero(self.owner >= nc)[0]
+        if len(gen):
+            cones, which = tangent_cones(c[gen], self.prev[gen], self.next[gen], cap)
+            hit, jj = shapely.STRtree(shapely.points(c)).query(cones, predicate="intersects")
+            cand_i.append(gen[which[hit]])
+            cand_j.append(jj)
+        i = np.concatenate(cand_i) if cand_i else np.zeros(0, dtype=np.int64)
+        j = np.concatenate(cand_j) if cand_j else np.zeros(0, dtype=np.int64)
+        if len(i):
+            # the per-pair tests first (they do not depend on the pair's order), then one
+            # copy of each surviving pair
+            keep = (i != j) & (norm(*(c[j] - c[i]).T) <= cap)
+            i, j = i[keep], j[keep]
+            t = tangent(c[i], c[j], self.prev[i], self.next[i]) & \
+                tangent(c[j], c[i], self.prev[j], self.next[j])
+            i, j = i[t], j[t]
+            key = np.unique(np.minimum(i, j) * n + np.maximum(i, j))
+            i, j = key // n, key % n
+        if len(i):
+            blocked = self.blocked(c[i], c[j], None)
+            i, j = i[~blocked], j[~blocked]
+        w = np.hypot(*(c[j] - c[i]).T) if len(i) else np.zeros(0)
+        src = np.concatenate([i, j])
+        dst = np.concatenate([j, i])
+        ww = np.concatenate([w, w])
+        order = np.argsort(src, kind="stable")
+        src, dst, ww = src[order], dst[order], ww[order]
+        self._adj_ptr = np.searchsorted(src, np.arange(n + 1)).astype(np.int64)
+        self._adj_nbr = dst.astype(np.int64)
+        self._adj_w = ww
+        self._graph_cap = cap
+
+    def adjacency(self) -> list[list[tuple[int, float]]]:
+        """The corner graph as Python lists of (neighbour, length) per corner, built once."""
+        if self._adj_lists is None or len(self._adj_lists) != len(self.corners) or \
+                self._adj_lists_cap != self._graph_cap:
+            ptr = self._adj_ptr.tolist()
+            pairs = list(zip(self._adj_nbr.tolist(), self._adj_w.tolist(), strict=True))
+            self._adj_lists = [pairs[ptr[i]:ptr[i + 1]] for i in range(len(self.corners))]
+            self._adj_lists_cap = self._graph_cap
+        return self._adj_lists
+
+    def blocked(self, a: np.ndarray, b: np.ndarray, q: StartCut | None) -> np.ndarray:
+        """Whether each segment ``a[k] - b[k]`` meets the interior of a piece."""
+        out = np.zeros(len(a), bool)
+        if not len(a) or not len(self.pieces):
+            return out
+        segs = segments(a, b)
+        if q is None or not q.changed:
+            # one prepared polygon: the union of the pieces shrunk by ERODE
+            return shapely.intersects(self.eroded_union(), segs)
+        # the start stands in some pieces: those are replaced by their cut versions
+        si, pi = self.tree.query(segs, predicate="intersects")
+        changed = np.array(sorted(q.changed))
+        si = si[~np.isin(pi, changed)]
+        for poly in q.eroded.values():
+            out |= shapely.intersects(segs, poly)
+        out[si] = True
+        return out
+
+    def eroded_union(self) -> BaseGeometry:
+        """The union of the pieces shrunk by :data:`ERODE` (prepared, built once).
+
+        A segment meets it exactly when it meets the interior of a piece, up to the erosion
+        (and for the seam where two pieces only touch, which it crosses as blocked).
+        """
+        if self._eroded_all is None:
+            g = self.outline()[3].buffer(-ERODE, join_style="mitre")
+            shapely.prepare(g)
+            self._eroded_all = g
+        return self._eroded_all
+
+    # -- per-query helpers ----------------------------------------------------------------
+    def node_buffers(self, m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Corner, neighbour and owner arrays with ``1 + m`` free rows after the corners.
+
+        Reused from query to query (a query copies out what it keeps); the first ``n`` rows
+        always hold the corners.
+        """
+        n = len(self.corners)
+        if self._buffers is None or len(self._buffers[0]) < n + 1 + m:
+            size = n + 1 + max(m, 8)
+            bufs = [np.zeros((size, 2)) for _ in range(3)]
+            for buf, src in zip(bufs, (self.corners, self.prev, self.next), strict=True):
+                buf[:n] = src
+            own = np.full(size, -1, dtype=np.int64)
+            own[:n] = self.owner
+            self._buffers = (bufs[0], bufs[1], bufs[2], own)
+        c, pv, nx, own = self._buffers
+        end = n + 1 + m
+        return c[:end], pv[:end], nx[:end], own[:end]
+
+    def corners_near(self, p: tuple[float, float], radius: float) -> np.ndarray:
+        """Indices (ascending) of the corners within ``radius`` of ``p``."""
+        if not len(self.corners):
+            return np.zeros(0, dtype=np.int64)
+        if self._corner_tree is None:
+            self._corner_tree = shapely.STRtree(shapely.points(self.corners))
+        cand = np.sort(self._corner_tree.query(shapely.box(
+            p[0] - radius, p[1] - radius, p[0] + radius, p[1] + radius)))
+        c = self.corners[cand]
+        return cand[norm(c[:, 0] - p[0], c[:, 1] - p[1]) <= radius]
+
+    def free_edges(self, pts: np.ndarray, radii: np.ndarray
+                    ) -> list[tuple[np.ndarray, np.ndarray]]:
+        """For each free point ``pts[k]``, the corners within ``radii[k]`` of it that it sees
+        (tangent at the corner, ascending), with their distances; cached per point, at the
+        largest radius asked. The points not in the cache are done together (a turning
+        mover's turn nodes come by the dozen: one tree query, one tangent test and one
+        visibility test for all). Only as far as asked: a source farther along its search
+        has less left, and its edges out to the whole corner graph's reach cost a cold zone
+        a third of its time (most of them longer than anything left at any pick-up)."""
+        keys = [(round(x, 9), round(y, 9)) for x, y in pts.tolist()]
+        got = [self._edge_cache.get(k) for k in keys]
+        miss = [i for i, (g, r) in enumerate(zip(got, radii.tolist(), strict=True))
+                if g is None or g[0] < r]
+        if miss:
+            mp = pts[miss]
+            mr = radii[miss]
+            if len(self.corners):
+                if self._corner_tree is None:
+                    self._corner_tree = shapely.STRtree(shapely.points(self.corners))
+                pi, ti = self._corner_tree.query(shapely.box(
+                    mp[:, 0] - mr, mp[:, 1] - mr, mp[:, 0] + mr, mp[:, 1] + mr))
+                order = np.lexsort((ti, pi))
+                pi, ti = pi[order], ti[order]
+                c = self.corners[ti]
+                keep = norm(c[:, 0] - mp[pi, 0], c[:, 1] - mp[pi, 1]) <= mr[pi]
+                pi, ti = pi[keep], ti[keep]
+                keep = tangent(self.corners[ti], mp[pi], self.prev[ti], self.next[ti])
+                pi, ti = pi[keep], ti[keep]
+                if len(ti):
+                    keep = ~self.blocked(mp[pi], self.corners[ti], None)
+                    pi, ti = pi[keep], ti[keep]
+            else:
+                pi = ti = np.zeros(0, dtype=np.int64)
+            w = norm(self.corners[ti, 0] - mp[pi, 0], self.corners[ti, 1] - mp[pi, 1]) \
+                if len(ti) else np.zeros(0)
+            cuts = np.searchsorted(pi, np.arange(len(miss) + 1)).tolist()
+            for j, i in enumerate(miss):
+                entry = (float(mr[j]), ti[cuts[j]:cuts[j + 1]], w[cuts[j]:cuts[j + 1]])
+                self._edge_cache[keys[i]] = entry
+                got[i] = entry
+        return [(g[1], g[2]) for g in got if g is not None]
+
+    # -- queries --------------------------------------------------------------------------
+    def slack(self, key: object, exclude: BaseGeometry) -> np.ndarray:
+        """For each corner, the radius of a disk about it lying inside ``exclude`` (0 outside).
+
+        A wedge whose radius is at most this lies wholly in ``exclude`` and can be skipped.
+        Cached under ``key`` (a hashable description of ``exclude``).
+        """
+        got = self._slack.get(key)
+        if got is None:
+            pts = shapely.points(self.corners) if len(self.corners) else np.zeros(0, object)
+            inside = shapely.contains(exclude, pts) if len(pts) else np.zeros(0, bool)
+            got = np.zeros(len(self.corners))
+            if inside.any():
+                # distance to the boundary through an STRtree of its segments (the boundary
+                # of a whole army's engagement areas has thousands of vertices)
+                xy, idx = shapely.get_coordinates(shapely.get_parts(exclude.boundary),
+                                                  return_index=True)
+                same = idx[1:] == idx[:-1]
+                tree = shapely.STRtree(segments(xy[:-1][same], xy[1:][same]))
+                where, dist = tree.query_nearest(pts[inside], return_distance=True,
+                                                 all_matches=False)
+                got[np.nonzero(inside)[0][where[0]]] = dist
+            self._slack[key] = got
+        return got
+
+    def disk(self, p: tuple[float, float], distance: float,
+             sources: Sequence[tuple[float, float, float]] = (), start: float = 0.0,
+             bends: int = 2, base: GeodesicDisk | None = None) -> GeodesicDisk:
+        """The reachable set from ``p`` within ``distance``: Dijkstra now, region on demand.
+
+        ``start`` is the distance already travelled at ``p``; ``sources`` are more points
+        ``(x, y, d0)`` reached already at ``d0`` (free points; one that stands in a piece is
+        dropped, which can only make the set smaller). ``bends=1``: paths bend at most once,
+        at a corner a source sees (no corner-to-corner graph: a part of the set, cheap for a
+        map used once). ``base``: a disk of this map from the same start with the first of
+        ``sources``; its search is carried on from the others (the same distances).
+        """
+        from tabletop.geometry.geodesic import GeodesicDisk  # (it builds on this module)
+
+        return GeodesicDisk(self, (float(p[0]), float(p[1])), float(distance), sources,
+                            float(start), bends, base)
+
+    def start_cut(self, p: tuple[float, float]) -> tuple[StartCut, np.ndarray, np.ndarray,
+                                                            np.ndarray, set[int]]:
+        """Cut the pieces that contain ``p``; return the extra corners and the removed ones."""
+        q = StartCut()
+        extra: list[np.ndarray] = []
+        extra_prev: list[np.ndarray] = []
+        extra_next: list[np.ndarray] = []
+        removed: set[int] = set()
+        if not len(self.pieces) or not shapely.intersects_xy(self.outline()[3], p[0], p[1]):
+            # (the union of the pieces is prepared: the usual answer, outside, is quick)
+            z = np.zeros((0, 2))
+            return q, z, z, z, removed
+        hits = self.tree.query(Point(p), predicate="intersects")
+        for k in hits:
+            k = int(k)
+            kind, data = self._exact[k]
+            if kind == "grown":
+                # a piece grown by a turning mover's footprint: the separating axis of the two
+                # exact shapes (None: they overlap, the piece stays whole)
+                got = data(p)  # type: ignore[operator]
+                if got is None:
+                    continue
+                normal = np.asarray(got, dtype=float)
+            elif kind == "circle":
+                cxy = np.asarray(data, dtype=float)[:2]
+                normal = np.array(p) - cxy
+            else:
+                piece: Polygon = data  # type: ignore[assignment]
+                near = nearest_points(piece, Point(p))[0]
+                normal = np.array([p[0] - near.x, p[1] - near.y])
+                if np.hypot(*normal) < 1e-12:
+                    c0 = piece.centroid
+                    normal = np.array([p[0] - c0.x, p[1] - c0.y])
+            nn = float(np.hypot(*normal))
+            if nn < 1e-12:
+                normal = np.array([1.0, 0.0])
+            else:
+                normal = normal / nn
+            # keep the part of the piece behind the line through p, normal pointing out
+            big = 4.0 * (self.width + self.height)
+            t = np.array([-normal[1], normal[0]])
+            half = Polygon([np.array(p) + t * big, np.array(p) + t * big - normal * big,
+                            np.array(p) - t * big - normal * big, np.array(p) - t * big])
+            cut = self.pieces[k].intersection(half)
+            if cut.is_empty or cut.geom_type != "Polygon" or cut.area <= 0:
+                cut_ring = np.zeros((0, 2))
+            else:
+                cut_ring = ring_of(cut)
+            q.changed[k] = cut_ring
+            q.eroded[k] = cut.buffer(-ERODE, join_style="mitre") if len(cut_ring) else Polygon()
+            mine = np.nonzero(self.owner == k)[0]
+            if len(mine):
+                beyond = (self.corners[mine] - np.array(p)) @ normal > 1e-12
+                removed.update(int(ci) for ci in mine[beyond])
+            # the new corners of the cut piece: its vertices on the cut line
+            if len(cut_ring):
+                on_line = np.abs((cut_ring - np.array(p)) @ normal) <= 1e-9
+                pr = np.roll(cut_ring, 1, axis=0)
+                nx = np.roll(cut_ring, -1, axis=0)
+                for m in np.nonzero(on_line)[0]:
+                    extra.append(cut_ring[m])
+                    extra_prev.append(pr[m])
+                    extra_next.append(nx[m])
+        if extra:
+            return (q, np.array(extra), np.array(extra_prev), np.array(extra_next), removed)
+        z = np.zeros((0, 2))
+        return q, z, z, z, removed
+
+
+@lru_cache(maxsize=32)
+def reach_map(width: float, height: float, radius: float,
+              circles: tuple[tuple[float, float, float], ...],
+              polygons: tuple[tuple[tuple[float, float], ...], ...]) -> ReachMap:
+    """A cached :class:`ReachMap` for these (hashable) inputs.
+
+    Enemies and terrain do not move during a player's own movement phase, so every pick-up of
+    that phase with the same base radius finds the same map (its inflated pieces, corners and
+    visibility graph) here. Geometry lives only in this cache, never in the game state.
+    """
+    return ReachMap(width, height, radius, circles, polygons)
