@@ -44,13 +44,26 @@ def _commands() -> list[ModuleType]:
     return mods
 
 
+class _Version(argparse.Action):
+    """``--version``: the version, and on a second line which zone engine answers (the compiled
+    core, or the Python engine and why)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from tabletop.geometry.engine import describe
+
+        sys.stdout.write(f"tabletop {__version__}\n{describe()}\n")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every sub-command."""
     parser = _Parser(
         prog="tabletop",
         description="Exact legal move zones and movement rules for miniature wargames.",
     )
-    parser.add_argument("--version", action="version", version=f"tabletop {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="show the version and the zone engine in use, and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for mod in _commands():
         mod.register(sub)

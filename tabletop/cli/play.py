@@ -84,7 +84,11 @@ def run(args: argparse.Namespace) -> int:
         emit(NO_DISPLAY, err=True)
         return 2
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from tabletop.geometry.engine import describe, engine_name
     from tabletop.view.app import NoDisplay, play
+
+    if engine_name() == "python":
+        emit(f"tabletop play: {describe()}", err=True)
 
     try:
         return play(state, save_path=save, size=(w, h), saver=save_scenario)

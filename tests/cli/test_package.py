@@ -54,7 +54,9 @@ def test_version_option(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["--version"])
     assert exit_.value.code == 0
-    assert capsys.readouterr().out == f"tabletop {tabletop.__version__}\n"
+    from tabletop.geometry.engine import describe
+
+    assert capsys.readouterr().out == f"tabletop {tabletop.__version__}\n{describe()}\n"
 
 
 @pytest.mark.slow

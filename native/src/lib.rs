@@ -1,0 +1,9 @@
+//! The compiled core of tabletop's zone engine (see the project's docs: exactness and speed).
+//!
+//! Pure Rust (`cargo test` runs it without Python); the Python bindings are the `python`
+//! feature (`py` module), which maturin builds into `tabletop.native`.
+pub mod booleans;
+pub mod limits;
+
+#[cfg(feature = "python")]
+mod py;

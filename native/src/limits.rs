@@ -1,0 +1,49 @@
+//! Bounds on the work and memory of one call, checked before the work starts: an input past
+//! one of them is refused with [`Refused`] (a Python `NativeError` naming the limit), never
+//! answered slowly or by running out of memory. The Python engine has no such bounds; the
+//! callers fall back to it, or report the refusal (see `docs/`, exactness and speed).
+
+/// Vertices of all obstacle rings of one map.
+pub const MAX_VERTICES: usize = 2_000_000;
+/// Rings (convex pieces) of one map.
+pub const MAX_RINGS: usize = 200_000;
+/// Sources of one search (the start and a turning model's turn nodes).
+pub const MAX_SOURCES: usize = 200_000;
+/// Edges of the corner graph kept for one map (about 16 bytes each).
+pub const MAX_GRAPH_EDGES: usize = 20_000_000;
+/// Vertices of the polygons one overlay takes or makes.
+pub const MAX_OVERLAY_VERTICES: usize = 20_000_000;
+/// Largest distance of a coordinate from the map's centre, inches: the overlays' integer grid
+/// (at least [`crate::booleans::MIN_SCALE`] units an inch) must hold it in 29 bits.
+pub const MAX_COORDINATE: f64 = 500.0;
+
+/// An input past one of the limits above (its name and the offending size).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refused(pub String);
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// `Err` naming `what` when `value` exceeds `limit`.
+pub fn check(what: &str, value: usize, limit: usize) -> Result<(), Refused> {
+    if value > limit {
+        Err(Refused(format!("{what}: {value} is over the native core's limit of {limit}")))
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_names_the_limit() {
+        assert!(check("rings", 10, 10).is_ok());
+        let err = check("rings", 11, 10).unwrap_err();
+        assert!(err.0.contains("rings") && err.0.contains("11") && err.0.contains("10"));
+    }
+}

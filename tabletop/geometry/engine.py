@@ -1,0 +1,103 @@
+"""Which zone engine answers: the compiled core (``tabletop.native``) or the Python reference.
+
+The zone engine's hot path exists twice: in Python (the reference, always there) and in the
+Rust crate ``native/`` (built by ``pip install`` where a Rust toolchain is found; see the docs'
+install and speed pages). ``TABLETOP_ENGINE`` chooses:
+
+- unset or empty: the native core when it is built, else Python;
+- ``native``: the native core; an error when it is not built;
+- ``python``: the Python engine, even where the core is built.
+
+>>> engine_name() in ENGINES
+True
+>>> describe().startswith("zone engine: ")
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from functools import lru_cache
+from types import ModuleType
+
+from tabletop.errors import UserError, quote
+
+__all__ = [
+    "ENGINES",
+    "ENV",
+    "NATIVE_VERSION",
+    "core",
+    "describe",
+    "engine_name",
+    "native_module",
+    "native_problem",
+]
+
+ENV = "TABLETOP_ENGINE"
+"""The environment variable that chooses the engine."""
+ENGINES = ("native", "python")
+"""Its accepted values."""
+NATIVE_VERSION = "0.1.0"
+"""The version of ``native/Cargo.toml`` this Python code expects of the compiled module."""
+
+_NOT_BUILT = ("the native core is not built (no Rust toolchain when tabletop was installed; "
+              "with cargo on PATH, `pip install -e .` builds it)")
+
+
+@lru_cache(maxsize=1)
+def _load() -> tuple[ModuleType | None, str]:
+    """The compiled module and ``""``, or ``None`` and why it cannot be used."""
+    try:
+        mod = importlib.import_module("tabletop.native")
+    except ImportError:
+        return None, _NOT_BUILT
+    built = getattr(mod, "__version__", "?")
+    if built != NATIVE_VERSION:
+        return None, (f"the native core is out of date (built {built}, this tabletop expects "
+                      f"{NATIVE_VERSION}; `pip install -e .` builds it again)")
+    return mod, ""
+
+
+def native_module() -> ModuleType | None:
+    """The compiled module when it is built and current, whatever the choice of engine."""
+    return _load()[0]
+
+
+def native_problem() -> str:
+    """Why the compiled module cannot be used (``""`` when it can)."""
+    return _load()[1]
+
+
+def engine_name() -> str:
+    """``"native"`` or ``"python"``: the engine :envvar:`TABLETOP_ENGINE` chooses (read on
+    each call, so a test or a benchmark can switch)."""
+    want = os.environ.get(ENV, "").strip().lower()
+    if want not in ("", *ENGINES):
+        raise UserError(f"{ENV}: {quote(os.environ[ENV])} is not an engine; accepted: "
+                        f"{', '.join(ENGINES)} (or unset: native when built)")
+    if want == "python":
+        return "python"
+    if native_module() is None:
+        if want == "native":
+            raise UserError(f"{ENV}=native but {native_problem()}")
+        return "python"
+    return "native"
+
+
+def core() -> ModuleType | None:
+    """The compiled module when the native engine is chosen, else ``None``."""
+    return native_module() if engine_name() == "native" else None
+
+
+def describe() -> str:
+    """One line for the user: which engine answers, and why when it is the Python one."""
+    try:
+        name = engine_name()
+    except UserError as exc:
+        return f"zone engine: {exc}"
+    if name == "native":
+        return f"zone engine: native (compiled core {NATIVE_VERSION})"
+    if os.environ.get(ENV, "").strip().lower() == "python":
+        return f"zone engine: Python ({ENV}=python)"
+    return f"zone engine: Python ({native_problem()})"

@@ -1,0 +1,128 @@
+"""The choice of zone engine (TABLETOP_ENGINE) and the compiled core's boundary: panics and
+refused inputs reach Python as NativeError, and a wheel built without a Rust toolchain is pure
+Python and runs on the Python engine."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+import shapely
+
+from tabletop.errors import UserError
+from tabletop.geometry import engine
+
+from support.paths import REPO
+
+native = engine.native_module()
+needs_native = pytest.mark.skipif(native is None, reason=engine.native_problem())
+
+
+def test_the_variable_chooses(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(engine.ENV, "python")
+    assert engine.engine_name() == "python" and engine.core() is None
+    assert engine.describe() == f"zone engine: Python ({engine.ENV}=python)"
+    monkeypatch.setenv(engine.ENV, "fortran")
+    with pytest.raises(UserError, match="TABLETOP_ENGINE: \"fortran\" is not an engine"):
+        engine.engine_name()
+    assert "accepted: native, python" in engine.describe()
+    monkeypatch.delenv(engine.ENV)
+    assert engine.engine_name() == ("native" if native is not None else "python")
+
+
+def test_native_asked_for_but_not_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine, "_load", lambda: (None, "the native core is not built (test)"))
+    monkeypatch.setenv(engine.ENV, "native")
+    with pytest.raises(UserError, match="TABLETOP_ENGINE=native but the native core is not"):
+        engine.engine_name()
+    monkeypatch.delenv(engine.ENV)
+    assert engine.engine_name() == "python"
+    assert engine.describe() == "zone engine: Python (the native core is not built (test))"
+
+
+@needs_native
+def test_a_panic_is_a_python_exception() -> None:
+    assert native is not None
+    with pytest.raises(native.NativeError, match="internal error in the native core"):
+        native.selftest_panic()
+    assert issubclass(native.NativeError, RuntimeError)
+
+
+def _ragged(*geoms: shapely.Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    _, coords, (rings, polys) = shapely.to_ragged_array(list(geoms))
+    return coords, rings.astype(np.int64), polys.astype(np.int64)
+
+
+@needs_native
+def test_overlay_matches_geos_and_refuses_what_it_cannot_hold() -> None:
+    assert native is not None
+    a, b = shapely.box(0, 0, 4, 4), shapely.Point(4, 2).buffer(1.5)
+    for op in ("union", "intersection", "difference"):
+        coords, rings, polys = native.overlay(op, (0, 0, 10, 10), 1.0, _ragged(a), _ragged(b))
+        got = shapely.from_ragged_array(shapely.GeometryType.POLYGON, coords, (rings, polys))
+        want = getattr(shapely, op)(a, b)
+        # vertices on a grid of 1e-7": every boundary within 1.5e-7" of GEOS's
+        assert shapely.hausdorff_distance(shapely.union_all(got), want) <= 1.5e-7
+    with pytest.raises(native.NativeError, match="over the native core's limit"):
+        native.overlay("union", (0, 0, 5000, 10), 0.0, _ragged(a), _ragged(b))
+    with pytest.raises(native.NativeError, match="no operation"):
+        native.overlay("xor", (0, 0, 10, 10), 0.0, _ragged(a), _ragged(b))
+    coords, rings, polys = _ragged(a)
+    with pytest.raises(native.NativeError, match="offsets"):
+        native.overlay("union", (0, 0, 10, 10), 0.0, (coords, rings[::-1].copy(), polys),
+                       _ragged(b))
+    bad = coords.copy()
+    bad[1, 0] = np.nan
+    with pytest.raises(native.NativeError, match="not finite"):
+        native.overlay("union", (0, 0, 10, 10), 0.0, (bad, rings, polys), _ragged(b))
+
+
+def _wheel(tmp_path: Path, env: dict[str, str]) -> Path:
+    out = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                    "--wheel-dir", str(out), str(REPO)], check=True, env=env,
+                   capture_output=True)
+    (wheel,) = out.glob("*.whl")
+    return wheel
+
+
+def _installed_version(tmp_path: Path, wheel: Path) -> str:
+    """``tabletop --version`` of ``wheel`` installed on its own (this environment's
+    dependencies), from a folder outside the checkout."""
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                    "--target", str(target), str(wheel)], check=True, capture_output=True)
+    env = {k: v for k, v in os.environ.items() if k != engine.ENV}
+    env["PYTHONPATH"] = str(target)
+    run = subprocess.run([sys.executable, "-m", "tabletop", "--version"], check=True,
+                         capture_output=True, text=True, env=env, cwd=tmp_path)
+    return run.stdout
+
+
+@pytest.mark.slow
+def test_a_machine_without_rust_installs_and_runs_on_python(tmp_path: Path) -> None:
+    cargo = shutil.which("cargo")
+    path = [p for p in os.environ.get("PATH", "").split(os.pathsep)
+            if not (cargo and Path(p) == Path(cargo).parent)]
+    env = {**os.environ, "PATH": os.pathsep.join(path)}
+    wheel = _wheel(tmp_path, env)
+    assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
+    assert not [n for n in zipfile.ZipFile(wheel).namelist() if "native" in n]
+    out = _installed_version(tmp_path, wheel)
+    assert "zone engine: Python (the native core is not built" in out, out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("cargo") is None, reason="no Rust toolchain (cargo) here")
+def test_where_cargo_is_the_wheel_holds_the_core(tmp_path: Path) -> None:
+    wheel = _wheel(tmp_path, dict(os.environ))
+    assert "-py3-none-any" not in wheel.name, wheel.name
+    assert [n for n in zipfile.ZipFile(wheel).namelist() if n.startswith("tabletop/native.")]
+    out = _installed_version(tmp_path, wheel)
+    assert "zone engine: native" in out, out
