@@ -66,11 +66,39 @@ class Terrain:
     dangerous: int | None = None
     """t9a-2: the X of Dangerous Terrain (X) of a piece of kind ``dangerous`` (``None``: the
     ruleset's default)."""
+    height_known: bool = True
+    """``False``: the data gave no height; ``height`` is then the scenario's
+    :attr:`GameState.unknown_height` (or the ruling's default), applied when the file is read."""
 
     @cached_property
     def shape(self) -> Polygon:
         """The terrain piece as a shapely polygon (repeated vertices removed)."""
         return polygon_of(self.polygon)
+
+
+@dataclass(frozen=True)
+class Floor:
+    """A surface above the ground of a terrain feature: an upper floor (``level`` 1 or more)
+    and whether the feature has a roof. Kept from the data and drawn; it changes no movement in
+    this 2D simulator, where every model stands on the ground (see the data page of the docs)."""
+
+    id: str
+    polygon: tuple[Point, ...]
+    level: int = 1
+    roof: bool = False
+
+
+@dataclass(frozen=True)
+class DataSource:
+    """Where a scenario's battlefield came from: the data package and its version, the layout,
+    deployment map and mission matchup ids (``None``: not from that data, or not chosen)."""
+
+    source: str
+    version: str | None = None
+    layout: str | None = None
+    deployment: str | None = None
+    mission_matchup: str | None = None
+    mission: str | None = None
 
 
 @dataclass(frozen=True)
@@ -254,6 +282,13 @@ class GameState:
     triggers: tuple[dict[str, object], ...] = ()
     """Rules the scenario attaches to points of the turn (``triggers``: data triggers of
     :func:`tabletop.rules.turns.data_trigger`, plain JSON-like tables; treat as read-only)."""
+    unknown_height: float | None = None
+    """The height, inches, of the terrain pieces whose data gave none (``height_known``
+    false); ``None``: the ruling's default (:data:`tabletop.rules.rulings.UNKNOWN_HEIGHT`)."""
+    floors: tuple[Floor, ...] = ()
+    """Upper floors and roofs of terrain features (no effect on movement)."""
+    data: DataSource | None = None
+    """The data the battlefield was imported from, if any."""
 
     # -- look-ups -------------------------------------------------------------------------
     def player(self, player_id: str) -> Player:

@@ -1,4 +1,5 @@
-"""``tabletop new``: a battle on a 40kdc layout with armies from the 40kdc units file."""
+"""``tabletop new``: a battle on a current layout (``wh40kdc``) with armies from army lists, or
+on an older 40kdc file with armies from its units file."""
 
 from __future__ import annotations
 
@@ -14,39 +15,110 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add the ``new`` sub-command."""
     p = subparsers.add_parser(
         "new",
-        help="write a new battle: a 40kdc layout, a deployment map and two armies",
-        description="Build a wh40k-11e battle: the terrain of a 40kdc layout, a deployment map, "
-        "and for each player the listed units with their profile (M, W, Ld, OC, keywords) and "
-        "bases from the 40kdc units file, deployed in coherency wholly inside the player's "
-        "deployment zone and off terrain features. Red is the attacker, blue the defender. "
-        "Data: Alpaca Software and the 40kdc community contributors, CC BY 4.0.",
+        help="write a new battle: a current layout, its deployment map and your army lists",
+        description="Build a wh40k-11e battle on a layout of the community data (the wh40kdc "
+        "package, extra 40kdc): its terrain as the rules see it (walls as wall sections of "
+        "their thickness, terrain areas, upper floors kept), its own deployment map and "
+        "mission matchup (or --deployment), and the units of each army list (--roster: any "
+        "format wh40kdc reads: NewRecruit, ListForge, the GW app, Rosterizer, roster JSON) "
+        "set up legally in their player's deployment zone. The first roster is red's (the "
+        "attacker), the second blue's (the defender). With --units: the older 40kdc files "
+        "(units CSV, --red/--blue army text). Data: Alpaca Software and the 40kdc community "
+        "contributors.",
     )
-    p.add_argument("--units", metavar="UNITS.csv", required=True,
-                   help="the 40kdc units file (units_11e_provisional_all.csv)")
+    p.add_argument("--list", action="store_true",
+                   help="list the current layouts and deployment maps, and stop")
     p.add_argument("--layout", metavar="ID",
-                   help="terrain layout id (default: an open battlefield)")
+                   help="terrain layout id (see --list)")
     p.add_argument("--deployment", metavar="ID",
                    help="deployment map id (default: the layout's own map)")
+    p.add_argument("--unknown-height", type=float, metavar="INCHES",
+                   help="height of the terrain pieces the data gives none (default: the "
+                   "ruling's, 3\"); written to the scenario as unknown_height")
+    p.add_argument("--units", metavar="UNITS.csv",
+                   help="older 40kdc files: the units file (units_11e_provisional_all.csv); "
+                   "the layouts are then read from beside it")
     p.add_argument("--red", metavar="ARMY", default="",
-                   help='red army, e.g. "Intercessors x10, Redemptor Dreadnought" ("x10" = '
-                   "models; default: the unit's minimum)")
-    p.add_argument("--blue", metavar="ARMY", default="", help="blue army, as --red")
+                   help='with --units: red army, e.g. "Intercessors x10, Redemptor Dreadnought" '
+                   '("x10" = models; default: the unit\'s minimum)')
+    p.add_argument("--blue", metavar="ARMY", default="",
+                   help="with --units: blue army, as --red")
     p.add_argument("--layouts", metavar="FILE",
-                   help="terrain-layouts.json (default: beside the units file)")
+                   help="with --units: terrain-layouts.json (default: beside the units file)")
     p.add_argument("--deployments", metavar="FILE",
-                   help="deployment-patterns.json (default: beside the units file)")
-    p.add_argument("-o", "--output", metavar="SCENARIO", required=True,
+                   help="with --units: deployment-patterns.json (default: beside the units "
+                   "file)")
+    p.add_argument("-o", "--output", metavar="SCENARIO",
                    help="scenario file to write (.toml or .json)")
     p.set_defaults(func=run)
+
+
+def _check_output(out: Path) -> None:
+    from tabletop.errors import UserError
+
+    if not (out.parent if str(out.parent) else Path(".")).is_dir():
+        raise UserError(f"-o {out}: the folder {out.parent} does not exist")
+
+
+def _save(state: object, out: Path) -> None:
+    from tabletop.errors import UserError
+    from tabletop.scenario.io import save_scenario
+
+    try:
+        save_scenario(state, out)  # type: ignore[arg-type]
+    except OSError as exc:
+        raise UserError(f"-o {out}: cannot write it ({exc.strerror or exc})") from None
 
 
 def run(args: argparse.Namespace) -> int:
     """Build the battle and save it."""
     from tabletop.errors import UserError
+
+    if args.units:
+        return _run_old(args)
+    for name in ("red", "blue", "layouts", "deployments"):
+        if getattr(args, name):
+            raise UserError(f"--{name}: belongs to the older 40kdc files; give --units "
+                            "UNITS.csv with it, or use --roster with the current data")
+    from tabletop.importers import battlefields
+
+    if args.list:
+        emit(battlefields.list_lines())
+        return 0
+    if not args.layout:
+        raise UserError("new: give --layout ID (see tabletop new --list)")
+    if not args.output:
+        raise UserError("new: give -o SCENARIO.toml (or .json), the file to write")
+    if args.unknown_height is not None and not 0 <= args.unknown_height <= 1000:
+        raise UserError(f"--unknown-height: {args.unknown_height:g} is out of range; give 0 to "
+                        "1000 inches")
+    out = Path(args.output)
+    _check_output(out)
+    board = battlefields.board(args.layout, args.deployment,
+                               unknown_height=args.unknown_height)
+    state = board.state
+    lines = [f"layout {board.layout.id} ({board.layout.name}), deployment map "
+             f"{board.deployment}, mission matchup {board.layout.mission_matchup or 'none'}",
+             f"terrain: {board.summary()}"]
+    _save(state, out)
+    emit(lines)
+    emit(f"wrote {out}: {state.name}")
+    emit(battlefields.credit())
+    return 0
+
+
+def _run_old(args: argparse.Namespace) -> int:
+    """The older 40kdc files: a units CSV and army text."""
+    from tabletop.errors import UserError
     from tabletop.importers.kdc import CREDIT, DEPLOYMENTS_FILE, LICENCE, load_data
     from tabletop.importers.kdc_units import new_battle, read_units
-    from tabletop.scenario.io import save_scenario
 
+    for name in ("unknown_height", "list"):
+        if getattr(args, name):
+            raise UserError(f"--{name.replace('_', '-')}: belongs to the current data; leave "
+                            "--units out to use it")
+    if not args.output:
+        raise UserError("new: give -o SCENARIO.toml (or .json), the file to write")
     units_path = Path(args.units)
     folder = units_path.parent
     layouts = Path(args.layouts) if args.layouts else folder / "terrain-layouts.json"
@@ -65,12 +137,8 @@ def run(args: argparse.Namespace) -> int:
               if text.strip()]
     state = new_battle(data.state(), catalogue, armies)
     out = Path(args.output)
-    if not (out.parent if str(out.parent) else Path(".")).is_dir():
-        raise UserError(f"-o {out}: the folder {out.parent} does not exist")
-    try:
-        save_scenario(state, out)
-    except OSError as exc:
-        raise UserError(f"-o {out}: cannot write it ({exc.strerror or exc})") from None
+    _check_output(out)
+    _save(state, out)
     for pid in ("red", "blue"):
         units = [u for u in state.units if u.player == pid]
         if units:

@@ -29,6 +29,11 @@ HOVER = "HOVER"
 """A FLY unit with this keyword takes to the skies without losing distance."""
 FLY_PENALTY = 2.0
 """Taking to the skies costs this much of the move's maximum distance, inches (21.03)."""
+UNKNOWN_HEIGHT = 3.0
+"""The height, inches, of a terrain piece whose data gives none (a scenario's
+``unknown_height`` overrides it): taller than :data:`DENSE_LOW`, so a dense wall of unknown
+height stops the models that do not cross dense terrain, as the data's dense features that do
+have a height (3" to 6") all would. Heights matter here only for that crossing rule."""
 END_TERRAIN = ("light", "dense", "impassable")
 """Terrain kinds no model may end a move overlapping (terrain features; ``area`` has no effect)."""
 

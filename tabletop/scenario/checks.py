@@ -70,6 +70,8 @@ class Partial:
     """For each of ``state.units``, the file index of each of its models (wh40k-11e)."""
     triggers: tuple[int, ...] = ()
     """File index of each of ``state.triggers``."""
+    floors: tuple[int, ...] = ()
+    """File index of each of ``state.floors``."""
     ids: tuple[tuple[str, str], ...] = ()
     """``(path, id)`` of every id the file holds in a readable way, items left out too, in file
     order (a duplicate id is a problem whatever else is wrong with its item)."""
@@ -115,6 +117,9 @@ class _Paths:
 
     def trigger(self, i: int) -> str:
         return f"triggers[{self._p.triggers[i] if self._p else i}]"
+
+    def floor(self, i: int) -> str:
+        return f"floors[{self._p.floors[i] if self._p else i}]"
 
 
 def _num(v: float) -> str:
@@ -231,6 +236,8 @@ def _ids(state: GameState) -> Iterator[tuple[str, str]]:
         if isinstance(u, Unit):
             for j, m in enumerate(u.models):
                 yield f"units[{i}].models[{j}].id", m.id
+    for i, f in enumerate(state.floors):
+        yield f"floors[{i}].id", f.id
 
 
 def _and(words: list[str]) -> str:
@@ -309,6 +316,11 @@ def _check_state(state: GameState, partial: Partial | None) -> list[Problem]:
             problems.append((f"{at.terrain(i)}.polygon", msg))
         elif t.kind == "impassable":
             impassable.append((t.id, t.shape))
+
+    for i, f in enumerate(state.floors):
+        msg = _polygon_problem(f.polygon)
+        if msg:
+            problems.append((f"{at.floor(i)}.polygon", msg))
 
     for k, obj in enumerate(state.objectives):
         if off_board(obj[0], obj[1], obj[0], obj[1]):

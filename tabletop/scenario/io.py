@@ -33,14 +33,18 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 from tabletop.errors import UserError, quote
 from tabletop.files import atomic_write, decode_utf8, long_number, read_regular
 from tabletop.geometry.footprints import Footprint, Hull, Oval, Rect, Round, parse_base
+from tabletop.rules import rulings
 from tabletop.scenario.checks import Partial, Problem, check_state
 from tabletop.scenario.messages import position, render_errors
 from tabletop.scenario.schema import (
     FORMAT,
+    MAX_NUMBER,
     SCENARIO_ADAPTER,
     SCENARIO_MODELS,
     BattlefieldModel,
     BattleModel,
+    DataModel,
+    FloorModel,
     Id,
     PlayerModel,
     Point,
@@ -59,6 +63,8 @@ from tabletop.state import (
     Battle,
     Battlefield,
     Block,
+    DataSource,
+    Floor,
     GameState,
     Model,
     Player,
@@ -497,9 +503,14 @@ def build_state(model: Wh40kScenario | T9aScenario) -> GameState:
                            if p.deployment_zone is not None else None,
                            used=tuple(p.used))
                     for p in model.players)
-    terrain = tuple(Terrain(id=t.id, kind=t.kind, polygon=tuple(t.polygon), height=t.height,
-                            dangerous=getattr(t, "dangerous", None))
+    unknown = getattr(model, "unknown_height", None)
+    applied = rulings.UNKNOWN_HEIGHT if unknown is None else unknown
+    terrain = tuple(Terrain(id=t.id, kind=t.kind, polygon=tuple(t.polygon),
+                            height=t.height if getattr(t, "height_known", True) else applied,
+                            dangerous=getattr(t, "dangerous", None),
+                            height_known=getattr(t, "height_known", True))
                     for t in model.terrain)
+    data = getattr(model, "data", None)
     units: list[Unit | Block] = []
     for u in model.units:
         if isinstance(u, Wh40kUnit):
@@ -529,6 +540,10 @@ def build_state(model: Wh40kScenario | T9aScenario) -> GameState:
         description=model.description,
         triggers=tuple(t.model_dump(exclude_none=True)
                        for t in getattr(model, "triggers", ())),
+        unknown_height=unknown,
+        floors=tuple(Floor(id=f.id, polygon=tuple(f.polygon), level=f.level, roof=f.roof)
+                     for f in getattr(model, "floors", ())),
+        data=DataSource(**data.model_dump()) if data is not None else None,
     )
 
 
@@ -702,6 +717,15 @@ def partial_state(raw: dict[str, Any]) -> tuple[GameState, Partial]:
         if trigger is not None:
             triggers.append((i, trigger))
 
+    floors: list[tuple[int, FloorModel]] = []
+    for i, item in enumerate([] if t9a else _items(raw, "floors") or []):
+        floor = _valid(FloorModel, item)
+        ident = floor.id if floor is not None else _read_id(item)
+        if ident is not None:
+            ids.append((f"floors[{i}].id", ident))
+        if floor is not None:
+            floors.append((i, floor))
+
     fields: dict[str, Any] = {
         "format": FORMAT, "name": "", "ruleset": ruleset,
         "battlefield": battlefield or BattlefieldModel(),
@@ -712,11 +736,18 @@ def partial_state(raw: dict[str, Any]) -> tuple[GameState, Partial]:
     }
     if not t9a:
         fields["triggers"] = [t for _, t in triggers]
+        fields["floors"] = [f for _, f in floors]
+        fields["data"] = _valid(DataModel, raw["data"]) if "data" in raw else None
+        unknown = raw.get("unknown_height")
+        fields["unknown_height"] = unknown if (
+            isinstance(unknown, int | float) and not isinstance(unknown, bool)
+            and 0 <= unknown <= MAX_NUMBER) else None
     scenario = (T9aScenario if t9a else Wh40kScenario).model_construct(**fields)
     partial = Partial(
         players=tuple(i for i, _ in players), terrain=tuple(i for i, _ in terrain),
         objectives=tuple(k for k, _ in objectives), units=tuple(i for i, _, _ in units),
         models=tuple(kept for _, _, kept in units), triggers=tuple(i for i, _ in triggers),
+        floors=tuple(i for i, _ in floors),
         ids=tuple(ids),
         player_ids=tuple(player_ids) if player_ids is not None else None,
         player_count=len(raw_players) if raw_players is not None else None,
@@ -815,7 +846,9 @@ def to_document(state: GameState) -> dict[str, Any]:
         terrain = []
         for t in state.terrain:
             td: dict[str, Any] = {"id": t.id, "kind": t.kind}
-            if t.height:
+            if not t.height_known:
+                td["height_known"] = False
+            elif t.height:
                 td["height"] = float(t.height)
             _put(td, "dangerous", t.dangerous)
             td["polygon"] = _points(t.polygon)
@@ -827,6 +860,17 @@ def to_document(state: GameState) -> dict[str, Any]:
         doc["units"] = [_unit_doc(u) for u in state.units]
     if state.triggers:
         doc["triggers"] = [_jsonish(dict(t)) for t in state.triggers]
+    if state.unknown_height is not None:
+        doc["unknown_height"] = float(state.unknown_height)
+    if state.floors:
+        doc["floors"] = [{"id": f.id, "level": f.level, **({"roof": True} if f.roof else {}),
+                          "polygon": _points(f.polygon)} for f in state.floors]
+    if state.data is not None:
+        d = state.data
+        doc["data"] = {k: v for k, v in (
+            ("source", d.source), ("version", d.version), ("layout", d.layout),
+            ("deployment", d.deployment), ("mission_matchup", d.mission_matchup),
+            ("mission", d.mission)) if v is not None}
     return doc
 
 
@@ -917,14 +961,14 @@ def _toml_table(lines: list[str], table: dict[str, Any], header: str | None,
 
 def _to_toml(doc: dict[str, Any]) -> str:
     lines: list[str] = []
-    top = {k: v for k, v in doc.items()
-           if not isinstance(v, dict) and k not in ("players", "terrain", "units")}
+    arrays = ("players", "terrain", "units", "floors")
+    top = {k: v for k, v in doc.items() if not isinstance(v, dict) and k not in arrays}
     for k, v in top.items():
         lines.append(f"{_toml_key(k)} = {_toml_value(v)}")
     for k, v in doc.items():
         if isinstance(v, dict):
             _toml_table(lines, v, _toml_key(k))
-    for k in ("players", "terrain", "units"):
+    for k in arrays:
         for item in doc.get(k, []):
             _toml_table(lines, item, k, array=True)
     return "\n".join(lines) + "\n"

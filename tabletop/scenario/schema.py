@@ -26,6 +26,8 @@ from pydantic import (
     ConfigDict,
     Field,
     TypeAdapter,
+    ValidationInfo,
+    field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
@@ -59,6 +61,15 @@ MAX_POLYGON_POINTS = 64
 """Most points of a polygon (terrain, a deployment zone, a hull): the real 40kdc layouts have
 at most 8 a piece and 28 a zone; a hull of 2,000 points on an enemy made a bike's zone take
 14 s (every vertex a corner of the visibility graph), a 256-point hull moving took 11 s."""
+
+MAX_AREA_POINTS = 1024
+"""Most points of the outline of a terrain piece without effect on movement (wh40k-11e
+``area``, t9a-2 ``open``): no zone, path or passage reads it, so its cost is drawing and
+checking it; the current community layouts' traced terrain areas have up to 348."""
+
+NO_MOVEMENT_EFFECT = ("area", "open")
+"""Terrain kinds that no move reads (drawn, kept): their outlines may have up to
+:data:`MAX_AREA_POINTS` points."""
 
 INT_MAX = 2**63 - 1
 """Largest integer accepted anywhere (TOML integers are 64-bit)."""
@@ -108,7 +119,7 @@ def _path_point(value: Any) -> tuple[float, ...]:
     return tuple(_in_range(v) for v in value)
 
 
-def _polygon(value: Any) -> Any:
+def _polygon(value: Any, most: int = MAX_POLYGON_POINTS) -> Any:
     if not isinstance(value, list | tuple):
         raise PydanticCustomError(
             "polygon", "a polygon is an array of [x, y] points, got {got}",
@@ -116,11 +127,25 @@ def _polygon(value: Any) -> Any:
     if len(value) < 3:
         raise PydanticCustomError(
             "polygon", "a polygon needs at least 3 points, got {n}", {"n": len(value)})
-    if len(value) > MAX_POLYGON_POINTS:
+    if len(value) > most:
         raise PydanticCustomError(
             "polygon", "a polygon has at most {most} points, got {n}",
-            {"most": MAX_POLYGON_POINTS, "n": f"{len(value):,}"})
+            {"most": most, "n": f"{len(value):,}"})
     return list(value)
+
+
+def _area_polygon(value: Any) -> Any:
+    return _polygon(value, MAX_AREA_POINTS)
+
+
+def _terrain_points(polygon: list[Any], info: ValidationInfo) -> list[Any]:
+    """A terrain piece with an effect on movement has at most :data:`MAX_POLYGON_POINTS`."""
+    kind = info.data.get("kind")
+    if kind is not None and kind not in NO_MOVEMENT_EFFECT and len(polygon) > MAX_POLYGON_POINTS:
+        raise PydanticCustomError(
+            "polygon", "a polygon has at most {most} points, got {n}",
+            {"most": MAX_POLYGON_POINTS, "n": f"{len(polygon):,}"})
+    return polygon
 
 
 def _id(value: str) -> str:
@@ -190,6 +215,13 @@ PolygonPoints = Annotated[list[Point], BeforeValidator(_polygon),
                           Field(json_schema_extra={"description": "absolute [x, y] points",
                                                    "minItems": 3,
                                                    "maxItems": MAX_POLYGON_POINTS})]
+TerrainPoints = Annotated[list[Point], BeforeValidator(_area_polygon),
+                          Field(json_schema_extra={
+                              "description": f"absolute [x, y] points (at most "
+                                             f"{MAX_POLYGON_POINTS} for a piece that stops or "
+                                             f"ends moves, {MAX_AREA_POINTS} for kinds "
+                                             f"{', '.join(NO_MOVEMENT_EFFECT)})",
+                              "minItems": 3, "maxItems": MAX_AREA_POINTS})]
 BaseText = Annotated[str, AfterValidator(_base), Field(
     json_schema_extra={"description": '"32mm", "oval 60x35mm", "rect 25x50mm" or "hull"'})]
 RectBaseText = Annotated[str, AfterValidator(_rect_base), Field(
@@ -346,12 +378,25 @@ class TriggerModel(_Strict):
 # -- wh40k-11e ------------------------------------------------------------------------------------
 
 class Wh40kTerrain(_Strict):
-    """A terrain piece of wh40k-11e."""
+    """A terrain piece of wh40k-11e; ``height_known`` (program-added): ``false`` when the data
+    gave no height, which is then the scenario's ``unknown_height``."""
 
     id: Id
     kind: Literal["area", "light", "dense", "impassable"]
-    polygon: PolygonPoints
+    polygon: TerrainPoints
     height: NonNegative = 0.0
+    height_known: bool = True
+
+    _points = field_validator("polygon")(_terrain_points)
+
+    @model_validator(mode="after")
+    def _height_or_unknown(self) -> Wh40kTerrain:
+        if not self.height_known and "height" in self.model_fields_set:
+            raise PydanticCustomError(
+                "height", 'a piece with height_known = false takes its height from the '
+                          'scenario\'s "unknown_height"; give "height" or "height_known = '
+                          'false", not both')
+        return self
 
 
 class Wh40kModel(_Strict):
@@ -409,6 +454,28 @@ _MODELS_RULESETS = _rulesets(Unit, Wh40kTerrain)
 """Rulesets of individually placed models (wh40k-11e) whose files this schema reads."""
 
 
+class FloorModel(_Strict):
+    """One of ``[[floors]]`` (program-added): a surface above the ground of a terrain feature
+    (an upper floor; ``roof``: the feature has a roof). Kept and drawn; no effect on movement."""
+
+    id: Id
+    level: PositiveInt = 1
+    roof: bool = False
+    polygon: PolygonPoints
+
+
+class DataModel(_Strict):
+    """``[data]`` (program-added): where the battlefield came from (the data package and
+    version, the layout, deployment map and mission matchup ids)."""
+
+    source: Text
+    version: Text | None = None
+    layout: Text | None = None
+    deployment: Text | None = None
+    mission_matchup: Text | None = None
+    mission: Text | None = None
+
+
 class Wh40kScenario(_Strict):
     """A scenario of a ruleset of individually placed models (``"wh40k-11e"``)."""
 
@@ -423,6 +490,10 @@ class Wh40kScenario(_Strict):
     objectives: list[Point] = []
     units: list[Wh40kUnit] = []
     triggers: list[TriggerModel] = []
+    unknown_height: NonNegative | None = None
+    """Program-added: the height of the terrain pieces with ``height_known = false``."""
+    floors: list[FloorModel] = []
+    data: DataModel | None = None
 
 
 # -- t9a-2 ----------------------------------------------------------------------------------------
@@ -433,9 +504,11 @@ class T9aTerrain(_Strict):
 
     id: Id
     kind: Literal["open", "impassable", "dangerous"]
-    polygon: PolygonPoints
+    polygon: TerrainPoints
     height: NonNegative = 0.0
     dangerous: Annotated[int, Field(ge=1, le=5)] | None = None
+
+    _points = field_validator("polygon")(_terrain_points)
 
     @model_validator(mode="after")
     def _dangerous_only_on_dangerous(self) -> T9aTerrain:
