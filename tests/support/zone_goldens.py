@@ -62,7 +62,7 @@ IMAGE_ORDER = ("expected", "actual", "difference")
 """Order of the pictures of a failure on the HTML page."""
 
 UPDATE_HINT = ("create or refresh it on purpose with\n"
-               "    .venv/bin/python -m pytest tests/test_zone_goldens.py --update-goldens"
+               "    .venv/bin/python -m pytest tests/zones/test_zone_goldens.py --update-goldens"
                " -k {case}\n"
                "then look at the new files in tests/goldens/ and commit them")
 
