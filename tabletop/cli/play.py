@@ -24,8 +24,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Open a window on a scenario: pick a unit and a move type, drag its models "
         "inside their exact legal zones, commit the move. Ctrl+S saves beside FILE as "
         "NAME.save.toml (a file already named *.save.* is saved in place; the shipped demo in "
-        "the current folder), Ctrl+Shift+S saves as another file; each session also writes its "
-        "own action log beside the save (NAME.save.session-N.*), which tabletop apply replays. "
+        "the current folder), and asks before replacing a file this window did not write; "
+        "Ctrl+Shift+S saves as another file; each session also writes its own action log "
+        "beside the save (NAME.save.session-N.*), which tabletop apply replays. "
         "Without FILE: the demo shipped with the package (wh40k-11e); the shipped scenarios "
         "are played by name, e.g. t9a-lines.toml for The 9th Age (--list, or tabletop "
         "scenarios, lists them). Keys: H in the window.",
@@ -91,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
         emit(f"tabletop play: {describe()}", err=True)
 
     try:
-        return play(state, save_path=save, size=(w, h), saver=save_scenario)
+        return play(state, save_path=save, size=(w, h), saver=save_scenario,
+                    opened=path.resolve())
     except NoDisplay as exc:
         emit(f"tabletop play: cannot open a window ({exc}); {NO_DISPLAY.split('; ', 1)[1]}",
              err=True)

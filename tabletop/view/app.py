@@ -45,8 +45,10 @@ from tabletop.view.dicetray import TrayRoll, tray_rolls
 from tabletop.view.emergency import GroupSetup, pending_group_setup
 from tabletop.view.history import History, SessionLog
 from tabletop.view.identity import Ref
+from tabletop.view.keeping import Keeper, beside
 from tabletop.view.labels import place_labels
 from tabletop.view.messages import describe, describe_entry, manoeuvre_text, unit_line
+from tabletop.view.notices import draw_alerts, draw_status
 from tabletop.view.panel import PANEL_W, Row, draw_panel, group_refusals, panel_key
 from tabletop.view.roster import markers
 from tabletop.view.threat import Threat, threat
@@ -55,7 +57,8 @@ from tabletop.view.viewport import Viewport
 __all__ = ["PANEL_W", "STOP_SIGNALS", "App", "NoDisplay", "manoeuvre_text", "play",
            "stop_on_signals"]
 
-STATUS_H = 26
+STATUS_H = 40
+"""Height of the status line: two lines of text (:mod:`tabletop.view.notices`)."""
 BAD_RED = (255, 110, 110)
 OK_GREEN = (120, 210, 120)
 ACCENT = (255, 226, 110)
@@ -64,6 +67,12 @@ THREAT_ADVANCE: render.RGBA = (255, 150, 60, 40)
 
 WAIT_MS = 500
 """How long the idle loop sleeps waiting for an event (nothing is drawn while it waits)."""
+
+WATCH_S = 1.0
+"""How often, at most, the idle window looks whether another process changed its save."""
+
+MAX_MESSAGES = 500
+"""Status messages kept for the Messages tab (the oldest go first)."""
 
 _SCROLL_STEP = 40
 
@@ -92,16 +101,22 @@ class App:
 
     def __init__(self, state: GameState, *, save_path: Path, size: tuple[int, int] = (1280, 820),
                  saver: Callable[[GameState, Path], Any] | None = None,
-                 rules: Rules | None = None) -> None:
+                 rules: Rules | None = None, opened: Path | None = None) -> None:
         pygame.display.init()
         pygame.font.init()
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         pygame.key.set_repeat(0)
         self.rules = rules or Rules()
         self.saver = saver
-        self.save_path = Path(save_path)
-        self.history = History(state)
-        self.session = SessionLog(self.save_path, saver)
+        self.keeper = Keeper(state, Path(save_path), saver, opened=opened)
+        """The history, the saves and the session log, and every write that failed."""
+        self.messages: list[str] = []
+        """Every status message of the session, oldest first (the panel's Messages tab)."""
+        self._message = ""
+        self._watched = 0.0
+        self._after_save: str | None = None
+        """What to do once a save the player was asked about is written (``quit``)."""
+        self._alert_rects: list[tuple[pygame.Rect, int]] = []
         self.grid = False
         self.engagement = False
         self.help = False
@@ -166,6 +181,38 @@ class App:
     def state(self) -> GameState:
         """The game state (as saved; :attr:`Controller.state` is the board as drawn)."""
         return self.history.state
+
+    @property
+    def history(self) -> History:
+        """Undo, redo and what is saved (:class:`~tabletop.view.keeping.Keeper`)."""
+        return self.keeper.history
+
+    @property
+    def session(self) -> SessionLog:
+        """The session's action log."""
+        return self.keeper.session
+
+    @property
+    def save_path(self) -> Path:
+        """Where Ctrl+S saves."""
+        return self.keeper.save_path
+
+    @save_path.setter
+    def save_path(self, path: Path) -> None:
+        self.keeper.save_path = Path(path)
+
+    @property
+    def message(self) -> str:
+        """The status line (every message is also kept in :attr:`messages`)."""
+        return self._message
+
+    @message.setter
+    def message(self, text: str) -> None:
+        self._message = text
+        if text and (not self.messages or self.messages[-1] != text):
+            self.messages.append(text)
+            if len(self.messages) > MAX_MESSAGES:
+                del self.messages[:len(self.messages) - MAX_MESSAGES]
 
     @property
     def log_path(self) -> Path | None:
@@ -303,11 +350,9 @@ class App:
         return out
 
     def _logged(self) -> None:
-        """Write the session's log (after every change: it always replays to the state shown)."""
-        try:
-            self.session.write(self.history.start, self.history.actions)
-        except (OSError, ValueError) as exc:
-            self.message = f"could not write the action log beside {self.save_path}: {exc}"
+        """Write the session's log (after every change: it always replays to the state shown);
+        a failure is an alert shown until dismissed (:meth:`Keeper.log`)."""
+        self.keeper.log()
 
     def undo(self) -> None:
         """Take back the last action of the phase (committed units included), never past dice
@@ -517,25 +562,48 @@ class App:
         self.dirty = True
         return True
 
-    def save(self, path: Path | None = None) -> Path | None:
-        """Write the game as a scenario file (atomically) at ``path`` or :attr:`save_path`."""
-        if self.saver is None:
-            raise RuntimeError("no scenario writer")
-        target = Path(path) if path is not None else self.save_path
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            self.saver(self.state, target)
-        except (OSError, ValueError) as exc:  # a full disk, a folder gone, ...
-            self.message = f"could not save {target}: {exc}"
-            self.dirty = True
-            return None
-        self.save_path = target
-        self.history.mark_saved()
-        log = f" (log: {self.log_path.name})" if self.log_path is not None else ""
-        self.message = f"saved {target}{log}"
-        self._caption()
+    def save(self, path: Path | None = None, *, replace: bool = False) -> Path | None:
+        """Write the game as a scenario file (atomically) at ``path`` or :attr:`save_path`;
+        ``None`` when it was not written: it failed (the status line and an alert say why)
+        or the file there is not one this window wrote (a dialog asks: replace it, save
+        beside it, or cancel)."""
+        out = self.keeper.save(path, replace=replace)
         self.dirty = True
-        return target
+        if out.kind == "ask":
+            self._ask_replace(out.path)
+            return None
+        if out.kind == "failed":
+            self.message = out.problem
+            self._after_save = None
+            return None
+        log = f" (log: {self.log_path.name})" if self.log_path is not None else ""
+        self.message = f"saved {out.path}{log}"
+        self._caption()
+        if self._after_save == "quit":
+            self.running = False
+        self._after_save = None
+        return out.path
+
+    def _ask_replace(self, path: Path) -> None:
+        """Ctrl+S onto a file this window did not write: replace it, save beside it, cancel."""
+        other = beside(path)
+        self.dialog = Dialog("Replace a file this window did not write?",
+                             [self.keeper.needs_asking(path) + ".",
+                              f"Replacing it loses what it holds; saving beside it keeps both "
+                              f"(this game goes on saving to {other.name})."],
+                             [Choice("b", f"Save beside it as {other.name} [Enter]", "beside"),
+                              Choice("r", "Replace it [R]", "replace"),
+                              Choice("n", "Cancel [Esc]", "cancel")],
+                             purpose="replace-save", data={"path": str(path),
+                                                           "beside": str(other)})
+        self.dirty = True
+
+    def watch_save(self) -> None:
+        """Notice a save of this window changed by another process (another window's Ctrl+S):
+        the game is then unsaved, and an alert says so until dismissed."""
+        if self.keeper.watch():
+            self._caption()
+            self.dirty = True
 
     def ask_save_as(self) -> None:
         """Ctrl+Shift+S: ask for a file name, then save there (and there on from then)."""
@@ -562,14 +630,15 @@ class App:
                                   Choice("", "Cancel [Esc]", "cancel")],
                                  text=text, error=problem, purpose="save-as")
             return
-        if path.exists() and not overwrite and path.resolve() != self.save_path.resolve():
-            self.dialog = Dialog("Replace the file?", [f"{path} exists."],
+        if os.path.lexists(path) and not overwrite and not self.keeper.files.ours(path):
+            self.dialog = Dialog("Replace the file?", [
+                self.keeper.needs_asking(path) or f"{path} exists."],
                                  [Choice("y", "Replace [Enter]", "replace"),
                                   Choice("n", "Cancel [Esc]", "cancel")],
                                  purpose="overwrite", data={"path": str(path)})
             return
         self.dialog = None
-        self.save(path)
+        self.save(path, replace=True)
 
     def quit(self) -> None:
         """Ctrl+Q or closing the window: ask first when the game has unsaved changes."""
@@ -597,10 +666,17 @@ class App:
             self.next_step(confirmed=confirmed)
         elif d.purpose == "quit":
             if value == "save":
-                if self.save() is not None:
-                    self.running = False
+                self._after_save = "quit"
+                self.save()  # quits once written (after asking, if it must ask)
             elif value == "discard":
                 self.running = False
+        elif d.purpose == "replace-save":
+            if value in ("beside", "replace"):
+                self.save(Path(str(d.data[value if value == "beside" else "path"])),
+                          replace=True)
+            else:
+                self._after_save = None
+                self.message = "not saved"
         elif d.purpose == "save-as" and value == "save":
             self._save_as_answer(d.text or "")
         elif d.purpose == "overwrite" and value == "replace":
@@ -656,8 +732,10 @@ class App:
             render.save_png(self.screen, target)
         except UserError as exc:
             self.message = f"could not save the screenshot: {exc}"
+            self.keeper.failed("screenshot", self.message)
             self.dirty = True
             return None
+        self.keeper.succeeded("screenshot")
         self.message = f"screenshot {target}"
         self.dirty = True
         return target
@@ -720,11 +798,17 @@ class App:
         elif e.type in (pygame.WINDOWEXPOSED, pygame.WINDOWSHOWN, pygame.WINDOWRESTORED,
                         pygame.WINDOWFOCUSGAINED, pygame.VIDEOEXPOSE):
             self._full = self.dirty = True
+            if e.type == pygame.WINDOWFOCUSGAINED:
+                self.watch_save()
         elif self.dialog is not None:
             self._dialog_event(e)
         elif e.type == pygame.MOUSEBUTTONDOWN:
             self.dirty = True
             if e.button in (4, 5):
+                return
+            hit = next((i for r, i in self._alert_rects if r.collidepoint(e.pos)), None)
+            if hit is not None and e.button == 1:
+                self.keeper.dismiss(hit)
                 return
             mods = getattr(e, "mod", None)
             if mods is None:
@@ -847,6 +931,8 @@ class App:
             e = pygame.event.wait(WAIT_MS)
             events = [e] if e.type != pygame.NOEVENT else []
             events += pygame.event.get()
+            if not events and time.monotonic() - self._watched >= WATCH_S:
+                self.idle_checks()
         for e in events:
             self.handle(e)
         if self.dirty and self.running:
@@ -860,6 +946,15 @@ class App:
             if len(self.frame_times) > 600:
                 del self.frame_times[:300]
         return self.running
+
+    def idle_checks(self) -> None:
+        """What the idle window looks at now and then: whether another process changed its
+        save, and (after a failed write) whether the action log can be written now."""
+        self._watched = time.monotonic()
+        self.watch_save()
+        if "log" in self.keeper.failures and self.keeper.log():
+            self.message = f"the action log is written again: {self.log_path}"
+            self.dirty = True
 
     def run(self) -> int:
         """The loop, until the window is closed: idle while nothing happens. Stopped by a
@@ -878,22 +973,14 @@ class App:
 
     def stop_note(self) -> str:
         """The line said when a signal stopped the window: where the session's actions are and
-        how to replay them, or that nothing was left unsaved."""
+        how to replay them (the actions themselves when the log lacks some), or that nothing
+        was left unsaved; and every write that failed (:meth:`Keeper.stop_note`)."""
+        self.watch_save()
         head = f"tabletop play: stopped by {self.stopped_by or 'a signal'}"
         staged = (f"; the {len(self.group.placed)} model(s) placed for "
                   f"{turn.unit_label(self.state, self.group.unit)}'s emergency disembark "
                   "were not sent yet") if self.group is not None and self.group.placed else ""
-        if not self.history.unsaved:
-            where = (f" (last saved to {self.save_path})" if self.save_path.exists() else "")
-            return f"{head}; nothing unsaved{where}{staged}"
-        log, start = self.log_path, self.start_path
-        if log is not None and start is not None:
-            log, start = log.resolve(), start.resolve()
-        if log is None or start is None:
-            return f"{head}; the action log could not be written: the changes are lost{staged}"
-        return (f"{head} with unsaved changes; every action of the session is in {log} "
-                f"(`tabletop apply {start} {log} -o {self.save_path.name}` replays it to the "
-                f"game as it stood){staged}")
+        return self.keeper.stop_note(head, staged)
 
     # -- drawing --------------------------------------------------------------------------
     def _cached(self, name: str, key: Any, make: Callable[[], Any]) -> Any:
@@ -1058,6 +1145,8 @@ class App:
             r = pygame.Rect(min(ax, bx), min(ay, by), abs(bx - ax) + 1, abs(by - ay) + 1)
             rects.append(pygame.draw.rect(screen, render.PICKED, r, 1))
         rects += self._draw_block_tool(vp)
+        self._alert_rects = draw_alerts(screen, self.keeper.alerts, self.board_rect())
+        rects += [r for r, _ in self._alert_rects]
         if c.hover and drag is None:
             rects.append(self._draw_hover(c.hover))
         elif c.hover_block and drag is None and (c.blocks is None or c.blocks.drag is None):
@@ -1282,13 +1371,7 @@ class App:
         if not full and key == self._status:
             return []
         self._status = key
-        pygame.draw.rect(self.screen, (22, 22, 26), r)
-        tools_w = render.font(13).size("  ".join(tools))[0] + 16 if tools else 0
-        render.text(self.screen, render.fit_text(msg, r.w - 16 - tools_w, size=13), (8, r.y + 5),
-                    size=13, colour=colour)
-        if tools:
-            render.text(self.screen, "  ".join(tools), (r.right - 8, r.y + 5), size=13,
-                        colour=ACCENT, anchor="topright")
+        draw_status(self.screen, r, msg, colour, tools)
         return [r]
 
     def _blit_panel(self, full: bool) -> list[pygame.Rect]:
@@ -1353,7 +1436,8 @@ class NoDisplay(RuntimeError):
 
 
 def play(state: GameState, *, save_path: Path, size: tuple[int, int] = (1280, 820),
-         saver: Callable[[GameState, Path], Any] | None = None) -> int:
+         saver: Callable[[GameState, Path], Any] | None = None,
+         opened: Path | None = None) -> int:
     """Open the window on ``state`` and run it until it is closed (``tabletop play``).
 
     Raises
@@ -1373,7 +1457,7 @@ def play(state: GameState, *, save_path: Path, size: tuple[int, int] = (1280, 82
         pygame.display.quit()
         raise NoDisplay(f"SDL found no usable display, only its {driver!r} driver")
     try:
-        app = App(state, save_path=save_path, size=size, saver=saver)
+        app = App(state, save_path=save_path, size=size, saver=saver, opened=opened)
     except pygame.error as exc:
         raise NoDisplay(str(exc)) from None
     restore = stop_on_signals(app)

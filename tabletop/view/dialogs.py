@@ -78,10 +78,8 @@ def draw_dialog(surface: pygame.Surface, dialog: Dialog, area: pygame.Rect
     bold = render.font(13, bold=True)
     buttons = sum(bold.size(c.label)[0] + 34 for c in dialog.choices) + 22
     width = min(max(440, buttons, *(f.size(s)[0] + 40 for s in [dialog.title, *dialog.lines])),
-                area.w - 40)
-    lines = []
-    for s in dialog.lines:
-        lines.append(render.fit_text(s, width - 32, size=13))
+                area.w - 40, 720)
+    lines = [line for s in dialog.lines for line in render.wrap_text(s, width - 32, size=13)]
     h = 56 + 20 * len(lines) + (34 if dialog.text is not None else 0) + (
         20 if dialog.error else 0) + 44
     box = pygame.Rect(0, 0, width, h)

@@ -15,19 +15,25 @@ cancel from being undone in turn.
 The session log is the list of actions that lead from the state the window opened to the state
 shown, the same actions ``tabletop apply`` replays. It is a new pair of files per session,
 ``<stem>.session-N.start.toml`` and ``<stem>.session-N.actions.json`` beside the save (``N`` the
-first number free), written at the first action and rewritten atomically after every change: a
-later session never overwrites an earlier one's log. An undo takes its actions off the log (the
-log always replays to what the window shows); a redo puts them back.
+first number at which nothing stands under either name: not a file, not a folder, not even a link
+to nothing; the actions file is created exclusively, so two windows never take the same ``N``),
+written at the first action and rewritten atomically after every change: a later session never
+overwrites an earlier one's log. An undo takes its actions off the log (the log always replays to
+what the window shows); a redo puts them back. :attr:`SessionLog.written` says how many actions
+the file on disk holds, so a failed write (a full disk) is never taken for a saved one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tabletop.errors import UserError
 from tabletop.files import atomic_write
 from tabletop.state import GameState
 
@@ -79,27 +85,62 @@ class SessionLog:
         self.saver = saver
         self.start_path: Path | None = None
         self.actions_path: Path | None = None
+        self.written = 0
+        """How many actions the log file holds (what the last successful write wrote)."""
 
     def _claim(self) -> tuple[Path, Path]:
+        """The first free pair of names, the actions file created empty (``[]``) and
+        exclusively, so that no other session can take it meanwhile."""
         folder, stem = self.beside.parent, self.beside.stem
         suffix = self.beside.suffix or ".toml"
         n = 1
         while True:
             start = folder / f"{stem}.session-{n}.start{suffix}"
             actions = folder / f"{stem}.session-{n}.actions.json"
-            if not start.exists() and not actions.exists():
-                return start, actions
             n += 1
+            if os.path.lexists(start) or os.path.lexists(actions):
+                continue  # a file, a folder, a link to nothing: whatever stands there, next
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+            try:
+                fd = os.open(actions, flags, 0o666)
+            except FileExistsError:  # another window took it just now
+                continue
+            except OSError as exc:
+                raise UserError(f"{actions}: cannot write the action log here: "
+                                f"{exc.strerror or exc}") from None
+            try:
+                os.write(fd, b"[]\n")
+            except OSError as exc:
+                os.close(fd)
+                with contextlib.suppress(OSError):
+                    os.unlink(actions)
+                raise UserError(f"{actions}: cannot write: {exc.strerror or exc}") from None
+            os.close(fd)
+            return start, actions
 
     def write(self, start: GameState, actions: list[dict[str, Any]]) -> None:
-        """Write the log: the start state once (the first time), the actions every time."""
+        """Write the log: the start state once (the first time), the actions every time.
+
+        Raises :class:`~tabletop.errors.UserError` (or ``OSError``) when it cannot: the file
+        on disk then still holds what it held (:attr:`written` actions)."""
         if self.actions_path is None:
+            folder = self.beside.parent
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise UserError(f"{folder}: cannot make the folder for the action log: "
+                                f"{exc.strerror or exc}") from None
             start_path, actions_path = self._claim()
-            start_path.parent.mkdir(parents=True, exist_ok=True)
-            if self.saver is not None:
-                self.saver(start, start_path)
+            try:
+                if self.saver is not None:
+                    self.saver(start, start_path)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(actions_path)  # the name is free again for the next try
+                raise
             self.start_path, self.actions_path = start_path, actions_path
         atomic_write(self.actions_path, json.dumps(actions, indent=1) + "\n")
+        self.written = len(actions)
 
 
 @dataclass

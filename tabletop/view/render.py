@@ -67,6 +67,7 @@ __all__ = [
     "render_zone_png",
     "save_png",
     "surface_array",
+    "wrap_text",
     "zone_surface",
 ]
 
@@ -811,6 +812,27 @@ def fit_text(s: str, width: int, *, size: int = 13, bold: bool = False) -> str:
     while s and f.size(s + "…")[0] > width:
         s = s[:-1]
     return s.rstrip(" ·,") + "…" if s else ""
+
+
+def wrap_text(s: str, width: int, *, size: int = 13, bold: bool = False) -> list[str]:
+    """``s`` broken at spaces into lines of at most ``width`` pixels (a word wider than that
+    is cut with an ellipsis): nothing of it is left out."""
+    f = font(size, bold=bold)
+    out: list[str] = []
+    line = ""
+    for word in s.split():
+        trial = f"{line} {word}" if line else word
+        if line and f.size(trial)[0] > width:
+            out.append(line)
+            line = word
+        else:
+            line = trial
+        if f.size(line)[0] > width:
+            out.append(fit_text(line, width, size=size, bold=bold))
+            line = ""
+    if line:
+        out.append(line)
+    return out
 
 
 # -- the zone layer (deterministic) -------------------------------------------------------------

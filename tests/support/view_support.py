@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pygame
@@ -63,6 +69,27 @@ def post(app: App, kind: int, **kw: object) -> None:
     app.step()
 
 
+def drag(app: App, a: tuple[float, float], b: tuple[float, float], *, steps: int = 6,
+         mod: int = 0) -> None:
+    """Drag with the left button from board point ``a`` to ``b`` (inches)."""
+    vp = app.ctrl.viewport
+    pa, pb = vp.to_px(*a), vp.to_px(*b)
+    post(app, pygame.MOUSEBUTTONDOWN, pos=pa, button=1, mod=mod)
+    for k in range(1, steps + 1):
+        t = k / steps
+        post(app, pygame.MOUSEMOTION, pos=(pa[0] + (pb[0] - pa[0]) * t,
+                                          pa[1] + (pb[1] - pa[1]) * t),
+             rel=(0, 0), buttons=(1, 0, 0))
+    post(app, pygame.MOUSEBUTTONUP, pos=pb, button=1)
+
+
+def click(app: App, at: tuple[float, float], button: int = 1) -> None:
+    """Click board point ``at`` (inches)."""
+    p = app.ctrl.viewport.to_px(*at)
+    post(app, pygame.MOUSEBUTTONDOWN, pos=p, button=button)
+    post(app, pygame.MOUSEBUTTONUP, pos=p, button=button)
+
+
 def key(app: App, k: int, mod: int = 0) -> None:
     """Press key ``k`` (with modifier keys ``mod``) in the window."""
     post(app, pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
@@ -101,3 +128,44 @@ def panel_text(app: App, monkeypatch: Any) -> str:
         m.setattr(render, "text", spy)
         panel.draw_panel(app, pygame.Surface((panel.PANEL_W, app.screen.get_height())))
     return " ".join(" ".join(seen).split())
+
+
+@contextlib.contextmanager
+def small_disk(folder: Path, kib: int = 512) -> Iterator[Path | None]:
+    """A tmpfs of ``kib`` KiB mounted on ``folder`` (made here), unmounted after; ``None``
+    when this process may not mount one (not root, no mount namespace)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={kib}k", "tmpfs",
+                               str(folder)], capture_output=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        yield None
+        return
+    if done.returncode != 0:
+        yield None
+        return
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], capture_output=True, timeout=30)
+
+
+def fill(folder: Path) -> Path:
+    """Fill the file system of ``folder`` to the last byte with one file (returned)."""
+    filler = folder / "filler.bin"
+    chunk = b"\0" * 4096
+    with open(filler, "wb", buffering=0) as fh:
+        try:
+            while True:
+                fh.write(chunk)
+        except OSError as exc:
+            if exc.errno != errno.ENOSPC:
+                raise
+        try:
+            while True:
+                fh.write(b"\0")
+        except OSError as exc:
+            if exc.errno != errno.ENOSPC:
+                raise
+    assert os.statvfs(folder).f_bavail == 0
+    return filler

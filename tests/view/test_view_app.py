@@ -15,7 +15,7 @@ from tabletop.scenario.io import load_scenario, save_scenario
 from tabletop.state import Battle, Battlefield, GameState, Model, Player, Terrain, Unit
 from tabletop.view.app import App
 
-from support.view_support import key, post
+from support.view_support import drag, key, post
 
 B32 = parse_base("32mm")
 R32 = 32 / 25.4 / 2
@@ -40,20 +40,6 @@ def board(*, screen: bool = False) -> GameState:
         terrain=(Terrain("crate", "light", ((20, 2), (22, 2), (22, 4), (20, 4)), height=1.0),),
         units=(squad, foe),
     )
-
-
-def drag(app: App, a: tuple[float, float], b: tuple[float, float], *, steps: int = 6,
-         mod: int = 0) -> None:
-    """Drag with the left button from board point ``a`` to ``b`` (inches)."""
-    vp = app.ctrl.viewport
-    pa, pb = vp.to_px(*a), vp.to_px(*b)
-    post(app, pygame.MOUSEBUTTONDOWN, pos=pa, button=1, mod=mod)
-    for k in range(1, steps + 1):
-        t = k / steps
-        post(app, pygame.MOUSEMOTION, pos=(pa[0] + (pb[0] - pa[0]) * t,
-                                          pa[1] + (pb[1] - pa[1]) * t),
-             rel=(0, 0), buttons=(1, 0, 0))
-    post(app, pygame.MOUSEBUTTONUP, pos=pb, button=1)
 
 
 def select_normal(app: App, model_at: tuple[float, float]) -> None:
