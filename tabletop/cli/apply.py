@@ -39,7 +39,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("-o", "--output", metavar="RESULT", help="write the final state here "
                    "(scenario format 1; .json for JSON, TOML otherwise)")
     p.add_argument("--triggers", metavar="TRIGGERS.json", help="your own triggered rules: a "
-                   "JSON array of {at, name, effect, ...} (see the README)")
+                   "JSON array of {at, name, effect, ...} (see the scenario format in the docs: "
+                   "docs/scenario-format.md, triggers)")
     p.add_argument("--strict", action="store_true",
                    help="exit 1 when any action was refused (default: a refusal is not an "
                    "error, exit 0)")
