@@ -217,7 +217,7 @@ class Selection:
     ``start`` holds, for every model of a wh40k unit, ``(model_id, at, facing)`` as it was when the
     unit was selected (``at`` is ``None`` for a model set up from reserves or a transport); for a
     t9a block a single ``(unit_id, at, facing)``. ``staged`` holds the staged actions in order, as
-    action objects of ``spec/actions.md`` (``{"do": "move", ...}``, ``{"do": "forward", ...}``), so
+    action objects of ``docs/actions.md`` (``{"do": "move", ...}``, ``{"do": "forward", ...}``), so
     undo drops the last one and replays the rest from ``start``. Treat the dicts as read-only.
     """
 

@@ -3,7 +3,7 @@
 The reachable set from ``p`` within ``D`` is the geodesic disk of the free space of a
 :class:`~tabletop.geometry.visibility.ReachMap` (obstacles inflated by the mover); shortest
 paths bend only at convex corners of the inflated obstacles (Lozano-Perez and Wesley 1979).
-See ``shared/reference/geometry.md``.
+See the zone pipeline of the design page (``docs/design.md``).
 
 The construction, all of it conservative (nothing here ever makes the free space larger):
 

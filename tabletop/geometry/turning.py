@@ -1,7 +1,7 @@
 """Reachability of a mover that turns as it moves: facing layers, joined where it may turn.
 
 A pose is ``(x, y, facing)``; a move is straight lines at a fixed facing and turns in place
-about the base centre (``shared/spec/rulings.md``); only the straight lines count. While it
+about the base centre (``docs/rulings.md``); only the straight lines count. While it
 translates or turns, the footprint keeps off the path obstacles (polygons, circles, the outside
 of the battlefield). The true reachable set of poses is three-dimensional; this module computes
 a part of it that is **conservative** (every pose it reports has a witness path of straight

@@ -1,4 +1,4 @@
-"""The form of actions (spec/actions.md): field kinds and the schema check every ruleset shares.
+"""The form of actions (``docs/actions.md``): field kinds and the schema check every ruleset shares.
 
 A ruleset declares its actions as an :data:`ActionSchema`: for each ``do``, its fields and the
 :class:`Field` kind of each. :func:`validate_action` checks an action against it and raises

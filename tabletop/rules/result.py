@@ -27,7 +27,7 @@ class ActionResult:
     violations: tuple[Violation, ...] = field(default=())
 
     def to_json(self, index: int) -> dict[str, Any]:
-        """The result object of ``tabletop apply`` (spec/actions.md)."""
+        """The result object of ``tabletop apply`` (``docs/actions.md``)."""
         out: dict[str, Any] = {"index": index, "ok": self.ok, "reasons": list(self.reasons),
                                "events": list(self.events)}
         if self.violations:

@@ -12,7 +12,7 @@ and scripts play any of them without knowing which:
 - what an action does (:meth:`Ruleset.apply`) and would do (:meth:`Ruleset.preview`);
 - which tools the window offers to build a move (:attr:`Ruleset.tools`).
 
-Its rulings are named constants of its own package (``spec/rulings.md``). States are immutable:
+Its rulings are named constants of its own package (``docs/rulings.md``). States are immutable:
 ``apply`` returns a new state and never changes its input.
 """
 

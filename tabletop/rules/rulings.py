@@ -1,4 +1,4 @@
-"""Rulings the legal-zone engine reads: skirmish movement (spec/rulings.md, seeds 000 and 004).
+"""Rulings the legal-zone engine reads: skirmish movement (``docs/rulings.md``, seeds 000 and 004).
 
 The zone engine (:mod:`tabletop.rules.zones`) and the end-of-move checks of a skirmish ruleset
 read them as ``rulings.NAME`` at the moment they need them, so a ruleset variant (or a test that
@@ -17,7 +17,7 @@ COHERENCY_ALL = 9.0
 """Coherency: within this of every other model of the unit (11e §03.03; no 7+ rule)."""
 
 DENSE_CROSSERS = ("INFANTRY", "BEASTS", "SWARM", "MOBILE")
-"""Keywords whose models cross dense terrain features (rules-notes item 2)."""
+"""Keywords whose models cross dense terrain features (``docs/rulings.md``)."""
 DENSE_LOW = 2.0
 """Other models cross a dense feature only if its ``height`` is at most this, inches."""
 BIG = ("MONSTER", "VEHICLE")

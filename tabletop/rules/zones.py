@@ -1446,7 +1446,7 @@ def setup_zone(state: GameState, model_id: str, kind: str, *, mode: str | None =
         rnd = state.battle.round
         enemy_player = state.opponent(unit.player)
         edge = rulings.INGRESS_EDGE
-        deep = mode == "deep-strike"  # anywhere more than 8" from enemies (rules-notes item 11)
+        deep = mode == "deep-strike"  # anywhere more than 8" from enemies (docs/rulings.md)
         inner = box(edge, edge, W - edge, H - edge) if W > 2 * edge and H > 2 * edge \
             and not deep else Polygon()
         if not inner.is_empty:

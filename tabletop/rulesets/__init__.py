@@ -59,7 +59,7 @@ def of(state: GameState) -> Ruleset:
 
 def apply_action(state: GameState, action: Mapping[str, Any], *,
                  triggers: TriggerRegistry | None = None, index: int = 0) -> ActionResult:
-    """Apply one action (``spec/actions.md``) with the ruleset of ``state``.
+    """Apply one action (``docs/actions.md``) with the ruleset of ``state``.
 
     A malformed action raises :class:`~tabletop.errors.UserError` naming ``index`` and the field;
     a refusal by the rules is a result with ``ok`` false. ``triggers``: the user's own triggered

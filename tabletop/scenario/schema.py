@@ -1,4 +1,4 @@
-"""Pydantic models of scenario format 1 (``spec/scenario-format.md``) and its JSON Schema.
+"""Pydantic models of scenario format 1 (``docs/scenario-format.md``) and its JSON Schema.
 
 The models mirror the file exactly: same keys, same nesting, unknown keys refused
 (``extra="forbid"``), no silent conversions (``strict``: ``M = "6"`` or ``W = 6.5`` are errors,
@@ -7,7 +7,7 @@ an integer is accepted where a number is expected). The top-level ``ruleset`` ch
 
 Besides the keys of the spec, the program adds the keys a game saved mid-phase needs:
 ``battle.step``, ``battle.dice_used``, ``battle.selection`` (the unit being moved, where its models
-started and the staged actions of ``spec/actions.md``) and ``flags`` on units.
+started and the staged actions of ``docs/actions.md``) and ``flags`` on units.
 
 These models are only the file's shape; :mod:`tabletop.scenario.io` turns them into the frozen
 :class:`tabletop.state.GameState` and :mod:`tabletop.scenario.checks` checks what a schema cannot

@@ -2,8 +2,8 @@
 
 A *plan* lists every board (a 40kdc layout with a deployment map, as scenario TOML text) and
 every job on it; a *job* is a JSON-serialisable dict that :func:`run_job` answers with a
-JSON-serialisable result, in any process, in any order (the contract is in the README's survey
-section and in ``tabletop.survey``'s docstring). What the measures mean is in
+JSON-serialisable result, in any process, in any order (the contract is on the survey page of
+the docs, ``docs/survey.md``, and in ``tabletop.survey``'s docstring). What the measures mean is in
 :mod:`tabletop.survey.measures`.
 """
 

@@ -2,7 +2,7 @@
 
 Layout: the board on the left (fitted to the window, zoom and pan), a side panel on the right
 (:mod:`tabletop.view.panel`), a status line at the bottom. Every change to the game goes through
-the rules core as an action of ``spec/actions.md``; the window keeps each accepted action with the
+the rules core as an action of ``docs/actions.md``; the window keeps each accepted action with the
 states around it (:mod:`tabletop.view.history`: undo and redo over the phase, dice that stand)
 and writes the session's action log beside the save, so a game can be replayed with
 ``tabletop apply``.

@@ -9,7 +9,7 @@ reform, a **rotate** handle ahead of it and a **files** handle on its right flan
 The ranges (furthest straight move per direction, range of wheel angles) are asked of the rules
 once per manoeuvre, on pick-up, and cached for the state they were computed on; moving the pointer
 only clamps to them and asks the rules for a preview of the one manoeuvre (about a millisecond).
-:class:`BlockTool` answers with action objects of ``spec/actions.md``; it draws nothing.
+:class:`BlockTool` answers with action objects of ``docs/actions.md``; it draws nothing.
 """
 
 from __future__ import annotations

@@ -96,7 +96,7 @@ class Rules:
 
     # -- actions --------------------------------------------------------------------------
     def apply(self, state: GameState, action: Mapping[str, Any]) -> Outcome:
-        """Apply one action (``spec/actions.md``) and return what happened."""
+        """Apply one action (``docs/actions.md``) and return what happened."""
         res = rulesets.apply_action(state, dict(action))
         return Outcome(state=res.state, ok=res.ok, reasons=tuple(res.reasons),
                        events=tuple(res.events), violations=tuple(res.violations))

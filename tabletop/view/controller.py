@@ -133,7 +133,7 @@ def zone_witness(zone: Any, start: Pt, end: Pt
 class Intent:
     """Something the app must do: ``kind`` is one of
 
-    - ``"actions"``: apply ``data["actions"]`` (action objects of ``spec/actions.md``) in order
+    - ``"actions"``: apply ``data["actions"]`` (action objects of ``docs/actions.md``) in order
       (stopping at the first refusal when ``data["stop_on_refusal"]`` is true);
     - ``"select"``: select ``data["unit"]`` for ``data["move"]`` (and ``data["mode"]``), first
       cancelling the unit's own selection when none of its models has moved yet;

@@ -1,6 +1,6 @@
 """The dice tray: every roll of the phase, each die tied to its model or unit and its purpose.
 
-Pure (no pygame). :func:`tray_rolls` reads the events of one action (``spec/actions.md``: a
+Pure (no pygame). :func:`tray_rolls` reads the events of one action (``docs/actions.md``: a
 ``roll`` event, then the events it led to) and the states around it, and says in words what each
 roll was for and what came of it.
 """

@@ -5,7 +5,7 @@ The player turn is charge, movement, magic, shooting, melee; the Movement phase 
 (select a unit, stage manoeuvres, commit) and ``end``. After melee the other player's turn
 starts and the per-turn flags of every block expire. Modules:
 
-- :mod:`.rulings`: the rulings of ``spec/rulings.md`` as named constants;
+- :mod:`.rulings`: the rulings of ``docs/rulings.md`` as named constants;
 - :mod:`.movement`: rally, flee, Panic tests, Advance, March, Reform, the range queries;
 - :mod:`.tools`: what the window's block-drag tool asks.
 
@@ -68,7 +68,7 @@ ACTIONS: ActionSchema = {
     "cancel": {},
     "commit": {"dice": Field("dice")},
 }
-"""The fields of each action (spec/actions.md)."""
+"""The fields of each action (``docs/actions.md``)."""
 
 
 class T9a2(Ruleset):

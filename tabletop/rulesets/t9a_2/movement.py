@@ -3,7 +3,7 @@
 The selected block is moved live in the state (the window draws it where it stands); the
 selection keeps its start pose and the staged manoeuvres, so undo replays from the start.
 
-Rulings (``spec/rulings.md``, t9a-2) are the named constants of :mod:`.rulings`. Block flags used
+Rulings (``docs/rulings.md``, t9a-2) are the named constants of :mod:`.rulings`. Block flags used
 here: ``moved`` (moved this phase), ``marched``, ``reformed``, ``no-shooting``, ``shaken``,
 ``rallied``; ``charging`` and ``engaged`` come from the scenario.
 
@@ -677,7 +677,7 @@ def end_of_turn(state: GameState, ctx: TriggerContext, action: Mapping[str, Any]
 
 
 def act(state: GameState, action: Mapping[str, Any]) -> ActionResult:
-    """Apply one t9a-2 action of ``spec/actions.md`` other than ``next``.
+    """Apply one t9a-2 action of ``docs/actions.md`` other than ``next``.
 
     A refused action (``ok`` false) returns the state unchanged, except a refused ``commit``,
     which puts the unit back where it started and clears the selection (the unit may be selected

@@ -1,4 +1,4 @@
-"""The rulings of t9a-2 as named constants (spec/rulings.md, seed 001).
+"""The rulings of t9a-2 as named constants (``docs/rulings.md``, seed 001).
 
 One place for each number or choice; the rules read them as ``rulings.NAME`` when they need
 them, so a variant (T9A-2022, say) changes a ruling by changing one attribute.

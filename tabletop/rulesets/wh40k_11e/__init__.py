@@ -1,7 +1,7 @@
 """Warhammer 40,000, 11th edition (``wh40k-11e``): the Command and Movement phases.
 
 Seeds 004 (Command phase, 08.01-08.05) and 000 (Movement phase, 09.01-09.07); the rulings of
-``spec/rulings.md`` are the named constants of :mod:`.rulings` (and, for what the legal-zone
+``docs/rulings.md`` are the named constants of :mod:`.rulings` (and, for what the legal-zone
 engine reads, :mod:`tabletop.rules.rulings`). Modules:
 
 - :mod:`.command`: Core CP, half-strength, battle-shock rolls and the Battle-shock step;
@@ -122,7 +122,7 @@ ACTIONS: ActionSchema = {
     "emergency-disembark": {"unit": Field("unit", True), "at": Field("placements", True),
                             "dice": Field("dice")},
 }
-"""The fields of each action (spec/actions.md)."""
+"""The fields of each action (``docs/actions.md``)."""
 
 
 class Wh40k11e(Ruleset):

@@ -134,7 +134,7 @@ def _on_battlefield(unit: Unit) -> bool:
 
 def allocate_mortal_wounds(state: GameState, unit_id: str, n: int, *, by: str | None = None
                            ) -> tuple[GameState, list[dict[str, Any]]]:
-    """Allocate ``n`` mortal wounds one at a time (rules-notes item 9), removing dead models.
+    """Allocate ``n`` mortal wounds one at a time (``docs/rulings.md``), removing dead models.
 
     Order: a wounded non-CHARACTER model, any non-CHARACTER model, a wounded CHARACTER, any
     CHARACTER. Keywords belong to the unit here, so all its models are CHARACTERs or none are.
@@ -750,7 +750,7 @@ def _placement_violations(state: GameState, sel: Selection, models: Sequence[Mod
                                      f"{ident(t.id)} (its farthest point is {fmt(far)} away)",
                                      (m.id, t.id), far, limit, tpoly))
         if sel.mode == "rapid" and F_INGRESSED in t.flags:
-            # the transport's own arrival limits (rules-notes item 12)
+            # the transport's own arrival limits (``docs/rulings.md``, disembark)
             limits_from = "deep-strike" if F_DEEP_STRUCK in t.flags else "strategic-reserves"
     if limits_from is not None:
         for m in models:

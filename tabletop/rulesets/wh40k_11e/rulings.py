@@ -1,4 +1,4 @@
-"""The rulings of wh40k-11e as named constants (spec/rulings.md, seeds 000 and 004).
+"""The rulings of wh40k-11e as named constants (``docs/rulings.md``, seeds 000 and 004).
 
 One place for each number or choice, so a variant changes a ruling by changing one attribute.
 The movement rulings the legal-zone engine reads (engagement range, coherency, crossing,
