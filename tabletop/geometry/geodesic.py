@@ -31,7 +31,7 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from tabletop.geometry.polygons import norm
-from tabletop.geometry.visibility import ReachMap, tangent
+from tabletop.geometry.visibility import ReachMap, StartCut, tangent
 from tabletop.geometry.wedges import build_region
 
 __all__ = ["Distances", "GeodesicDisk"]
@@ -65,6 +65,190 @@ class Distances:
     tau: np.ndarray
 
 
+def _free_sources(rm: ReachMap, sources: Sequence[tuple[float, float, float]], distance: float
+                  ) -> list[tuple[float, float, float]]:
+    """More points reached already (a turning mover's switch points, each with its own
+    distance) that are free points of this map: one standing in a piece adds nothing."""
+    more = [(float(x), float(y), float(d0)) for x, y, d0 in sources if d0 < distance]
+    if more and len(rm.pieces):
+        free = ~shapely.intersects_xy(rm.eroded_union(), [x for x, _, _ in more],
+                                      [y for _, y, _ in more])
+        x0, y0, x1, y1 = rm.box
+        more = [src for src, ok in zip(more, free.tolist(), strict=True) if ok and
+                x0 - 1e-9 <= src[0] <= x1 + 1e-9 and y0 - 1e-9 <= src[1] <= y1 + 1e-9]
+    return more
+
+
+@dataclass
+class _Nodes:
+    """A search's nodes: ``0 .. n - 1`` the map's corners, ``n`` the start, then the ``m``
+    new corners of the pieces the start cut, then the other sources (rows ``src_rows``);
+    ``start0`` maps each source to its distance at the outset.
+
+    In the map's reused buffers (:meth:`ReachMap.node_buffers
+    <tabletop.geometry.visibility.ReachMap.node_buffers>`: the corner arrays are large and
+    copying them per pick-up costs more than the rest)."""
+
+    at: np.ndarray
+    prev: np.ndarray
+    next: np.ndarray
+    owner: np.ndarray
+    n: int
+    m: int
+    src_rows: list[int]
+    start0: dict[int, float]
+    extra: np.ndarray
+
+    @classmethod
+    def lay_out(cls, rm: ReachMap, p: tuple[float, float], start: float, cut: StartCut,
+                extra: tuple[np.ndarray, np.ndarray, np.ndarray],
+                more: list[tuple[float, float, float]]) -> _Nodes:
+        corners, eprev, enext = extra
+        n, m, ns = len(rm.corners), len(corners), len(more)
+        allc, allprev, allnext, owner = rm.node_buffers(m + ns)
+        allc[n] = allprev[n] = allnext[n] = p
+        owner[n:] = -1
+        if m:
+            allc[n + 1:n + 1 + m], allprev[n + 1:n + 1 + m], allnext[n + 1:n + 1 + m] = \
+                corners, eprev, enext
+            # which piece the extra corners belong to (for the shadow exclusion)
+            for e in range(m):
+                for k, ring in cut.changed.items():
+                    if len(ring) and np.min(np.hypot(*(ring - corners[e]).T)) < 1e-9:
+                        owner[n + 1 + e] = k
+        total = n + 1 + m + ns
+        src_rows = list(range(n + 1 + m, total))
+        if ns:
+            pts = np.array([(x, y) for x, y, _ in more])
+            allc[n + 1 + m:total] = allprev[n + 1 + m:total] = allnext[n + 1 + m:total] = pts
+        start0: dict[int, float] = {n: float(start)}
+        start0.update({r: d0 for r, (_, _, d0) in zip(src_rows, more, strict=True)})
+        return cls(allc, allprev, allnext, owner, n, m, src_rows, start0, corners)
+
+    @property
+    def total(self) -> int:
+        return self.n + 1 + self.m + len(self.src_rows)
+
+
+_Search = tuple[dict[int, float], dict[int, int], dict[int, list[tuple[int, float]]],
+                dict[int, float]]
+"""A search's labels, parents, the sources' edges and the sources."""
+
+
+def _source_edges(rm: ReachMap, nodes: _Nodes, p: tuple[float, float], distance: float,
+                  cut: StartCut, removed: set[int], old: _Search | None
+                  ) -> tuple[dict[int, list[tuple[int, float]]], list[int]]:
+    """The edges from the start, the cut pieces' new corners and the other sources to the
+    corners nearby (only the new sources' with ``old``, the search carried on), and the nodes
+    the search relaxes from first."""
+    n, m, start0, allc = nodes.n, nodes.m, nodes.start0, nodes.at
+    if old is None:
+        extra_adj: dict[int, list[tuple[int, float]]] = {}
+        todo = [n, *range(n + 1, n + 1 + m), *nodes.src_rows]
+        near = rm.corners_near(p, distance - start0[n] + 1e-9)
+        if m:
+            mine = n + 1 + np.nonzero(norm(*(nodes.extra - np.array(p)).T) <=
+                                      distance + 1e-9)[0]
+            near = np.concatenate([near, [n], mine])
+        if removed:
+            near = near[~np.isin(near, list(removed))]
+    else:
+        extra_adj = dict(old[2])
+        todo = nodes.src_rows[len(old[3]) - 1:]
+    new_rows = [r for r in todo if r in start0 and r != n]
+    # a free source's edges do not depend on the start when the start cut no piece (a
+    # turning mover's turn nodes are the same points from pick-up to pick-up)
+    reuse = not m and not removed and not cut.changed
+    if reuse and new_rows:
+        radii = distance - np.array([start0[s] for s in new_rows]) + 1e-9
+        for s, (tgt, w) in zip(new_rows, rm.free_edges(allc[new_rows], radii), strict=True):
+            extra_adj[s] = list(zip(tgt.tolist(), w.tolist(), strict=True))
+    for s in todo:
+        if reuse and s != n:
+            continue
+        if s in start0 and s != n:
+            near_s = rm.corners_near(tuple(allc[s]), distance - start0[s] + 1e-9)
+            if removed:
+                near_s = near_s[~np.isin(near_s, list(removed))]
+            if m:
+                near_s = np.concatenate([near_s, np.arange(n + 1, n + 1 + m)])
+        else:
+            near_s = near
+        _visible_edges(rm, nodes, s, near_s[near_s != s], cut, extra_adj)
+    return extra_adj, todo
+
+
+def _visible_edges(rm: ReachMap, nodes: _Nodes, s: int, tgt: np.ndarray, cut: StartCut,
+                   extra_adj: dict[int, list[tuple[int, float]]]) -> None:
+    """Add to ``extra_adj`` the edges from node ``s`` to the nodes ``tgt`` it sees along a
+    line tangent at them (and at ``s``, a corner: then both ways)."""
+    if not len(tgt):
+        return
+    allc = nodes.at
+    a = np.broadcast_to(allc[s], (len(tgt), 2))
+    ok = tangent(allc[tgt], a, nodes.prev[tgt], nodes.next[tgt])
+    corner = s not in nodes.start0
+    if corner:
+        ok &= tangent(a, allc[tgt], nodes.prev[s][None, :], nodes.next[s][None, :])
+    tgt = tgt[ok]
+    if not len(tgt):
+        return
+    blocked = rm.blocked(np.broadcast_to(allc[s], (len(tgt), 2)), allc[tgt], cut)
+    tgt = tgt[~blocked]
+    w = norm(*(allc[tgt] - allc[s]).T)
+    for t, ww in zip(tgt.tolist(), w.tolist(), strict=True):
+        extra_adj.setdefault(s, []).append((t, ww))
+        if corner:
+            extra_adj.setdefault(t, []).append((s, ww))
+
+
+def _dijkstra(rm: ReachMap, nodes: _Nodes, extra_adj: dict[int, list[tuple[int, float]]],
+              todo: list[int], removed: set[int], old: _Search | None, distance: float,
+              bends: int) -> tuple[dict[int, float], dict[int, int]]:
+    """Dijkstra with a limit (dicts: only the corners within reach are ever touched), seeded
+    with the sources' own edges; corners have the cached graph's edges (plus, for a start
+    inside a piece, those to and from the cut piece's new corners). The labels and parents
+    (the removed corners labelled -1)."""
+    n, start0 = nodes.n, nodes.start0
+    adj = rm.adjacency() if bends > 1 else [[] for _ in range(n)]
+    edges: Sequence[Sequence[tuple[int, float]]] = \
+        adj if not nodes.m else _WithExtra(adj, extra_adj, n, nodes.total)
+    if old is None:
+        dl: dict[int, float] = dict.fromkeys(removed, -1.0)
+        dl.update(start0)
+        par: dict[int, int] = dict.fromkeys(start0, -1)
+        seeds = list(start0)
+    else:
+        dl, par = dict(old[0]), dict(old[1])
+        seeds = todo
+        for r in seeds:
+            dl[r] = start0[r]
+            par[r] = -1
+    heap: list[tuple[float, int]] = []
+    lim = distance + 1e-12
+    pop, push, get = heapq.heappop, heapq.heappush, dl.get
+    inf = math.inf
+    for src in seeds:
+        d0 = start0[src]
+        for j, wt in extra_adj.get(src, ()):
+            dj = d0 + wt
+            if dj <= lim and dj < get(j, inf):
+                dl[j] = dj
+                par[j] = src
+                push(heap, (dj, j))
+    while heap:
+        du, u = pop(heap)
+        if du > dl[u]:
+            continue
+        for j, wt in edges[u]:
+            dj = du + wt
+            if dj <= lim and dj < get(j, inf):
+                dl[j] = dj
+                par[j] = u
+                push(heap, (dj, j))
+    return dl, par
+
+
 class GeodesicDisk:
     """Points reachable from ``p`` by a free path of length at most ``distance``.
 
@@ -95,169 +279,55 @@ class GeodesicDisk:
         self._start, self.bends = start, bends
         if bends > 1:
             rm.ensure_graph(distance)
-        q, extra, eprev, enext, removed = rm.start_cut(p)
-        self.cut = q
-        n = len(rm.corners)
-        m = len(extra)
-        # more points reached already (a turning mover's switch points, each with its own
-        # distance): free points of this map; one standing in a piece adds nothing
-        more = [(float(x), float(y), float(d0)) for x, y, d0 in sources if d0 < distance]
-        if more and len(rm.pieces):
-            free = ~shapely.intersects_xy(rm.eroded_union(), [x for x, _, _ in more],
-                                          [y for _, y, _ in more])
-            x0, y0, x1, y1 = rm.box
-            more = [src for src, ok in zip(more, free.tolist(), strict=True) if ok and
-                    x0 - 1e-9 <= src[0] <= x1 + 1e-9 and y0 - 1e-9 <= src[1] <= y1 + 1e-9]
-        ns = len(more)
+        cut, extra, eprev, enext, removed = rm.start_cut(p)
+        self.cut = cut
+        more = _free_sources(rm, sources, distance)
         # the same search with more sources (a turning mover's next round of turn nodes):
         # ``base``'s labels stand, only the new sources' edges are found and relaxed from
         old = base._more_of(self, more) if base is not None else None
-        # node numbering: 0..n-1 corners, n = p, n+1.. extra corners, then the other sources
-        # (in reused buffers: the corner arrays are large and copying them per pick-up costs
-        # more than the rest)
-        allc, allprev, allnext, owner = rm.node_buffers(m + ns)
-        allc[n] = allprev[n] = allnext[n] = p
-        owner[n:] = -1
-        if m:
-            allc[n + 1:n + 1 + m], allprev[n + 1:n + 1 + m], allnext[n + 1:n + 1 + m] = \
-                extra, eprev, enext
-            # which piece the extra corners belong to (for the shadow exclusion)
-            for e in range(m):
-                for k, ring in q.changed.items():
-                    if len(ring) and np.min(np.hypot(*(ring - extra[e]).T)) < 1e-9:
-                        owner[n + 1 + e] = k
-        total = n + 1 + m + ns
-        src_rows = list(range(n + 1 + m, total))
-        if ns:
-            pts = np.array([(x, y) for x, y, _ in more])
-            allc[n + 1 + m:total] = allprev[n + 1 + m:total] = allnext[n + 1 + m:total] = pts
-        start0: dict[int, float] = {n: float(start)}
-        start0.update({r: d0 for r, (_, _, d0) in zip(src_rows, more, strict=True)})
-        # edges from the start, the extra corners and the other sources to the corners nearby
-        if old is None:
-            extra_adj: dict[int, list[tuple[int, float]]] = {}
-            todo = [n, *range(n + 1, n + 1 + m), *src_rows]
-            near = rm.corners_near(p, distance - start + 1e-9)
-            if m:
-                mine = n + 1 + np.nonzero(norm(*(extra - np.array(p)).T) <= distance + 1e-9)[0]
-                near = np.concatenate([near, [n], mine])
-            if removed:
-                near = near[~np.isin(near, list(removed))]
-        else:
-            extra_adj = dict(old[2])
-            todo = src_rows[len(old[3]) - 1:]
-        new_rows = [r for r in todo if r in start0 and r != n]
-        # a free source's edges do not depend on the start when the start cut no piece (a
-        # turning mover's turn nodes are the same points from pick-up to pick-up)
-        reuse = not m and not removed and not q.changed
-        if reuse and new_rows:
-            radii = distance - np.array([start0[s] for s in new_rows]) + 1e-9
-            for s, (tgt, w) in zip(new_rows, rm.free_edges(allc[new_rows], radii),
-                                   strict=True):
-                extra_adj[s] = list(zip(tgt.tolist(), w.tolist(), strict=True))
-        for s in todo:
-            if reuse and s != n:
-                continue
-            if s in start0 and s != n:
-                near_s = rm.corners_near(tuple(allc[s]), distance - start0[s] + 1e-9)
-                if removed:
-                    near_s = near_s[~np.isin(near_s, list(removed))]
-                if m:
-                    near_s = np.concatenate([near_s, np.arange(n + 1, n + 1 + m)])
-            else:
-                near_s = near
-            tgt = near_s[near_s != s]
-            if not len(tgt):
-                continue
-            a = np.broadcast_to(allc[s], (len(tgt), 2))
-            ok = tangent(allc[tgt], a, allprev[tgt], allnext[tgt])
-            corner = s not in start0
-            if corner:
-                ok &= tangent(a, allc[tgt], allprev[s][None, :], allnext[s][None, :])
-            tgt = tgt[ok]
-            if not len(tgt):
-                continue
-            blocked = rm.blocked(np.broadcast_to(allc[s], (len(tgt), 2)), allc[tgt], q)
-            tgt = tgt[~blocked]
-            w = norm(*(allc[tgt] - allc[s]).T)
-            for t, ww in zip(tgt.tolist(), w.tolist(), strict=True):
-                extra_adj.setdefault(s, []).append((t, ww))
-                if corner:
-                    extra_adj.setdefault(t, []).append((s, ww))
-        # Dijkstra with a limit (dicts: only the corners within reach are ever touched),
-        # seeded with the sources' own edges; corners have the cached graph's edges (plus, for
-        # a start inside a piece, those to and from the cut piece's new corners)
-        adj = rm.adjacency() if bends > 1 else [[] for _ in range(n)]
-        edges: Sequence[Sequence[tuple[int, float]]] = \
-            adj if not m else _WithExtra(adj, extra_adj, n, total)
-        if old is None:
-            dl: dict[int, float] = dict.fromkeys(removed, -1.0)
-            dl.update(start0)
-            par: dict[int, int] = dict.fromkeys(start0, -1)
-            seeds = list(start0)
-        else:
-            dl, par = dict(old[0]), dict(old[1])
-            seeds = todo
-            for r in seeds:
-                dl[r] = start0[r]
-                par[r] = -1
-        heap: list[tuple[float, int]] = []
-        lim = distance + 1e-12
-        pop, push, get = heapq.heappop, heapq.heappush, dl.get
-        inf = math.inf
-        for src in seeds:
-            d0 = start0[src]
-            for j, wt in extra_adj.get(src, ()):
-                dj = d0 + wt
-                if dj <= lim and dj < get(j, inf):
-                    dl[j] = dj
-                    par[j] = src
-                    push(heap, (dj, j))
-        while heap:
-            du, u = pop(heap)
-            if du > dl[u]:
-                continue
-            for j, wt in edges[u]:
-                dj = du + wt
-                if dj <= lim and dj < get(j, inf):
-                    dl[j] = dj
-                    par[j] = u
-                    push(heap, (dj, j))
-        self._search: tuple[dict[int, float], dict[int, int], dict[int, list[tuple[int, float]]],
-                            dict[int, float]] = (dict(dl), dict(par), extra_adj, start0)
+        nodes = _Nodes.lay_out(rm, p, start, cut, (extra, eprev, enext), more)
+        extra_adj, todo = _source_edges(rm, nodes, p, distance, cut, removed, old)
+        dl, par = _dijkstra(rm, nodes, extra_adj, todo, removed, old, distance, bends)
+        self._search: _Search = (dict(dl), dict(par), extra_adj, nodes.start0)
         """The search's labels, parents, the sources' edges and the sources (for a search
         with more sources from the same start, :meth:`_more_of`)."""
+        self._label(nodes, dl, par, removed)
+        self._geometry: dict[object, BaseGeometry] = {}
+
+    def _label(self, nodes: _Nodes, dl: dict[int, float], par: dict[int, int],
+               removed: set[int]) -> None:
+        """The reached nodes as rows: the start, then the other sources, then the reached
+        corners in index order, with their distances and parents."""
+        n, ns, rm = nodes.n, len(nodes.src_rows), self.rm
         for dnode in removed:
             del dl[dnode]
             par.pop(dnode, None)
-        for src in start0:
+        for src in nodes.start0:
             del dl[src]
-        # renumber: row 0 = p, then the other sources, then the reached nodes in index order
-        order = np.concatenate([[n], src_rows, np.sort(np.fromiter(
+        order = np.concatenate([[n], nodes.src_rows, np.sort(np.fromiter(
             dl, dtype=np.int64, count=len(dl)))]).astype(np.int64)
         olist = order.tolist()
         row = {k: i for i, k in enumerate(olist)}
         row[-1] = -1
         self.n_sources = 1 + ns
         """Rows ``0 .. n_sources - 1`` are the sources (the start first)."""
-        self.nodes = allc[order]
-        self.dist = np.array([start0[k] for k in olist[:1 + ns]] +
+        self.nodes = nodes.at[order]
+        self.dist = np.array([nodes.start0[k] for k in olist[:1 + ns]] +
                              [dl[k] for k in olist[1 + ns:]])
-        if len(rm.pieces) and bool(rm.blocked(self.nodes[:1], self.nodes[:1] + 1e-9, q)[0]):
+        if len(rm.pieces) and bool(rm.blocked(self.nodes[:1], self.nodes[:1] + 1e-9,
+                                              self.cut)[0]):
             # a start inside a piece its query leaves whole (a turning mover's footprint
             # overlapping an obstacle, not touching it): no path leaves it, so its disk has
             # no room either (its wedge held points no witness reached)
-            self.dist[0] = distance
+            self.dist[0] = self.distance
         self.parent = np.array([row[par[k]] for k in olist], dtype=np.int64)
         self.corner_index = np.where(order < n, order, -1)
-        self.prev = allprev[order]
-        self.next = allnext[order]
-        self.owner = owner[order]
-        self._geometry: dict[object, BaseGeometry] = {}
+        self.prev = nodes.prev[order]
+        self.next = nodes.next[order]
+        self.owner = nodes.owner[order]
 
     def _more_of(self, new: GeodesicDisk, more: list[tuple[float, float, float]]
-                 ) -> tuple[dict[int, float], dict[int, int], dict[int, list[tuple[int, float]]],
-                            dict[int, float]] | None:
+                 ) -> _Search | None:
         """This search's state when ``new`` is the same search with more sources: the same
         map, start, distance and bends, and this disk's sources the first of ``more``."""
         k = self.n_sources - 1

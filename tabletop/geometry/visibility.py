@@ -359,6 +359,8 @@ class ReachMap:
 
     # -- the corner-to-corner graph ------------------------------------------------------
     def ensure_graph(self, cap: float) -> None:
+        """Make the corner graph hold every edge up to ``cap`` long (grown at least twofold
+        each time, so a phase of longer and longer moves builds it a few times at most)."""
         if cap <= self._graph_cap:
             return
         cap = max(cap, 2 * self._graph_cap)
@@ -367,45 +369,10 @@ class ReachMap:
         cand_i: list[np.ndarray] = []
         cand_j: list[np.ndarray] = []
         # 1. circle to circle: only near the four bitangents of each pair of circles
-        circ = self._circles
-        nc = len(circ)
+        nc = len(self._circles)
         table = self._circle_corner
         if nc > 1:
-            vr = circ[:, 2] / math.cos(math.pi / CIRCLE_SEGMENTS)
-            dx = circ[None, :, 0] - circ[:, None, 0]
-            dy = circ[None, :, 1] - circ[:, None, 1]
-            dd = np.hypot(dx, dy)
-            ok = (dd <= cap + vr[:, None] + vr[None, :]) & (dd > 1e-12)
-            ok &= np.triu(np.ones((nc, nc), bool), 1)
-            a, b = np.nonzero(ok)
-            d = dd[a, b]
-            phi = np.arctan2(dy[a, b], dx[a, b])
-            ra, rb = circ[a, 2], circ[b, 2]
-            normals_a, normals_b, valid = [], [], []
-            co = np.clip((ra - rb) / d, -1.0, 1.0)
-            ci = np.clip((ra + rb) / d, -1.0, 1.0)
-            for sgn in (1.0, -1.0):
-                al = phi + sgn * np.arccos(co)
-                normals_a.append(al)
-                normals_b.append(al)
-                valid.append(np.abs(ra - rb) < d)
-                al = phi + sgn * np.arccos(ci)
-                normals_a.append(al)
-                normals_b.append(al + math.pi)
-                valid.append(ra + rb < d)
-            seg = 2.0 * math.pi / CIRCLE_SEGMENTS
-            pa, pb = self._phase[a], self._phase[b]
-            for na, nb, vv in zip(normals_a, normals_b, valid, strict=True):
-                ka = np.floor(np.mod(na - pa, 2 * math.pi) / seg).astype(np.int64)
-                kb = np.floor(np.mod(nb - pb, 2 * math.pi) / seg).astype(np.int64)
-                aa, bb, kaa, kbb = a[vv], b[vv], ka[vv], kb[vv]
-                for oa in (-1, 0, 1):
-                    for ob in (-1, 0, 1):
-                        ui = table[aa, (kaa + oa) % CIRCLE_SEGMENTS]
-                        vj = table[bb, (kbb + ob) % CIRCLE_SEGMENTS]
-                        m = (ui >= 0) & (vj >= 0)
-                        cand_i.append(ui[m])
-                        cand_j.append(vj[m])
+            cand_i, cand_j = self._bitangent_candidates(cap)
         # 2. along each circle's own ring
         if nc:
             u = table
@@ -446,6 +413,51 @@ class ReachMap:
         self._adj_nbr = dst.astype(np.int64)
         self._adj_w = ww
         self._graph_cap = cap
+
+    def _bitangent_candidates(self, cap: float) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """Pairs of corners of two circles' polygons near one of the four bitangents of the
+        circles (within a vertex either way), for circles less than ``cap`` apart."""
+        circ = self._circles
+        nc = len(circ)
+        table = self._circle_corner
+        cand_i: list[np.ndarray] = []
+        cand_j: list[np.ndarray] = []
+        vr = circ[:, 2] / math.cos(math.pi / CIRCLE_SEGMENTS)
+        dx = circ[None, :, 0] - circ[:, None, 0]
+        dy = circ[None, :, 1] - circ[:, None, 1]
+        dd = np.hypot(dx, dy)
+        ok = (dd <= cap + vr[:, None] + vr[None, :]) & (dd > 1e-12)
+        ok &= np.triu(np.ones((nc, nc), bool), 1)
+        a, b = np.nonzero(ok)
+        d = dd[a, b]
+        phi = np.arctan2(dy[a, b], dx[a, b])
+        ra, rb = circ[a, 2], circ[b, 2]
+        normals_a, normals_b, valid = [], [], []
+        co = np.clip((ra - rb) / d, -1.0, 1.0)
+        ci = np.clip((ra + rb) / d, -1.0, 1.0)
+        for sgn in (1.0, -1.0):
+            al = phi + sgn * np.arccos(co)
+            normals_a.append(al)
+            normals_b.append(al)
+            valid.append(np.abs(ra - rb) < d)
+            al = phi + sgn * np.arccos(ci)
+            normals_a.append(al)
+            normals_b.append(al + math.pi)
+            valid.append(ra + rb < d)
+        seg = 2.0 * math.pi / CIRCLE_SEGMENTS
+        pa, pb = self._phase[a], self._phase[b]
+        for na, nb, vv in zip(normals_a, normals_b, valid, strict=True):
+            ka = np.floor(np.mod(na - pa, 2 * math.pi) / seg).astype(np.int64)
+            kb = np.floor(np.mod(nb - pb, 2 * math.pi) / seg).astype(np.int64)
+            aa, bb, kaa, kbb = a[vv], b[vv], ka[vv], kb[vv]
+            for oa in (-1, 0, 1):
+                for ob in (-1, 0, 1):
+                    ui = table[aa, (kaa + oa) % CIRCLE_SEGMENTS]
+                    vj = table[bb, (kbb + ob) % CIRCLE_SEGMENTS]
+                    m = (ui >= 0) & (vj >= 0)
+                    cand_i.append(ui[m])
+                    cand_j.append(vj[m])
+        return cand_i, cand_j
 
     def adjacency(self) -> list[list[tuple[int, float]]]:
         """The corner graph as Python lists of (neighbour, length) per corner, built once."""
@@ -602,6 +614,33 @@ class ReachMap:
         return GeodesicDisk(self, (float(p[0]), float(p[1])), float(distance), sources,
                             float(start), bends, base)
 
+    def _away(self, k: int, p: tuple[float, float]) -> np.ndarray | None:
+        """The unit normal of the line through ``p`` that separates piece ``k``'s exact
+        obstacle from ``p``'s side (``None``: a grown piece whose exact shapes overlap there,
+        which stays whole)."""
+        kind, data = self._exact[k]
+        if kind == "grown":
+            # a piece grown by a turning mover's footprint: the separating axis of the two
+            # exact shapes (None: they overlap, the piece stays whole)
+            got = data(p)  # type: ignore[operator]
+            if got is None:
+                return None
+            normal = np.asarray(got, dtype=float)
+        elif kind == "circle":
+            cxy = np.asarray(data, dtype=float)[:2]
+            normal = np.array(p) - cxy
+        else:
+            piece: Polygon = data  # type: ignore[assignment]
+            near = nearest_points(piece, Point(p))[0]
+            normal = np.array([p[0] - near.x, p[1] - near.y])
+            if np.hypot(*normal) < 1e-12:
+                c0 = piece.centroid
+                normal = np.array([p[0] - c0.x, p[1] - c0.y])
+        nn = float(np.hypot(*normal))
+        if nn < 1e-12:
+            return np.array([1.0, 0.0])
+        return normal / nn  # type: ignore[no-any-return]
+
     def start_cut(self, p: tuple[float, float]) -> tuple[StartCut, np.ndarray, np.ndarray,
                                                             np.ndarray, set[int]]:
         """Cut the pieces that contain ``p``; return the extra corners and the removed ones."""
@@ -617,29 +656,9 @@ class ReachMap:
         hits = self.tree.query(Point(p), predicate="intersects")
         for k in hits:
             k = int(k)
-            kind, data = self._exact[k]
-            if kind == "grown":
-                # a piece grown by a turning mover's footprint: the separating axis of the two
-                # exact shapes (None: they overlap, the piece stays whole)
-                got = data(p)  # type: ignore[operator]
-                if got is None:
-                    continue
-                normal = np.asarray(got, dtype=float)
-            elif kind == "circle":
-                cxy = np.asarray(data, dtype=float)[:2]
-                normal = np.array(p) - cxy
-            else:
-                piece: Polygon = data  # type: ignore[assignment]
-                near = nearest_points(piece, Point(p))[0]
-                normal = np.array([p[0] - near.x, p[1] - near.y])
-                if np.hypot(*normal) < 1e-12:
-                    c0 = piece.centroid
-                    normal = np.array([p[0] - c0.x, p[1] - c0.y])
-            nn = float(np.hypot(*normal))
-            if nn < 1e-12:
-                normal = np.array([1.0, 0.0])
-            else:
-                normal = normal / nn
+            normal = self._away(k, p)
+            if normal is None:
+                continue
             # keep the part of the piece behind the line through p, normal pointing out
             big = 4.0 * (self.width + self.height)
             t = np.array([-normal[1], normal[0]])

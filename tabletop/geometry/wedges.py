@@ -15,13 +15,9 @@ shadows lying wholly inside the caller's excluded set (the end rules) are droppe
 overlays.
 
 When the start lies in no piece (the usual case), the clipped wedges are built without
-overlays (:func:`_rays`): rays from each apex stop at the first edge of the union of the pieces
-(its outline is built once per obstacle set) facing the apex, cast at the arc's sample angles
-and on both sides of every direction where the visible boundary can change (outline vertices
-and crossings of edges with the wedge's circle). Between two neighbouring rays the visible part
-is convex, so each outline lies inside the true visible region and differs from it only by the
-inscribed arcs; the wedges of every run then merge into one polygon, and only the final union
-is an overlay.
+overlays: :func:`~tabletop.geometry.rays.visible_outlines` casts rays from each apex to the
+first edge of the obstacles' outline; the wedges of every run then merge into one polygon, and
+only the final union is an overlay.
 
 :func:`build_region` is the entry point (:meth:`tabletop.geometry.geodesic.GeodesicDisk.region`
 calls it and caches its answer).
@@ -39,6 +35,7 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from tabletop.geometry.polygons import clipped, norm, polygonal, sized_polygons
+from tabletop.geometry.rays import visible_outlines
 
 if TYPE_CHECKING:
     from tabletop.geometry.geodesic import GeodesicDisk
@@ -57,18 +54,6 @@ ARC_TOLERANCE = 0.002
 """Largest chord sag of the inscribed arcs of the wedges, inches."""
 SHADOW_SLOTS = 9
 """Far points per shadow (angular step at most pi / 8)."""
-_AXES = np.array([0.0, 0.5 * math.pi, math.pi, 1.5 * math.pi])
-"""Directions of the axis extremes of a circle (bounding boxes of sectors)."""
-
-
-def _search(keys: np.ndarray, values: np.ndarray, side: str) -> np.ndarray:
-    """``np.searchsorted(keys, values, side)``, searching the values in sorted order (faster)."""
-    if len(values) < 256:
-        return np.searchsorted(keys, values, side)  # type: ignore[call-overload,no-any-return]
-    order = np.argsort(values)
-    out = np.empty(len(values), dtype=np.int64)
-    out[order] = np.searchsorted(keys, values[order], side)  # type: ignore[call-overload]
-    return out
 
 
 @dataclass
@@ -164,7 +149,8 @@ def wedges_of(disk: GeodesicDisk, slack: np.ndarray | None, ahead: bool = False,
     A wedge turns from the continuation of ``parent -> v`` towards the obstacle side
     (where ``v``'s ring neighbours lie) until the first obstacle edge at ``v``. With
     ``ahead``, an edge of ``v`` straight along the continuation ends the turn at once (no
-    wedge: its turn would run through the piece, which the rays of :func:`_rays` must
+    wedge: its turn would run through the piece, which the rays of
+    :func:`~tabletop.geometry.rays.visible_outlines` must
     not see); otherwise such a wedge turns on to the other edge and relies on the
     shadows of the pieces.
 
@@ -173,8 +159,23 @@ def wedges_of(disk: GeodesicDisk, slack: np.ndarray | None, ahead: bool = False,
     most :data:`ARC_TOLERANCE`) or, with ``outer``, a few points around each sector (its
     arc by tangents turning at most pi / 4): enough to test whether a wedge lies in a set.
     """
-    # the sources' disks (the start first): full disks, no apex; a source whose disk the
-    # others' reach holds adds nothing
+    w0, outline0, n0 = _source_disks(disk, outer)
+    turns = _corner_turns(disk, slack, ahead)
+    if turns is None:
+        return w0, outline0, n0
+    k, v, rho, start, sweep = turns
+    pts, size = _sector_outlines(v, rho, start, sweep, outer)
+    wedges = Wedges(np.concatenate([w0.apex, v]), np.concatenate([w0.radius, rho]),
+                    np.concatenate([w0.start, start]), np.concatenate([w0.sweep, sweep]),
+                    np.concatenate([w0.own, disk.owner[k]]),
+                    np.concatenate([w0.query, np.zeros(len(k), bool)]),
+                    np.concatenate([w0.node, k]))
+    return wedges, np.concatenate([outline0, pts]), np.concatenate([n0, size])
+
+
+def _source_disks(disk: GeodesicDisk, outer: bool) -> tuple[Wedges, np.ndarray, np.ndarray]:
+    """The sources' disks (the start first) as wedges, with their outlines (:func:`wedges_of`):
+    full disks, no apex; a source whose disk the others' reach holds adds nothing."""
     src_rows = np.nonzero(~held_sources(disk))[0]
     ns = len(src_rows)
     srcp = disk.nodes[src_rows]
@@ -192,13 +193,22 @@ def wedges_of(disk: GeodesicDisk, slack: np.ndarray | None, ahead: bool = False,
         jj = np.arange(len(wd)) - np.repeat(np.cumsum(n0) - n0, n0)
         ang0 = jj * (2 * math.pi / n0[wd])
         outline0 = np.column_stack([srcp[wd, 0] + srad[wd] * np.cos(ang0),
-                                srcp[wd, 1] + srad[wd] * np.sin(ang0)])
-    only = (Wedges(srcp.copy(), srad, np.zeros(ns), np.full(ns, 2 * math.pi),
-                    np.full(ns, -1), np.ones(ns, bool), src_rows.astype(np.int64)),
+                                    srcp[wd, 1] + srad[wd] * np.sin(ang0)])
+    return (Wedges(srcp.copy(), srad, np.zeros(ns), np.full(ns, 2 * math.pi),
+                   np.full(ns, -1), np.ones(ns, bool), src_rows.astype(np.int64)),
             outline0, n0)
+
+
+def _corner_turns(disk: GeodesicDisk, slack: np.ndarray | None, ahead: bool
+                  ) -> tuple[np.ndarray, ...] | None:
+    """The reached corners that cast a wedge and their wedges: node rows ``k``, apexes
+    ``v``, radii, start angles and signed sweeps (``None``: no corner casts one).
+
+    A corner whose disk lies in the excluded set (its radius at most ``slack``) casts none;
+    ``ahead`` as in :func:`wedges_of`."""
     k = np.arange(disk.n_sources, len(disk.nodes))
     if not len(k):
-        return only
+        return None
     rho = disk.distance - disk.dist[k]
     ok = rho > 1e-9
     ci = disk.corner_index[k]
@@ -227,17 +237,21 @@ def wedges_of(disk: GeodesicDisk, slack: np.ndarray | None, ahead: bool = False,
                            np.where(p2 > 1e-12, p2, np.inf))
         ok &= np.isfinite(sweep)
     if not ok.any():
-        return only
+        return None
     k, rho, v, d, side, sweep = k[ok], rho[ok], v[ok], d[ok], side[ok], sweep[ok]
     rho = np.minimum(rho, _reach_cap(disk, v))
-    start = np.arctan2(d[:, 1], d[:, 0])
-    sweep = side * sweep
+    return k, v, rho, np.arctan2(d[:, 1], d[:, 0]), side * sweep
+
+
+def _sector_outlines(v: np.ndarray, rho: np.ndarray, start: np.ndarray, sweep: np.ndarray,
+                     outer: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The sectors' outlines, apex first (:func:`wedges_of`), and each one's size."""
     if outer:
         # apex, arc start, tangent corners at the middle of each step, arc end
         nseg = np.maximum(1, np.ceil(np.abs(sweep) / (0.25 * math.pi))).astype(np.int64)
         size = nseg + 3
         offs = np.concatenate([[0], np.cumsum(size)])
-        w_of = np.repeat(np.arange(len(k)), size)
+        w_of = np.repeat(np.arange(len(v)), size)
         j = np.arange(offs[-1]) - offs[w_of]
         h = sweep[w_of] / nseg[w_of]
         last = j == size[w_of] - 1
@@ -250,252 +264,14 @@ def wedges_of(disk: GeodesicDisk, slack: np.ndarray | None, ahead: bool = False,
         nseg = np.maximum(1, np.ceil(np.abs(sweep) / step)).astype(np.int64)
         size = nseg + 2
         offs = np.concatenate([[0], np.cumsum(size)])
-        w_of = np.repeat(np.arange(len(k)), size)
+        w_of = np.repeat(np.arange(len(v)), size)
         j = np.arange(offs[-1]) - offs[w_of]
         ang = start[w_of] + sweep[w_of] * (np.maximum(j - 1, 0) / nseg[w_of])
         rr = np.where(j == 0, 0.0, rho[w_of])
     pts = np.empty((len(ang), 2))
     pts[:, 0] = v[w_of, 0] + rr * np.cos(ang)
     pts[:, 1] = v[w_of, 1] + rr * np.sin(ang)
-    w0 = only[0]
-    wedges = Wedges(np.concatenate([w0.apex, v]), np.concatenate([w0.radius, rho]),
-                     np.concatenate([w0.start, start]), np.concatenate([w0.sweep, sweep]),
-                     np.concatenate([w0.own, disk.owner[k]]),
-                     np.concatenate([w0.query, np.zeros(len(k), bool)]),
-                     np.concatenate([w0.node, k]))
-    return wedges, np.concatenate([outline0, pts]), np.concatenate([n0, size])
-
-
-def _rays(disk: GeodesicDisk, wedges: Wedges) -> tuple[list[np.ndarray], np.ndarray]:
-    """Each wedge's visible part as a star-shaped outline (apex first, then its rays).
-
-    Rays leave the apex at the arc's sample angles and just before and after every
-    direction in which something changes: a vertex of the obstacles' outline within
-    reach, or a point where an outline edge crosses the wedge's circle. Each ray stops at
-    the first outline edge facing the apex, or at the radius. Between two neighbouring
-    rays nothing changes, so the visible part there is convex (the sector cut by the
-    half-planes of the edges it meets) and the chord between the rays' ends lies inside
-    it: the outline never exceeds the true visible region, and it differs from it only
-    by the inscribed arcs. The start's disk (wedge 0) has no apex and goes all round.
-
-    (Written for few NumPy calls on short arrays: x and y are separate columns.)
-    """
-    tree, union = disk.rm.outline()[2:]
-    ex0, ey0, ex1, ey1, edx, edy = disk.rm.outline_columns()
-    nw = len(wedges)
-    apex, rho, start, sweep = wedges.apex, wedges.radius, wedges.start, wedges.sweep
-    apx, apy = apex[:, 0].copy(), apex[:, 1].copy()
-    side = np.where(sweep < 0, -1.0, 1.0)
-    span = np.abs(sweep)
-    full = wedges.query
-    span[full] = 2 * math.pi
-    two_pi = 2 * math.pi
-    eps = 1e-9
-    # bounding boxes of the sectors: apex, arc ends and the arc's axis extremes
-    ang = np.empty((nw, 6))
-    ang[:, 0] = start
-    ang[:, 1] = start + sweep
-    ang[:, 2:] = _AXES
-    inside = np.ones((nw, 6), bool)
-    inside[:, 2:] = np.mod(side[:, None] * (_AXES[None, :] - start[:, None]),
-                           two_pi) <= span[:, None]
-    bxs = np.where(inside, apx[:, None] + rho[:, None] * np.cos(ang), apx[:, None])
-    bys = np.where(inside, apy[:, None] + rho[:, None] * np.sin(ang), apy[:, None])
-    wi, ei = tree.query(shapely.box(np.minimum(bxs.min(axis=1), apx),
-                                    np.minimum(bys.min(axis=1), apy),
-                                    np.maximum(bxs.max(axis=1), apx),
-                                    np.maximum(bys.max(axis=1), apy)))
-    # per (wedge, edge) pair: P - A, Q - A and the edge vector d
-    Ax, Ay = apx[wi], apy[wi]
-    px, py = ex0[ei] - Ax, ey0[ei] - Ay
-    qx, qy = ex1[ei] - Ax, ey1[ei] - Ay
-    dx, dy = edx[ei], edy[ei]
-    dl2 = dx * dx + dy * dy
-    dl = np.sqrt(dl2)
-    # edges facing the apex that come within its radius
-    sfoot = np.clip(-(px * dx + py * dy) / dl2, 0.0, 1.0)
-    fx, fy = px + sfoot * dx, py + sfoot * dy
-    near = np.sqrt(fx * fx + fy * fy)
-    front = ((px * dy - py * dx) < -1e-12 * dl) & (near < rho[wi])
-    # a wedge whose apex touches the outline other than by its own two edges (another
-    # piece through the corner) tests its rays' first steps for entering the obstacles
-    touch = near < 1e-6
-    touching = np.zeros(nw, bool)
-    cone_w: list[int] = []
-    cone_a: list[float] = []
-    cone_n: list[float] = []
-    if touch.any():
-        tw = wi[touch]
-        ed = np.column_stack([dx[touch], dy[touch]]) / dl[touch, None]
-        at_p = norm(px[touch], py[touch]) <= 1e-12
-        at_q = norm(qx[touch], qy[touch]) <= 1e-12
-        nodes = wedges.node[tw]
-        At = apex[tw]
-        own_dirs = []
-        for nb in (disk.prev[nodes], disk.next[nodes]):
-            e = nb - At
-            own_dirs.append(e / np.maximum(np.hypot(e[:, 0], e[:, 1]), 1e-300)[:, None])
-        out_dir = np.where(at_p[:, None], ed, -ed)
-        par = [np.abs(out_dir[:, 0] * o[:, 1] - out_dir[:, 1] * o[:, 0]) <= 1e-9
-               for o in own_dirs]
-        par = [pp & (out_dir[:, 0] * o[:, 0] + out_dir[:, 1] * o[:, 1] > 0)
-               for pp, o in zip(par, own_dirs, strict=True)]
-        own_edge = (at_p | at_q) & (par[0] | par[1]) & ~full[tw]
-        touching[tw[~own_edge]] = True
-        # the obstacles' angular cones at apexes on the outline: counter-clockwise from
-        # each edge leaving the apex to the nearest edge arriving there
-        oang = np.arctan2(out_dir[:, 1], out_dir[:, 0])
-        # an apex inside an edge (a start in contact with a wall's face) has the half
-        # plane on the edge's left as its cone: its sides, along the face, are events,
-        # so the rays along the face are cast (issue 12: no ray ran along it)
-        inner = ~(at_p | at_q)
-        for w in np.unique(tw[touching[tw]]).tolist():
-            mine = tw == w
-            outs = oang[mine & at_p]
-            ins = oang[mine & at_q]
-            if len(outs) and len(ins):
-                width = np.mod(ins[None, :] - outs[:, None], 2 * math.pi).min(axis=1)
-                cone_w.extend([w] * len(outs))
-                cone_a.extend(outs.tolist())
-                cone_n.extend(width.tolist())
-            faces = np.arctan2(ed[mine & inner, 1], ed[mine & inner, 0])
-            cone_w.extend([w] * len(faces))
-            cone_a.extend(faces.tolist())
-            cone_n.extend([math.pi] * len(faces))
-    f = np.nonzero(front)[0]
-    wi, ei = wi[f], ei[f]
-    px, py, qx, qy, dx, dy = px[f], py[f], qx[f], qy[f], dx[f], dy[f]
-    nf = len(wi)
-    # angles of both ends in each wedge's frame (0 at its start, growing with its turn)
-    sw, s0w = np.concatenate([side[wi], side[wi]]), np.concatenate([start[wi], start[wi]])
-    ph = np.mod(sw * (np.arctan2(np.concatenate([py, qy]), np.concatenate([px, qx])) - s0w),
-                two_pi)
-    phP, phQ = ph[:nf], ph[nf:]
-    # events: outline vertices within reach, crossings of edges and circles
-    rP2, rQ2 = px * px + py * py, qx * qx + qy * qy
-    r2 = rho[wi] ** 2
-    a2 = dx * dx + dy * dy
-    b2 = dx * px + dy * py
-    disc = b2 * b2 - a2 * (rP2 - r2)
-    sq = np.sqrt(np.maximum(disc, 0.0))
-    sol = np.concatenate([(-b2 - sq) / a2, (-b2 + sq) / a2])
-    both = np.arange(2 * nf)
-    both[nf:] -= nf
-    crossing = (sol > 0) & (sol < 1) & (disc > 0)[both]
-    k, sol = both[crossing], sol[crossing]
-    cw = wi[k]
-    cph = np.mod(side[cw] * (np.arctan2(py[k] + sol * dy[k], px[k] + sol * dx[k]) -
-                             start[cw]), two_pi)
-    inP, inQ = rP2 < r2, rQ2 < r2
-    ev_w = [wi[inP], wi[inQ], cw]
-    ev_phi = [phP[inP], phQ[inQ], cph]
-    if cone_w:
-        # the sides of the obstacles' cones at the apex
-        cwn = np.array(cone_w * 2, dtype=np.int64)
-        ca = np.concatenate([np.array(cone_a), np.array(cone_a) + np.array(cone_n)])
-        ev_w.append(cwn)
-        ev_phi.append(np.mod(side[cwn] * (ca - start[cwn]), two_pi))
-    evw = np.concatenate(ev_w)
-    evp = np.concatenate(ev_phi)
-    # arc samples (the ends nudged inside the wedge)
-    step = 2.0 * np.arccos(np.maximum(-1.0, 1.0 - ARC_TOLERANCE / np.maximum(rho, 1e-9)))
-    nseg = np.maximum(1, np.ceil(span / step)).astype(np.int64)
-    nseg[full] = np.maximum(3, nseg[full])
-    cnt = nseg + 1
-    cnt[full] = nseg[full]
-    aw = np.repeat(np.arange(nw), cnt)
-    j = np.arange(len(aw)) - np.repeat(np.cumsum(cnt) - cnt, cnt)
-    # rays, per wedge in angular order
-    rw = np.concatenate([aw, evw, evw])
-    rp = np.concatenate([span[aw] * j / nseg[aw], evp - eps, evp + eps])
-    # the start's disk wraps round; a wedge's rays stay just inside its two sides
-    at0 = full[rw]
-    rp0 = np.mod(rp[at0], two_pi)
-    rp = np.minimum(np.maximum(rp, eps), span[rw] - eps)
-    rp[at0] = rp0
-    # one sort key per ray: the wedge, then the angle (< 8) within it
-    keys = rw * 8.0 + rp
-    order = np.argsort(keys)
-    keys = keys[order]
-    fresh = np.ones(len(keys), bool)
-    fresh[1:] = keys[1:] != keys[:-1]
-    order, keys = order[fresh], keys[fresh]
-    rw, rp = rw[order], rp[order]
-    theta = start[rw] + side[rw] * rp
-    ux, uy = np.cos(theta), np.sin(theta)
-    R = rho[rw]
-    hit = np.full(len(rw), -1, dtype=np.int64)
-    if nf:
-        # the rays each front edge spans (its shorter angular interval); an interval that
-        # wraps past 0 is two ranges: (hi, 2 pi) and [0, lo)
-        lo, hi = np.minimum(phP, phQ), np.maximum(phP, phQ)
-        wrap = hi - lo > math.pi
-        base = wi * 8.0
-        s0 = _search(keys, np.where(wrap, base + hi, base + lo), "right")
-        left = _search(keys, np.concatenate([np.where(wrap, base + 8.0, base + hi),
-                                             base, base + lo]), "left")
-        s1, s2, s3 = left[:nf], left[nf:2 * nf], left[2 * nf:]
-        starts = np.concatenate([s0, np.where(wrap, s2, 0)])
-        counts = np.maximum(np.concatenate([s1 - s0, np.where(wrap, s3 - s2, 0)]), 0)
-        pe = np.repeat(both, counts)
-        pr = np.arange(len(pe)) + np.repeat(starts - (np.cumsum(counts) - counts), counts)
-        ddx, ddy = dx[pe], dy[pe]
-        den = ux[pr] * ddy - uy[pr] * ddx
-        num = px[pe] * ddy - py[pe] * ddx
-        t = np.full(len(pe), np.inf)
-        np.divide(num, den, out=t, where=np.abs(den) > 1e-300)
-        t[t <= 0] = np.inf
-        # the nearest edge of each ray, if nearer than its radius
-        best = R.copy()
-        np.minimum.at(best, pr, t)
-        won = (t == best[pr]) & (t < R[pr])
-        R = best
-        hit[pr[won]] = ei[pe[won]]
-    if touching.any():
-        tr = np.nonzero(touching[rw])[0]
-        tw_r = rw[tr]
-        blocked = shapely.contains_xy(union, apx[tw_r] + 1e-6 * ux[tr],
-                                      apy[tw_r] + 1e-6 * uy[tr])
-        th_r = theta[tr]
-        for w, a0, width in zip(cone_w, cone_a, cone_n, strict=True):
-            into = np.mod(th_r - a0, 2 * math.pi)
-            blocked |= (tw_r == w) & (into > 0) & (into < width)
-        R[tr[blocked]] = 0.0
-        hit[tr[blocked]] = -1
-    X = apx[rw] + R * ux
-    Y = apy[rw] + R * uy
-    # ends of rays at an outline vertex are that vertex; inner rays of a run on one edge
-    # and points that repeat their predecessor are dropped
-    on = np.nonzero(hit >= 0)[0]
-    he = hit[on]
-    xo, yo = X[on], Y[on]
-    snaps = [norm(xo - cx[he], yo - cy[he]) <= 1e-7 for cx, cy in ((ex0, ey0), (ex1, ey1))]
-    snaps[1] &= ~snaps[0]  # the edge's start wins when both ends are that close
-    for snap, (cx, cy) in zip(snaps, ((ex0, ey0), (ex1, ey1)), strict=True):
-        X[on[snap]] = cx[he[snap]]
-        Y[on[snap]] = cy[he[snap]]
-    same_w = np.zeros(len(rw), bool)
-    same_w[1:] = rw[1:] == rw[:-1]
-    run = hit >= 0
-    run[1:-1] &= (hit[1:-1] == hit[:-2]) & (hit[1:-1] == hit[2:]) & same_w[1:-1] & \
-        same_w[2:]
-    run[0] = run[-1] = False
-    keep = ~run
-    keep[1:] &= ~(same_w[1:] & (norm(X[1:] - X[:-1], Y[1:] - Y[:-1]) <= 1e-9))
-    rw, X, Y = rw[keep], X[keep], Y[keep]
-    # apex first (not for the sources' disks)
-    apexed = (~full).astype(np.int64)
-    sizes = np.bincount(rw, minlength=nw) + apexed
-    ends = np.cumsum(sizes)
-    begin = ends - sizes
-    first = np.searchsorted(rw, np.arange(nw), "left")
-    out = np.empty((int(ends[-1]) if nw else 0, 2))
-    rows = begin[rw] + apexed[rw] + (np.arange(len(rw)) - first[rw])
-    out[rows, 0] = X
-    out[rows, 1] = Y
-    out[begin[~full]] = apex[~full]
-    ends = ends.tolist()
-    return [out[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)], touching
+    return pts, size
 
 
 def _build_swept(disk: GeodesicDisk, exclude: BaseGeometry | None, exclude_key: object
@@ -509,7 +285,7 @@ def _build_swept(disk: GeodesicDisk, exclude: BaseGeometry | None, exclude_key: 
         # wedges wholly inside the excluded set add nothing (the start's disk stays)
         keep = ~shapely.contains(exclude, sized_polygons(flat, sizes)) | wedges.query
         wedges = wedges.take(keep)
-    coords, touching = _rays(disk, wedges)
+    coords, touching = visible_outlines(disk, wedges, ARC_TOLERANCE)
     merged, members = _chains(disk, wedges, coords, np.ones(len(wedges), bool)) \
         if len(wedges) > 1 else ([], np.zeros(0, dtype=np.int64))
     keepw = np.array([len(c) >= 3 for c in coords])
@@ -573,13 +349,23 @@ def whole_region(disk: GeodesicDisk) -> BaseGeometry | None:
 def build_region(disk: GeodesicDisk, exclude: BaseGeometry | None, exclude_key: object
                  ) -> BaseGeometry:
     """The region of ``disk`` minus ``exclude`` (:meth:`GeodesicDisk.region
-    <tabletop.geometry.geodesic.GeodesicDisk.region>`)."""
-    rm = disk.rm
+    <tabletop.geometry.geodesic.GeodesicDisk.region>`): the free space itself when the search
+    is complete and reaches past the box (:func:`whole_region`), else by casting rays when
+    the start stands in no piece (:func:`_build_swept`), else the wedges cut by the shadows
+    of the pieces they meet (:func:`_build_shadowed`)."""
     whole = whole_region(disk)
     if whole is not None:
         return _finish(disk, whole, exclude)
-    if len(rm.pieces) and not disk.cut.changed:
+    if len(disk.rm.pieces) and not disk.cut.changed:
         return _build_swept(disk, exclude, exclude_key)
+    return _build_shadowed(disk, exclude, exclude_key)
+
+
+def _build_shadowed(disk: GeodesicDisk, exclude: BaseGeometry | None, exclude_key: object
+                    ) -> BaseGeometry:
+    """:func:`build_region` by overlays: each wedge minus the shadows of the pieces it meets
+    (a start that stands in a piece, whose cut pieces the outline does not know)."""
+    rm = disk.rm
     slack = rm.slack(exclude_key, exclude) if exclude is not None and \
         exclude_key is not None and len(rm.corners) else None
     wedges, flat, sizes = wedges_of(disk, slack)
@@ -595,10 +381,6 @@ def build_region(disk: GeodesicDisk, exclude: BaseGeometry | None, exclude_key: 
     if not len(rm.pieces):
         raw = shapely.union_all(polys)
         return _finish(disk, raw, exclude)
-    # shadows
-    pieces_now = list(rm.rings)
-    for k, ring in disk.cut.changed.items():
-        pieces_now[k] = ring
     wi, pi = rm.piece_tree.query(polys, predicate="intersects")
     keep = wedges.own[wi] != pi
     wi, pi = wi[keep], pi[keep]
@@ -612,68 +394,88 @@ def build_region(disk: GeodesicDisk, exclude: BaseGeometry | None, exclude_key: 
         wi, pi = remap[wi[sel]], pi[sel]
         polys = polys[keepw]
         wedges = wedges.take(keepw)
-    # the start's own shadows use the cut pieces; others the full ones
     if len(wi):
-        kmax = max(len(r) for r in pieces_now)
-        nrows = len(wi)
-        verts = np.empty((nrows, kmax, 2))
-        valid = np.ones(nrows, bool)
-        for row, (w, k) in enumerate(zip(wi.tolist(), pi.tolist(), strict=True)):
-            ring = pieces_now[k] if wedges.query[w] else rm.rings[k]
-            if not len(ring):
-                valid[row] = False
-                verts[row] = 0.0
-                continue
-            verts[row, :len(ring)] = ring
-            verts[row, len(ring):] = ring[-1]
-        apex = wedges.apex[wi]
-        rho = wedges.radius[wi]
-        rel = verts - apex[:, None, :]
-        rr = np.hypot(rel[..., 0], rel[..., 1])
-        cen = rel.mean(axis=1)
-        base = np.arctan2(cen[:, 1], cen[:, 0])
-        ang = np.arctan2(rel[..., 1], rel[..., 0]) - base[:, None]
-        ang = (ang + math.pi) % (2 * math.pi) - math.pi
-        # vertices at the apex have no direction
-        at_apex = rr < 1e-9
-        lo = np.where(at_apex, np.inf, ang).min(axis=1)
-        hi = np.where(at_apex, -np.inf, ang).max(axis=1)
-        valid &= np.isfinite(lo) & np.isfinite(hi)
-        lo = np.where(valid, lo, 0.0)
-        hi = np.where(valid, hi, 0.0)
-        spread = hi - lo
-        fstep = spread / (SHADOW_SLOTS - 1)
-        far = np.maximum(rho / np.cos(fstep / 2), rr.max(axis=1)) * (1 + 1e-9) + 1e-9
-        t = np.linspace(0.0, 1.0, SHADOW_SLOTS)
-        fang = base[:, None] + lo[:, None] + spread[:, None] * t[None, :]
-        fpts = apex[:, None, :] + far[:, None, None] * np.stack(
-            [np.cos(fang), np.sin(fang)], axis=-1)
-        allpts = np.concatenate([verts, fpts], axis=1)
-        hulls = shapely.convex_hull(shapely.multipoints(allpts))
-        if exclude is not None and not exclude.is_empty:
-            # a shadow wholly inside the excluded set changes nothing
-            valid &= ~shapely.contains(exclude, hulls)
-        hulls = np.where(valid, hulls, None)
-        wi, pi, hulls = wi[valid], pi[valid], hulls[valid]
+        wi, hulls = _shadows(disk, wedges, wi, pi, exclude)
         if len(wi):
-            counts = np.bincount(wi, minlength=len(wedges))
-            width = int(counts.max())
-            grid = np.full((len(wedges), width), None, dtype=object)
-            order = np.argsort(wi, kind="stable")
-            wi_s = wi[order]
-            starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-            col = np.arange(len(wi_s)) - starts[wi_s]
-            grid[wi_s, col] = hulls[order]
-            shadow = shapely.union_all(grid, axis=1)
-            has = counts > 0
-            polys = polys.copy()
-            polys[has] = shapely.difference(polys[has], shadow[has])
+            polys = _minus_shadows(polys, wi, hulls)
     if merged:
         polys = np.concatenate([polys, np.array(merged, dtype=object)])
     if exclude is not None and not exclude.is_empty and len(polys) > 1:
         polys = polys[~shapely.contains(exclude, polys)]
     raw = shapely.union_all(polys)
     return _finish(disk, raw, exclude)
+
+
+def _shadows(disk: GeodesicDisk, wedges: Wedges, wi: np.ndarray, pi: np.ndarray,
+             exclude: BaseGeometry | None) -> tuple[np.ndarray, np.ndarray]:
+    """The shadow of piece ``pi[k]`` seen from the apex of wedge ``wi[k]`` (the convex hull of
+    the piece and far points on the rays through it), for each pair that casts one and whose
+    shadow is not wholly inside ``exclude``: the pairs' wedges and the shadows.
+
+    The start's own shadows use the pieces its query cut; others the full ones."""
+    rm = disk.rm
+    pieces_now = list(rm.rings)
+    for k, ring in disk.cut.changed.items():
+        pieces_now[k] = ring
+    kmax = max(len(r) for r in pieces_now)
+    nrows = len(wi)
+    verts = np.empty((nrows, kmax, 2))
+    valid = np.ones(nrows, bool)
+    for row, (w, k) in enumerate(zip(wi.tolist(), pi.tolist(), strict=True)):
+        ring = pieces_now[k] if wedges.query[w] else rm.rings[k]
+        if not len(ring):
+            valid[row] = False
+            verts[row] = 0.0
+            continue
+        verts[row, :len(ring)] = ring
+        verts[row, len(ring):] = ring[-1]
+    apex = wedges.apex[wi]
+    rho = wedges.radius[wi]
+    rel = verts - apex[:, None, :]
+    rr = np.hypot(rel[..., 0], rel[..., 1])
+    cen = rel.mean(axis=1)
+    base = np.arctan2(cen[:, 1], cen[:, 0])
+    ang = np.arctan2(rel[..., 1], rel[..., 0]) - base[:, None]
+    ang = (ang + math.pi) % (2 * math.pi) - math.pi
+    # vertices at the apex have no direction
+    at_apex = rr < 1e-9
+    lo = np.where(at_apex, np.inf, ang).min(axis=1)
+    hi = np.where(at_apex, -np.inf, ang).max(axis=1)
+    valid &= np.isfinite(lo) & np.isfinite(hi)
+    lo = np.where(valid, lo, 0.0)
+    hi = np.where(valid, hi, 0.0)
+    spread = hi - lo
+    fstep = spread / (SHADOW_SLOTS - 1)
+    far = np.maximum(rho / np.cos(fstep / 2), rr.max(axis=1)) * (1 + 1e-9) + 1e-9
+    t = np.linspace(0.0, 1.0, SHADOW_SLOTS)
+    fang = base[:, None] + lo[:, None] + spread[:, None] * t[None, :]
+    fpts = apex[:, None, :] + far[:, None, None] * np.stack(
+        [np.cos(fang), np.sin(fang)], axis=-1)
+    allpts = np.concatenate([verts, fpts], axis=1)
+    hulls = shapely.convex_hull(shapely.multipoints(allpts))
+    if exclude is not None and not exclude.is_empty:
+        # a shadow wholly inside the excluded set changes nothing
+        valid &= ~shapely.contains(exclude, hulls)
+    hulls = np.where(valid, hulls, None)
+    return wi[valid], hulls[valid]
+
+
+def _minus_shadows(polys: np.ndarray, wi: np.ndarray, hulls: np.ndarray) -> np.ndarray:
+    """Each wedge ``polys[w]`` minus the union of its shadows (``hulls[k]`` of ``wi[k] ==
+    w``), one overlay call for all."""
+    counts = np.bincount(wi, minlength=len(polys))
+    width = int(counts.max())
+    grid = np.full((len(polys), width), None, dtype=object)
+    order = np.argsort(wi, kind="stable")
+    wi_s = wi[order]
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    col = np.arange(len(wi_s)) - starts[wi_s]
+    grid[wi_s, col] = hulls[order]
+    shadow = shapely.union_all(grid, axis=1)
+    has = counts > 0
+    polys = polys.copy()
+    polys[has] = shapely.difference(polys[has], shadow[has])
+    return polys
 
 
 def _chains(disk: GeodesicDisk, wedges: Wedges, coords: list[np.ndarray], clean: np.ndarray

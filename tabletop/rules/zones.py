@@ -95,7 +95,8 @@ from tabletop.geometry.minkowski import (
 )
 from tabletop.geometry.polygons import ccw, clipped, convex_pieces, ring_polygons
 from tabletop.geometry.tolerance import EPS, mm
-from tabletop.geometry.turning import TurnReach, facing_grid, layer_step, turn_map
+from tabletop.geometry.turn_reach import TurnReach
+from tabletop.geometry.turning import facing_grid, layer_step, turn_map
 from tabletop.geometry.visibility import reach_map
 from tabletop.rules import rulings
 from tabletop.rules.actions import MAX_NUMBER, MAX_PATH_POINTS

@@ -1,0 +1,371 @@
+"""The reach of a turning mover from one start pose: its layers searched from their sources,
+joined where it may turn (:class:`TurnReach`, one pick-up).
+
+The construction and its guarantee are :mod:`tabletop.geometry.turning`'s, which builds the
+layers, turn regions and turn nodes this searches (once per phase, :class:`TurnMap
+<tabletop.geometry.turning.TurnMap>`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+
+import numpy as np
+import shapely
+
+from tabletop.geometry.cspace import angle_between
+from tabletop.geometry.geodesic import Distances, GeodesicDisk
+from tabletop.geometry.turning import DEFAULT_STEP, EXITS, Pose, TurnMap, facing_grid
+from tabletop.geometry.visibility import ReachMap
+
+__all__ = ["TURN_GAIN", "TurnReach"]
+
+
+@dataclass
+class _Source:
+    """Where a layer's source comes from: the poses before it (with facings)."""
+
+    point: tuple[float, float]
+    dist: float
+    _before: list[Pose] | Callable[[], list[Pose]]
+    """The witness up to and including this source's pose in its layer (or how to find it:
+    a turn on the way asks its first layer only when a witness through it is wanted)."""
+
+    @property
+    def before(self) -> list[Pose]:
+        if callable(self._before):
+            self._before = self._before()
+        return self._before
+
+
+@dataclass
+class _LayerReach:
+    facing: float
+    disk: GeodesicDisk
+    sources: list[_Source] = field(default_factory=list)
+
+
+class TurnReach:
+    """The poses reachable from a start pose within a distance (one pick-up).
+
+    Attributes
+    ----------
+    layers : dict
+        facing -> the layer's reach (a :class:`GeodesicDisk` from its sources).
+    start_facings : list of float
+        Facings the mover can turn to at the start.
+    """
+
+    def __init__(self, tm: TurnMap, start: tuple[float, float], facing: float,
+                 distance: float, step: float = DEFAULT_STEP) -> None:
+        self.tm, self.start, self.facing, self.distance = tm, start, float(facing), distance
+        self.grid = facing_grid(tm.footprint, facing, step)
+        base_grid = facing_grid(tm.footprint, 0.0, step)
+        self.own_layer = tm.key(facing) not in base_grid
+        """Whether the start's facing is off the grid (its layer holds only what is near)."""
+        self.start_in_hub = tm.in_hub(*start)
+        chains = self._start_turns()
+        self.start_facings = sorted(chains)
+        self.layers: dict[float, _LayerReach] = {}
+        self.hub: _LayerReach | None = None
+        """The hub's reach: where the circumscribed circle stays clear all the way (any facing
+        there; ``None`` when the start cannot get out to it)."""
+        p = (float(start[0]), float(start[1]))
+        for f, chain in chains.items():
+            # the start's own facing off the grid is a layer built for this start: when it may
+            # turn freely there, its paths at that facing bend once at most (the grid's layers
+            # have the rest)
+            once = self.start_in_hub and self.own_layer and f == tm.key(facing)
+            disk = self._map(f).disk(p, distance, bends=1 if once else 2)
+            self.layers[f] = _LayerReach(f, disk, [_Source(p, 0.0, chain)])
+        if self.start_in_hub:
+            self.hub = _LayerReach(self.facing, tm.hub.disk(p, distance),
+                                   [_Source(p, 0.0, [(p[0], p[1], self.facing)])])
+        else:
+            self._exits(p)
+        if distance > 0 and len(base_grid) > 1:
+            self._turns_on_the_way(step)
+
+    def _map(self, f: float) -> ReachMap:
+        """The layer at ``f``; the start's own facing off the grid gets only what is near."""
+        tm = self.tm
+        if self.own_layer and f == tm.key(self.facing):
+            return tm.layer(f, (self.start[0], self.start[1], self.distance + tm.radius + 1e-6))
+        return tm.layer(f)
+
+    # -- turning at the start ------------------------------------------------------------
+    def _start_turns(self) -> dict[float, list[Pose]]:
+        """Each facing the mover can turn to at the start, with the poses of the turn."""
+        tm, (x, y), f0 = self.tm, self.start, self.facing
+        k0 = tm.key(f0)
+        out: dict[float, list[Pose]] = {k0: [(x, y, f0)]}
+        if self.start_in_hub:
+            for g in self.grid:
+                if g != k0:
+                    out[g] = [(x, y, f0), (x, y, f0 + angle_between(f0, g))]
+            return out
+        # turn one way, then the other, one grid step at a time, while the exact test allows
+        order = sorted(self.grid, key=lambda g: (g - k0) % tm.period)
+        for direction in (1, -1):
+            seq = order[1:] if direction == 1 else order[1:][::-1]
+            at, chain = f0, [(x, y, f0)]
+            for g in seq:
+                step = (g - at) % tm.period if direction == 1 else -((at - g) % tm.period)
+                if tm.turn_blocked((x, y), at, step):
+                    break
+                at += step
+                chain.append((x, y, at))
+                if g not in out:
+                    out[g] = _compact(chain)
+        return out
+
+    def _exits(self, p: tuple[float, float]) -> None:
+        """A start whose circle is not clear: move out straight at a start facing to where it
+        is, turn there, and seed every other layer from those points."""
+        tm, D = self.tm, self.distance
+        ang = np.arange(EXITS) * (2 * math.pi / EXITS)
+        dirs = np.column_stack([np.cos(ang), np.sin(ang)])
+        not_hub = tm.not_hub()
+        found: list[_Source] = []
+        # the model's own facing first: an exit found from several facings keeps the fewest
+        # turns
+        own = tm.key(self.facing)
+        for f in sorted(self.start_facings, key=lambda g: abs(angle_between(own, g))):
+            lay = self.layers[f]
+            rm = lay.disk.rm
+            ends = np.asarray(p) + D * dirs
+            segs = shapely.linestrings(np.stack([np.broadcast_to(p, ends.shape), ends], axis=1))
+            # where each ray first reaches the hub: the end of its first stretch outside it
+            inside = shapely.intersection(segs, not_hub)
+            t_hub = np.full(EXITS, np.inf)
+            for k, g in enumerate(inside):
+                t_hub[k] = _first_exit(g, p, dirs[k], D)
+            ok = np.isfinite(t_hub) & (t_hub < D)
+            if not ok.any():
+                continue
+            pts = np.asarray(p) + (t_hub + 1e-7)[:, None] * dirs
+            ok &= tm.hub_mask(pts[:, 0], pts[:, 1])
+            if ok.any():
+                idx = np.nonzero(ok)[0]
+                blocked = rm.blocked(np.broadcast_to(p, (len(idx), 2)), pts[idx], lay.disk.cut)
+                x0, y0, x1, y1 = rm.box
+                for k, b in zip(idx.tolist(), blocked.tolist(), strict=True):
+                    q = (float(pts[k, 0]), float(pts[k, 1]))
+                    if b or not (x0 <= q[0] <= x1 and y0 <= q[1] <= y1):
+                        continue
+                    chain = list(lay.sources[0].before)
+                    found.append(_Source(q, float(t_hub[k] + 1e-7),
+                                         [*chain, (q[0], q[1], chain[-1][2])]))
+        if not found:
+            return
+        # the same exit from several start facings: the shortest
+        found.sort(key=lambda s: s.dist)
+        unique: dict[tuple[float, float], _Source] = {}
+        for src in found:
+            unique.setdefault((round(src.point[0], 9), round(src.point[1], 9)), src)
+        found = list(unique.values())
+        first = found[0]
+        hub_disk = tm.hub.disk(first.point, D, [(*s.point, s.dist) for s in found[1:]],
+                               start=first.dist)
+        self.hub = _LayerReach(first.before[-1][2], hub_disk,
+                               [first, *_kept(found[1:], hub_disk)])
+        for g in self.grid:
+            srcs = [_Source(s.point, s.dist, [*s.before, (*s.point,
+                                                          s.before[-1][2] + angle_between(
+                                                              s.before[-1][2], g))])
+                    for s in found if s.before[-1][2] % self.tm.period != g]
+            if not srcs:
+                continue
+            got = self.layers.get(g)
+            if got is None:
+                first, rest = srcs[0], srcs[1:]
+                disk = self._map(g).disk(first.point, D, [(*s.point, s.dist) for s in rest],
+                                             start=first.dist)
+                kept = [first, *_kept(rest, disk)]
+                self.layers[g] = _LayerReach(g, disk, kept)
+            else:
+                # a start facing: the exits add sources to its disk
+                start_src = got.sources[0]
+                disk = self._map(g).disk(start_src.point, D,
+                                             [(*s.point, s.dist) for s in srcs])
+                self.layers[g] = _LayerReach(g, disk, [start_src, *_kept(srcs, disk)])
+
+    # -- turning on the way --------------------------------------------------------------
+    def _turns_on_the_way(self, step: float) -> None:
+        """Turns at the turn nodes (:meth:`TurnMap.turn_nodes`): a node that one layer reaches
+        sooner than another layer of its run becomes a source of that layer, its witness the
+        first layer's path there and the turn; round after round (a turn of several steps on
+        the way takes a round each) until no layer gains."""
+        tm, D = self.tm, self.distance
+        x, y = self.start
+        nodes = tm.turn_nodes(step, (x - D, y - D, x + D, y + D))
+        k, per = len(nodes.grid), tm.period
+        near = np.nonzero(np.hypot(nodes.xy[:, 0] - self.start[0],
+                                   nodes.xy[:, 1] - self.start[1]) < D)[0]
+        if not len(near):
+            return
+        xy, lo, n = nodes.xy[near], nodes.lo[near], nodes.n[near]
+        own = tm.key(self.facing)
+        keys = [*nodes.grid, *([own] if self.own_layer else [])]
+        usable = {f: _usable(f, nodes.grid, per, lo, n) for f in keys}
+        dist = {f: np.full(len(xy), np.inf) for f in keys}
+        used = {f: np.zeros(len(xy), bool) for f in keys}
+        changed = set(self.layers)
+        # each layer's answer at its nodes, carried from round to round (a round's few new
+        # sources change the answer of few nodes)
+        last: dict[float, Distances] = {}
+        for _ in range(k + 2):
+            for f in changed:
+                m = usable[f]
+                if f in self.layers and m.any():
+                    last[f] = self.layers[f].disk.distances(xy[m], since=last.get(f))
+                    dist[f][m] = last[f].out
+            stack = np.stack([dist[f] for f in keys])
+            best = stack.min(axis=0)
+            arg = stack.argmin(axis=0)
+            gains: dict[float, np.ndarray] = {}
+            for f in keys:
+                g = usable[f] & ~used[f] & (best < D - 1e-6) & (best + TURN_GAIN < dist[f])
+                if g.any():
+                    gains[f] = np.nonzero(g)[0]
+            if not gains:
+                return
+            for f, ids in gains.items():
+                used[f][ids] = True
+                srcs = [_Source((float(xy[i, 0]), float(xy[i, 1])), float(best[i]),
+                                partial(self._turned, float(xy[i, 0]), float(xy[i, 1]),
+                                        keys[int(arg[i])], f, nodes.grid, int(lo[i]),
+                                        int(n[i])))
+                        for i in ids.tolist()]
+                self._add_sources(f, srcs)
+            changed = set(gains)
+
+    def _turned(self, x: float, y: float, f1: float, f2: float, grid: tuple[float, ...],
+                lo: int, n: int) -> list[Pose]:
+        """The witness of a turn node: layer ``f1``'s path to ``(x, y)``, then the turn to
+        ``f2``."""
+        before = self.witness(x, y, f1)
+        # the node's distance was that of a path in f1's reach: the witness exists
+        assert before is not None
+        return [*before, *_turn_poses((x, y), before[-1][2], f1, f2, grid, self.tm.period,
+                                      lo, n)]
+
+    def _add_sources(self, f: float, srcs: list[_Source]) -> None:
+        """Layer ``f``'s reach again with ``srcs`` among its sources (its search carried on
+        from them)."""
+        got = self.layers.get(f)
+        every = [*(got.sources if got is not None else []), *srcs]
+        first, rest = every[0], every[1:]
+        once = self.start_in_hub and self.own_layer and f == self.tm.key(self.facing)
+        disk = self._map(f).disk(first.point, self.distance, [(*s.point, s.dist) for s in rest],
+                                 start=first.dist, bends=1 if once else 2,
+                                 base=got.disk if got is not None else None)
+        self.layers[f] = _LayerReach(f, disk, [first, *_kept(rest, disk)])
+
+    # -- point queries -------------------------------------------------------------------
+    def reach_of(self, x: float, y: float) -> list[tuple[float, float]]:
+        """``(facing, distance)`` of every layer that reaches ``(x, y)`` within the limit."""
+        out = []
+        for f, lay in self.layers.items():
+            d = lay.disk.distance_to(x, y)
+            if math.isfinite(d) and d <= self.distance + 1e-6:
+                out.append((f, d))
+        return out
+
+    def witness(self, x: float, y: float, facing: float | None) -> list[Pose] | None:
+        """The poses of a path to ``(x, y)`` in the layer at ``facing`` (``None``: the hub),
+        or ``None``."""
+        lay = self.hub if facing is None else self.layers.get(self.tm.key(facing))
+        if lay is None:
+            return None
+        got = lay.disk.path_from_source(x, y)
+        if got is None:
+            return None
+        src_row, pts = got
+        src = lay.sources[src_row]
+        f = src.before[-1][2]
+        poses = list(src.before)
+        for px, py in pts[1:]:
+            poses.append((px, py, f))
+        return _compact(poses)
+
+
+TURN_GAIN = 1e-3
+"""How much sooner (inches) another layer must reach a turn node for it to become a source."""
+
+
+def _usable(f: float, grid: tuple[float, ...], per: float, lo: np.ndarray, n: np.ndarray
+            ) -> np.ndarray:
+    """Which nodes (runs ``lo``, ``n`` of steps of ``grid``) may turn to or from facing ``f``:
+    a grid facing at an end or inside the run, another facing inside one of its steps."""
+    k = len(grid)
+    step = per / k
+    u = (f - grid[0]) / step
+    if abs(u - round(u)) < 1e-6:  # a grid facing
+        j = round(u) % k
+        return (n == k) | (np.mod(j - lo, k) <= n)
+    j = math.floor(u) % k
+    return (n == k) | (np.mod(j - lo, k) < n)
+
+
+def _turn_poses(at: tuple[float, float], current: float, f1: float, f2: float,
+                grid: tuple[float, ...], per: float, lo: int, n: int) -> list[Pose]:
+    """The poses of a turn in place at ``at`` from ``f1`` (the mover's facing ``current``,
+    the same modulo the period) to ``f2`` through a node's run: one pose per grid facing on
+    the way, so each piece turns the short way."""
+    k = len(grid)
+    step = per / k
+    if n >= k:
+        d = (f2 - f1 + per / 2) % per - per / 2
+        mids = [current + d / 2] if abs(abs(d) - 180.0) < 1e-9 else []
+        return [(at[0], at[1], m) for m in [*mids, current + d]]
+    a0 = grid[lo]
+    v1 = a0 + (f1 - a0) % per
+    v2 = a0 + (f2 - a0) % per
+    lo_v, hi_v = (v1, v2) if v1 <= v2 else (v2, v1)
+    inner = [a0 + i * step for i in range(n + 1) if lo_v + 1e-9 < a0 + i * step < hi_v - 1e-9]
+    seq = inner if v1 <= v2 else inner[::-1]
+    return [(at[0], at[1], current + (v - v1)) for v in [*seq, v2]]
+
+
+def _kept(srcs: list[_Source], disk: GeodesicDisk) -> list[_Source]:
+    """The sources the disk kept (it drops those inside a piece), in its row order."""
+    rows = disk.nodes[1:disk.n_sources]
+    out: list[_Source] = []
+    j = 0
+    for s in srcs:
+        if j < len(rows) and abs(rows[j, 0] - s.point[0]) < 1e-12 and \
+                abs(rows[j, 1] - s.point[1]) < 1e-12:
+            out.append(s)
+            j += 1
+    return out
+
+
+def _first_exit(g: shapely.Geometry, p: tuple[float, float], d: np.ndarray, D: float) -> float:
+    """How far along the ray from ``p`` in direction ``d`` the part of ``g`` (the ray's
+    intersection with the hub's pieces) that starts at ``p`` ends."""
+    if g.is_empty:
+        return 0.0
+    best = math.inf
+    for part in shapely.get_parts(g):
+        c = shapely.get_coordinates(part)
+        if not len(c):
+            continue
+        t = (c - np.asarray(p)) @ d
+        if t.min() <= 1e-9:
+            best = min(best, float(t.max()))
+    return best if math.isfinite(best) else 0.0
+
+
+def _compact(poses: list[Pose]) -> list[Pose]:
+    """Drop repeated poses."""
+    out: list[Pose] = []
+    for q in poses:
+        if out and math.dist(out[-1][:2], q[:2]) <= 1e-12 and \
+                abs(angle_between(out[-1][2], q[2])) <= 1e-9:
+            continue
+        out.append(q)
+    return out
