@@ -145,7 +145,10 @@ def json_error(exc: BaseException, text: str, source: str, depth: int = JSON_DEP
     if isinstance(exc, RecursionError):
         return UserError(f"{shown}: nested deeper than {depth} levels (arrays and objects); "
                          "no file of this kind needs that many")
-    return UserError(f"{shown}: {long_number(text) or 'invalid JSON'}: {printable(str(exc))[:120]}")
+    where = long_number(text)
+    if where is not None:
+        return UserError(f"{shown}: {where}; numbers of over 4,300 digits cannot be read")
+    return UserError(f"{shown}: invalid JSON: {printable(str(exc))[:120]}")
 
 
 _LONG_DIGITS = re.compile(r"[0-9_]{1000,}")

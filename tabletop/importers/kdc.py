@@ -36,31 +36,52 @@ Terrain mapping (what a piece becomes in a scenario, ruleset ``wh40k-11e``)
 - Deployment zones: the ``attacker`` zone goes to player ``red`` and the ``defender`` zone to
   player ``blue`` (the colours the data gives them); the map's objective points become the
   scenario's objectives.
+
+Limits (hostile files)
+----------------------
+The files are read with bounded work and memory whatever they hold: each file at most
+:data:`MAX_FILE_BYTES`, a regular file (never a FIFO), UTF-8 JSON nested at most 64 deep;
+every number finite and at most 1,000,000 in size (the scenario format's bound, so a placed
+piece can always be written); a footprint or zone of 3 to :data:`MAX_POINTS` points; a layout
+of at most :data:`MAX_PIECES` pieces counting the features its templates add (counted before
+any is placed: templates that each list ten of the next, eight deep, would make 100 million);
+a map of at most :data:`MAX_OBJECTIVES` objectives. The published files have at most 68 pieces
+a layout (no template lists features), 8 points a footprint, 28 a zone and 5 objectives a map.
+A problem names the file and the field; what the scenario format refuses of a layout that
+passes these checks is still reported against the file and field it came from (never against
+the scenario that was to be written).
 """
 
 from __future__ import annotations
 
-import json
 import math
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from shapely.geometry import Polygon
 
-from tabletop.errors import UserError, quote
+from tabletop.errors import UserError, ident, idents, quote
+from tabletop.files import read_json as read_json_file
 from tabletop.rulesets.wh40k_11e import NAME as WH40K
+from tabletop.scenario.schema import MAX_NUMBER, MAX_POLYGON_POINTS
 from tabletop.state import Battle, Battlefield, GameState, Player, Point, Terrain
 
 __all__ = [
     "CREDIT",
     "DEPLOYMENTS_FILE",
     "LICENCE",
+    "MAX_FILE_BYTES",
+    "MAX_OBJECTIVES",
+    "MAX_PIECES",
+    "MAX_POINTS",
     "TEMPLATES_FILE",
     "Affine",
     "DataSet",
     "ResolvedPiece",
+    "Templates",
     "build_state",
     "deployment_objectives",
     "deployment_zones",
@@ -76,6 +97,7 @@ __all__ = [
     "read_templates",
     "resolve_layout",
     "terrain_of",
+    "verify_state",
 ]
 
 CREDIT = "Alpaca Software and the 40kdc community contributors"
@@ -92,23 +114,27 @@ DIGITS = 6
 """Decimals kept on the coordinates written to a scenario (1e-6 inch, the project tolerance)."""
 EDGE_SNAP = 5e-4
 """A vertex this close outside the battlefield is moved onto its edge (rounding in the data)."""
+MAX_FILE_BYTES = 20 * 2**20
+"""Largest 40kdc file read (20 MB; the published layouts file is 0.6 MB)."""
+MAX_PIECES = 1_000
+"""Most pieces of one layout, counting the features its templates add (the published: 68)."""
+MAX_POINTS = MAX_POLYGON_POINTS
+"""Most points of a footprint or a deployment zone (the scenario format's 64)."""
+MAX_OBJECTIVES = 64
+"""Most objective points of a deployment map (the published: 5)."""
 
 
 # -- reading and checking JSON ------------------------------------------------------------------
 def read_json(path: str | Path, what: str) -> Any:
-    """Read a JSON file, turning every failure into a :class:`UserError` that names the file."""
+    """Read a 40kdc JSON file (see *Limits* in the module docstring), turning every failure
+    into a one-line :class:`UserError` that names the file."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        return read_json_file(p, MAX_FILE_BYTES, what=f"the 40kdc {what}")
     except FileNotFoundError:
         raise UserError(f"{p}: no such file (expected the 40kdc {what})") from None
     except OSError as exc:
-        raise UserError(f"{p}: cannot read it ({exc.strerror})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError(
-            f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+        raise UserError(f"{p}: cannot read it ({exc.strerror or exc})") from None
 
 
 def _fail(where: str, message: str) -> UserError:
@@ -142,15 +168,28 @@ def _kind(value: Any) -> str:
 
 
 def _num(obj: Mapping[str, Any], key: str, where: str, default: float | None = None,
-         *, positive: bool = False) -> float:
+         *, positive: bool = False, nonnegative: bool = False) -> float:
     value = obj.get(key, default)
     if value is None:
         raise _fail(f"{where}.{key}", "missing (a number is required)")
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise _fail(f"{where}.{key}", f"expected a number, got {_kind(value)}")
+    if abs(value) > MAX_NUMBER:
+        raise _fail(f"{where}.{key}", f"expected a number of at most {MAX_NUMBER:,.0f} in size, "
+                    f"got {value:g}")
     if positive and value <= 0:
         raise _fail(f"{where}.{key}", f"expected a number above 0, got {value}")
+    if nonnegative and value < 0:
+        raise _fail(f"{where}.{key}", f"expected a number of at least 0, got {value}")
     return float(value)
+
+
+def _points(value: Any, where: str) -> list[Point]:
+    """A polygon's ``points`` (3 to :data:`MAX_POINTS` of them), counted before they are read."""
+    pts = _list(value, where)
+    if not 3 <= len(pts) <= MAX_POINTS:
+        raise _fail(where, f"a polygon has 3 to {MAX_POINTS} points, got {len(pts):,}")
+    return [_vec(p, f"{where}[{i}]") for i, p in enumerate(pts)]
 
 
 def _vec(value: Any, where: str) -> Point:
@@ -219,10 +258,7 @@ def footprint_points(footprint: Any, where: str) -> list[Point]:
         h = _num(fp, "height", where, positive=True)
         return [(0.0, 0.0), (w, 0.0), (0.0, h)]
     if kind == "polygon":
-        pts = _list(fp.get("points"), f"{where}.points")
-        if len(pts) < 3:
-            raise _fail(f"{where}.points", f"a polygon needs at least 3 points, got {len(pts)}")
-        return [_vec(p, f"{where}.points[{i}]") for i, p in enumerate(pts)]
+        return _points(fp.get("points"), f"{where}.points")
     raise _fail(f"{where}.type", f"unknown footprint type {_kind(kind)}; accepted: "
                 + ", ".join(FOOTPRINT_TYPES))
 
@@ -271,13 +307,21 @@ class ResolvedPiece:
     """Whether the piece is a feature listed by its template rather than by the layout."""
 
 
-def template_index(templates: Any, where: str) -> dict[str, dict[str, Any]]:
-    """Templates by id, from a list of template objects (or an id-keyed object)."""
+class Templates(dict[str, dict[str, Any]]):
+    """Templates by id, and the file they come from (``source``, to name it in messages)."""
+
+    source: str = ""
+
+
+def template_index(templates: Any, where: str, *, source: str = "") -> Templates:
+    """Templates by id, from a list of template objects (or an id-keyed object); ``source``
+    names their file in messages."""
     if isinstance(templates, Mapping):
         items = list(templates.values())
     else:
         items = _list(templates, where)
-    out: dict[str, dict[str, Any]] = {}
+    out = Templates()
+    out.source = source
     for i, t in enumerate(items):
         tw = f"{where}[{i}]"
         obj = _obj(t, tw)
@@ -285,9 +329,15 @@ def template_index(templates: Any, where: str) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _tw(templates: Mapping[str, Any], tid: Any) -> str:
+    """How a message names template ``tid``: with its file when known."""
+    source = getattr(templates, "source", "")
+    return f"{source}: template {tid}" if source else f"template {tid}"
+
+
 def _template(templates: Mapping[str, dict[str, Any]], tid: Any, where: str) -> dict[str, Any]:
     if not isinstance(tid, str) or tid not in templates:
-        known = ", ".join(sorted(templates)) or "none"
+        known = idents(sorted(templates), shown=20) or "none"
         raise _fail(where, f"unknown template {_kind(tid)}; the templates file has: {known}")
     return templates[tid]
 
@@ -302,49 +352,109 @@ def _placement(obj: Mapping[str, Any], where: str) -> Affine:
 
 
 def _geometry(obj: Mapping[str, Any], template: Mapping[str, Any] | None,
-              where: str) -> list[Point]:
+              where: str, tw: str) -> list[Point]:
+    """The centred footprint of a piece: its own, else its template's (``tw`` names it)."""
     if "footprint" in obj:
         return centred(footprint_points(obj["footprint"], f"{where}.footprint"), where)
     if template is None:
         raise _fail(where, 'a piece needs a "template" or a "footprint"')
-    tw = f"template {template.get('id')}"
     return centred(footprint_points(template.get("footprint"), f"{tw}.footprint"), tw)
 
 
-def _height(obj: Mapping[str, Any], template: Mapping[str, Any] | None, where: str) -> float | None:
+def _height(obj: Mapping[str, Any], template: Mapping[str, Any] | None, where: str,
+            tw: str) -> float | None:
     if "height_inches" in obj:
-        return _num(obj, "height_inches", where)
+        return _num(obj, "height_inches", where, nonnegative=True)
     if template is not None and "default_height_inches" in template:
-        return _num(template, "default_height_inches", f"template {template.get('id')}")
+        return _num(template, "default_height_inches", tw, nonnegative=True)
     return None
 
 
 def _composed(template: Mapping[str, Any], outer: Affine, templates: Mapping[str, dict[str, Any]],
               index: int, prefix: str, depth: int) -> list[ResolvedPiece]:
-    if depth > 16:
-        raise _fail(f"template {template.get('id')}", "features nest more than 16 deep (a loop?)")
+    here = _tw(templates, template.get("id"))
+    if depth > NEST:  # (counted first: _count_pieces)
+        raise _fail(here, f"features nest more than {NEST} deep")
     out: list[ResolvedPiece] = []
-    for j, feat in enumerate(_list(template.get("features", []),
-                                   f"template {template.get('id')}.features")):
-        fw = f"template {template.get('id')}.features[{j}]"
+    for j, feat in enumerate(_list(template.get("features", []), f"{here}.features")):
+        fw = f"{here}.features[{j}]"
         f = _obj(feat, fw)
         sub = _template(templates, f.get("template"), f"{fw}.template") if "template" in f \
             else None
         if sub is None and "footprint" not in f:
             raise _fail(fw, 'a feature needs a "template" or a "footprint"')
         t = _placement(f, fw).then(outer)
-        pts = tuple(t.apply(p) for p in _geometry(f, sub, fw))
+        sw = _tw(templates, sub.get("id")) if sub else ""
+        pts = tuple(t.apply(p) for p in _geometry(f, sub, fw, sw))
         fid = f.get("id") if isinstance(f.get("id"), str) else f"{prefix}feature-{j + 1}"
         out.append(ResolvedPiece(
             id=fid, name=f.get("name", sub.get("name") if sub else None),
             piece_type=str(f.get("piece_type", (sub or {}).get("kind", "feature"))),
             floor=int(_num(f, "floor", fw, 0.0)), vertices=pts, piece_index=index,
             template=sub.get("id") if sub else None,
-            category=(sub or {}).get("terrain_category"), height=_height(f, sub, fw),
+            category=(sub or {}).get("terrain_category"), height=_height(f, sub, fw, sw),
             composed=True))
         if sub is not None and sub.get("features"):
             out.extend(_composed(sub, t, templates, index, f"{fid}/", depth + 1))
     return out
+
+
+NEST = 16
+"""Deepest nesting of templates' features, and of pieces placed in their parent areas."""
+
+
+def _features_added(template: Mapping[str, Any], templates: Mapping[str, dict[str, Any]],
+                    memo: dict[str, int], chain: tuple[str, ...] = ()) -> int:
+    """How many features ``template`` adds to a layout with its templates' own features, at
+    most :data:`MAX_PIECES` + 1 (counted, not placed: each template once)."""
+    tid = str(template.get("id"))
+    if tid in memo:
+        return memo[tid]
+    if tid in chain:
+        raise _fail(_tw(templates, tid), "lists itself among its features (through "
+                    + " -> ".join(chain[chain.index(tid):]) + ")")
+    if len(chain) >= NEST:
+        raise _fail(_tw(templates, tid), f"features nest more than {NEST} deep")
+    here = _tw(templates, tid)
+    n = 0
+    for j, feat in enumerate(_list(template.get("features", []), f"{here}.features")):
+        f = _obj(feat, f"{here}.features[{j}]")
+        n += 1
+        if "template" in f and "footprint" not in f:
+            sub = _template(templates, f.get("template"), f"{here}.features[{j}].template")
+            if sub.get("features"):
+                n += _features_added(sub, templates, memo, (*chain, tid))
+        if n > MAX_PIECES:
+            break
+    memo[tid] = min(n, MAX_PIECES + 1)
+    return memo[tid]
+
+
+def _count_pieces(objs: Sequence[Mapping[str, Any]], templates: Mapping[str, dict[str, Any]],
+                  where: str) -> None:
+    """Refuse a layout of more than :data:`MAX_PIECES` pieces with its templates' features,
+    before any is placed."""
+    memo: dict[str, int] = {}
+    total = 0
+    for i, p in enumerate(objs):
+        total += 1
+        tid = p.get("template")
+        if "footprint" not in p and isinstance(tid, str) and tid in templates \
+                and templates[tid].get("features"):
+            added = _features_added(templates[tid], templates, memo)
+            total += added
+            if added > MAX_PIECES:
+                raise _fail(f"{where}.pieces[{i}].template",
+                            f"template {quote(tid)}"
+                            + (f" of {source}" if (source := getattr(templates, "source", ""))
+                               else "")
+                            + f" adds more than {MAX_PIECES:,} features with "
+                            f"its templates' own features; a layout has at most "
+                            f"{MAX_PIECES:,} pieces in all")
+        if total > MAX_PIECES:
+            raise _fail(f"{where}.pieces", f"more than {MAX_PIECES:,} pieces with the features "
+                        f"their templates add (at pieces[{i}]); a layout has at most "
+                        f"{MAX_PIECES:,}")
 
 
 def resolve_layout(layout: Mapping[str, Any], templates: Any, *,
@@ -372,12 +482,17 @@ def resolve_layout(layout: Mapping[str, Any], templates: Any, *,
     """
     tindex = template_index(templates, "templates") if not _is_index(templates) else templates
     pieces = _list(layout.get("pieces", []), f"{where}.pieces")
+    if len(pieces) > MAX_PIECES:
+        raise _fail(f"{where}.pieces", f"{len(pieces):,} pieces; a layout has at most "
+                    f"{MAX_PIECES:,}")
     objs = [_obj(p, f"{where}.pieces[{i}]") for i, p in enumerate(pieces)]
+    _count_pieces(objs, tindex, where)
     by_id: dict[str, int] = {}
     for i, p in enumerate(objs):
         if isinstance(p.get("id"), str):
             by_id.setdefault(p["id"], i)
     transforms: dict[int, Affine] = {}
+    depths: dict[int, int] = {}
 
     def transform(i: int, chain: tuple[int, ...]) -> Affine:
         if i in transforms:
@@ -392,7 +507,14 @@ def resolve_layout(layout: Mapping[str, Any], templates: Any, *,
             j = by_id[parent]
             if j in chain or j == i:
                 raise _fail(f"{pw}.parent_area_id", "pieces are each other's parents (a loop)")
+            if len(chain) >= NEST:
+                raise _fail(f"{pw}.parent_area_id", f"areas nest more than {NEST} deep")
             t = t.then(transform(j, (*chain, i)))
+            depths[i] = depths[j] + 1
+            if depths[i] > NEST:
+                raise _fail(f"{pw}.parent_area_id", f"areas nest more than {NEST} deep")
+        else:
+            depths[i] = 0
         transforms[i] = t
         return t
 
@@ -403,7 +525,8 @@ def resolve_layout(layout: Mapping[str, Any], templates: Any, *,
         if tpl is None and "footprint" not in p:
             raise _fail(pw, 'a piece needs a "template" or a "footprint"')
         t = transform(i, ())
-        pts = tuple(t.apply(v) for v in _geometry(p, tpl, pw))
+        tw = _tw(tindex, tpl.get("id")) if tpl else ""
+        pts = tuple(t.apply(v) for v in _geometry(p, tpl, pw, tw))
         ptype = p.get("piece_type", (tpl or {}).get("kind", "area"))
         if ptype not in ("area", "feature"):
             raise _fail(f"{pw}.piece_type", f'expected "area" or "feature", got {_kind(ptype)}')
@@ -413,7 +536,7 @@ def resolve_layout(layout: Mapping[str, Any], templates: Any, *,
         out.append(ResolvedPiece(
             id=p.get("id"), name=p.get("name"), piece_type=ptype, floor=floor, vertices=pts,
             piece_index=i, template=tpl.get("id") if tpl else None,
-            category=(tpl or {}).get("terrain_category"), height=_height(p, tpl, pw)))
+            category=(tpl or {}).get("terrain_category"), height=_height(p, tpl, pw, tw)))
         if tpl is not None and tpl.get("features") and "footprint" not in p:
             prefix = f"{p.get('id', f'piece-{i + 1}')}/"
             out.extend(_composed(tpl, t, tindex, i, prefix, 1))
@@ -502,10 +625,10 @@ def read_layouts(path: str | Path) -> list[dict[str, Any]]:
     return layouts
 
 
-def read_templates(path: str | Path) -> dict[str, dict[str, Any]]:
+def read_templates(path: str | Path) -> Templates:
     """The templates of a ``terrain-templates.json`` file, by id."""
     data = read_json(path, "terrain templates (terrain-templates.json)")
-    return template_index(data, f"{path}")
+    return template_index(data, f"{path}", source=str(path))
 
 
 def read_deployments(path: str | Path) -> list[dict[str, Any]]:
@@ -520,7 +643,7 @@ def find_layout(layouts: Sequence[Mapping[str, Any]], layout_id: str,
         if layout.get("id") == layout_id:
             return layout
     raise UserError([f"{path}: no layout with id {quote(str(layout_id))}; the file has:",
-                     *(f"  {lay.get('id')}" for lay in layouts)])
+                     *_listed(lay.get("id") for lay in layouts)])
 
 
 def find_deployment(patterns: Sequence[Mapping[str, Any]], deployment_id: str,
@@ -531,7 +654,14 @@ def find_deployment(patterns: Sequence[Mapping[str, Any]], deployment_id: str,
             return pattern
     raise UserError([f"{path}: no deployment map with id {quote(str(deployment_id))}; the file "
                      "has:",
-                     *(f"  {p.get('id')}" for p in patterns)])
+                     *_listed(p.get("id") for p in patterns)])
+
+
+def _listed(ids: Iterable[Any], shown: int = 40) -> list[str]:
+    """Lines listing ids of a file, the first ``shown``, then how many more."""
+    items = list(ids)
+    lines = [f"  {ident(i)}" for i in items[:shown]]
+    return lines + ([f"  ... and {len(items) - shown:,} more"] if len(items) > shown else [])
 
 
 def _shape_points(shape: Any, where: str) -> list[Point]:
@@ -541,10 +671,7 @@ def _shape_points(shape: Any, where: str) -> list[Point]:
         h = _num(s, "height", where, positive=True)
         return [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)]
     if s.get("type") == "polygon":
-        pts = _list(s.get("points"), f"{where}.points")
-        if len(pts) < 3:
-            raise _fail(f"{where}.points", f"a polygon needs at least 3 points, got {len(pts)}")
-        return [_vec(p, f"{where}.points[{i}]") for i, p in enumerate(pts)]
+        return _points(s.get("points"), f"{where}.points")
     raise _fail(f"{where}.type", f'unknown zone shape {_kind(s.get("type"))}; accepted: '
                 '"rectangle" (width, height), "polygon" (points)')
 
@@ -562,6 +689,7 @@ def deployment_zones(pattern: Mapping[str, Any], *,
         ox, oy = _vec(z.get("position"), f"{zw}.position")
         pts = tuple((_round(x + ox), _round(y + oy))
                     for x, y in _shape_points(z.get("shape"), f"{zw}.shape"))
+        _writable(pts, f"{zw}.position")
         pid = SIDE_TO_PLAYER[side]
         if pid in zones:
             raise _fail(zw, f"a second zone for the {side}")
@@ -574,10 +702,22 @@ def deployment_zones(pattern: Mapping[str, Any], *,
 
 def deployment_objectives(pattern: Mapping[str, Any], *,
                           where: str = "deployment") -> tuple[Point, ...]:
-    """The objective points of a deployment map."""
-    return tuple(_vec(p, f"{where}.objectives[{i}]")
-                 for i, p in enumerate(_list(pattern.get("objectives", []),
-                                             f"{where}.objectives")))
+    """The objective points of a deployment map (at most :data:`MAX_OBJECTIVES`)."""
+    items = _list(pattern.get("objectives", []), f"{where}.objectives")
+    if len(items) > MAX_OBJECTIVES:
+        raise _fail(f"{where}.objectives", f"{len(items):,} objectives; a map has at most "
+                    f"{MAX_OBJECTIVES}")
+    return tuple(_vec(p, f"{where}.objectives[{i}]") for i, p in enumerate(items))
+
+
+def _writable(points: Sequence[Point], where: str) -> None:
+    """Refuse a placed polygon with a coordinate the scenario format cannot hold (over
+    1,000,000 in size: a piece placed far off the battlefield)."""
+    for x, y in points:
+        if abs(x) > MAX_NUMBER or abs(y) > MAX_NUMBER:
+            raise _fail(where, f"placed at ({x:,.3f}, {y:,.3f}), a coordinate of more than "
+                        f"{MAX_NUMBER:,.0f} in size; the battlefield is {BOARD[0]:g}\" x "
+                        f"{BOARD[1]:g}\"")
 
 
 # -- scenario state ------------------------------------------------------------------------------
@@ -601,7 +741,7 @@ def terrain_of(pieces: Sequence[ResolvedPiece], *, where: str = "layout") -> tup
     for k, r in enumerate(pieces):
         if r.floor > 0:
             continue
-        base = r.id or f"piece-{k + 1}"
+        base = r.id if isinstance(r.id, str) and r.id else f"piece-{k + 1}"
         tid, n = base, 1
         while tid in used:
             n += 1
@@ -609,6 +749,8 @@ def terrain_of(pieces: Sequence[ResolvedPiece], *, where: str = "layout") -> tup
         used.add(tid)
         pts = tuple((_round(_snap(x, BOARD[0])), _round(_snap(y, BOARD[1])))
                     for x, y in r.vertices)
+        _writable(pts, f"{where}.pieces[{r.piece_index}]"
+                  + (f" (feature {quote(str(r.id))} of its template)" if r.composed else ""))
         poly = Polygon(pts)
         if not poly.is_valid or poly.area <= 0:
             raise _fail(f"{where}.pieces[{r.piece_index}]",
@@ -642,16 +784,32 @@ def build_state(layout: Mapping[str, Any] | None, templates: Any,
     """A wh40k-11e scenario state: the layout's terrain, the map's zones and objectives.
 
     Players are ``red`` (attacker) and ``blue`` (defender); battle round 1, movement phase,
-    ``red`` active; no units.
+    ``red`` active; no units. The state is checked as a scenario file would be
+    (:func:`verify_state`): what the format refuses is named by the file and field it came
+    from.
     """
     terrain: tuple[Terrain, ...] = ()
+    sources: dict[str, str] = {}
     if layout is not None:
-        terrain = terrain_of(resolve_layout(layout, templates, where=where), where=where)
+        resolved = resolve_layout(layout, templates, where=where)
+        terrain = terrain_of(resolved, where=where)
+        ground = [r for r in resolved if r.floor <= 0]
+        sources.update({f"terrain[{k}]": f"{where}.pieces[{r.piece_index}]"
+                        + (f" (feature {quote(str(r.id))} of its template)" if r.composed else "")
+                        for k, r in enumerate(ground)})
+        sources["name"] = sources["description"] = f"{where}.name"
     zones: dict[str, tuple[Point, ...]] = {}
     objectives: tuple[Point, ...] = ()
     if deployment is not None:
         zones = deployment_zones(deployment, where=deployment_where)
         objectives = deployment_objectives(deployment, where=deployment_where)
+        for k, pid in enumerate(("red", "blue")):
+            side = next(s for s, p in SIDE_TO_PLAYER.items() if p == pid)
+            sources[f"players[{k}]"] = f"{deployment_where}.zones ({side})"
+        sources.update({f"objectives[{i}]": f"{deployment_where}.objectives[{i}]"
+                        for i in range(len(objectives))})
+        sources.setdefault("name", f"{deployment_where}.name")
+        sources.setdefault("description", f"{deployment_where}.name")
     players = (
         Player(id="red", name=PLAYER_NAMES["red"], deployment_zone=zones.get("red")),
         Player(id="blue", name=PLAYER_NAMES["blue"], deployment_zone=zones.get("blue")),
@@ -660,7 +818,7 @@ def build_state(layout: Mapping[str, Any] | None, templates: Any,
     for x in (layout, deployment):
         if x is not None and str(x.get("name", x.get("id"))) not in titles:
             titles.append(str(x.get("name", x.get("id"))))
-    return GameState(
+    state = GameState(
         name=" - ".join(titles) or "40kdc battlefield",
         ruleset=WH40K,
         battle=Battle(round=1, active_player="red", phase="movement"),
@@ -670,6 +828,37 @@ def build_state(layout: Mapping[str, Any] | None, templates: Any,
         objectives=objectives,
         description=credit_text(layout, deployment),
     )
+    verify_state(state, sources, where if layout is not None else deployment_where)
+    return state
+
+
+_PROBLEM = re.compile(r"^\x00: (?:(?P<path>[^ :]+)(?: \((?:unit|model) [^)]*\))?: )?(?P<msg>.*)$",
+                      re.S)
+_TOP = re.compile(r"^[a-z_]+(?:\[\d+\])?")
+
+
+def verify_state(state: GameState, sources: Mapping[str, str], default: str) -> None:
+    """Check ``state`` as a scenario file holding it would be checked (schema and board), and
+    raise every problem as a :class:`UserError` line naming where in the input it came from:
+    ``sources`` maps a scenario path's first part (``terrain[3]``, ``players[0]``,
+    ``objectives[1]``, ``units[2]``, ``name``) to it, ``default`` names the rest. So an input
+    the scenario format refuses is reported against the input, never against the scenario
+    file that was to be written (and is not)."""
+    from tabletop.scenario.io import dumps_scenario, loads_scenario
+
+    try:
+        loads_scenario(dumps_scenario(state, "json"), fmt="json", source="\x00")
+    except UserError as exc:
+        lines = []
+        for line in exc.lines:
+            m = _PROBLEM.match(line)
+            if m is None or m["path"] is None:
+                lines.append(f"{default}: {line.removeprefix(chr(0) + ': ')}")
+                continue
+            top = _TOP.match(m["path"])
+            src = sources.get(top.group() if top else "", default)
+            lines.append(f"{src}: {m['msg']} (in the scenario: {m['path']})")
+        raise UserError(lines) from None
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import csv
 import difflib
+import io
 import math
 import re
 from collections.abc import Iterable, Sequence
@@ -42,8 +43,12 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from tabletop.errors import UserError, quote
+from tabletop.files import decode_utf8, read_regular
 from tabletop.geometry.footprints import Footprint, Oval, Rect, parse_base
 from tabletop.geometry.tolerance import mm
+from tabletop.importers.kdc import MAX_FILE_BYTES, verify_state
+from tabletop.scenario.io import MAX_MODELS
+from tabletop.scenario.schema import MAX_BASE_MM, MAX_NUMBER
 from tabletop.state import GameState, Model, Player, Unit
 
 __all__ = [
@@ -156,47 +161,93 @@ class Catalogue:
         raise UserError(f"{self.path}: no unit {quote(str(name.strip()))}{hint}")
 
 
-def _base_of(row: dict[str, str]) -> str | None:
+def _size(row: dict[str, str], key: str, where: str) -> float | None:
+    """A base size of a row in mm (``None`` when the cell is empty): above 0 and at most
+    :data:`~tabletop.scenario.schema.MAX_BASE_MM`."""
+    text = row[key].strip()
+    if not text:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (0 < value <= MAX_BASE_MM):
+        raise UserError(f"{where}: column {key}: expected a base size in mm above 0 and at most "
+                        f"{MAX_BASE_MM:,.0f}, got {quote(text)}")
+    return value
+
+
+def _base_of(row: dict[str, str], where: str) -> str | None:
     shape = row["base_shape"].strip().lower()
-    d, w, ln = (row[k].strip() for k in ("base_diameter_mm", "base_width_mm", "base_length_mm"))
+    d, w, ln = (_size(row, k, where)
+                for k in ("base_diameter_mm", "base_width_mm", "base_length_mm"))
     if shape in ("round", "flying-base") and d:
-        return f"{float(d):g}mm"
+        return f"{d:g}mm"
     if shape in ("oval", "flying-base") and w and ln:
-        long_, short = max(float(w), float(ln)), min(float(w), float(ln))
-        return f"oval {long_:g}x{short:g}mm"
+        return f"oval {max(w, ln):g}x{min(w, ln):g}mm"
     return None
 
 
-def _int(row: dict[str, str], key: str, where: str) -> int:
+def _int(row: dict[str, str], key: str, where: str, low: int = -int(MAX_NUMBER),
+         high: int = int(MAX_NUMBER)) -> int:
+    """A whole number of a row (a decimal is cut to its whole part), from ``low`` to
+    ``high``."""
+    text = row[key]
     try:
-        return int(float(row[key]))
-    except ValueError:
-        raise UserError(f"{where}: column {key} must be a number, got {quote(str(row[key]))}"
+        value = int(float(text))
+    except (ValueError, OverflowError):  # not a number, nan, inf, 1e400
+        raise UserError(f"{where}: column {key} must be a number, got {quote(str(text))}"
                         ) from None
+    if not low <= value <= high:
+        raise UserError(f"{where}: column {key}: expected a number from {low:,} to {high:,}, "
+                        f"got {quote(str(text))}")
+    return value
 
 
 def read_units(path: str | Path) -> Catalogue:
-    """Read a 40kdc units CSV (one row per profile) into a :class:`Catalogue`."""
+    """Read a 40kdc units CSV (one row per profile) into a :class:`Catalogue`.
+
+    The file is read with the bounds of the 40kdc JSON files (a regular file of at most
+    :data:`~tabletop.importers.kdc.MAX_FILE_BYTES`, UTF-8); every row must have the header's
+    columns, every number the range the scenario format accepts (M 0 to 1,000,000, W at least
+    1, OC at least 0, base sizes above 0 and at most 10,000 mm, at most
+    :data:`~tabletop.scenario.io.MAX_MODELS` models a unit); a problem is one line naming the
+    file, its line and the column.
+    """
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8-sig")
+        data = read_regular(p, MAX_FILE_BYTES, what="the 40kdc units CSV")
     except FileNotFoundError:
         raise UserError(f"{p}: no such file (expected the 40kdc units CSV)") from None
     except OSError as exc:
-        raise UserError(f"{p}: cannot read it ({exc.strerror})") from None
-    reader = csv.DictReader(text.splitlines())
-    missing = [c for c in REQUIRED_COLUMNS if c not in (reader.fieldnames or [])]
-    if missing:
-        raise UserError(f"{p}: not a 40kdc units file: missing column(s) {', '.join(missing)} "
-                        f"(expected the columns of units_11e_provisional_all.csv)")
-    groups: dict[tuple[str, str], list[tuple[int, dict[str, str]]]] = {}
-    order: list[tuple[str, str]] = []
-    for line, row in enumerate(reader, start=2):
-        key = (row["faction_id"], row["unit_id"])
-        if key not in groups:
-            groups[key] = []
-            order.append(key)
-        groups[key].append((line, row))
+        raise UserError(f"{p}: cannot read it ({exc.strerror or exc})") from None
+    text = decode_utf8(data, str(p))
+    reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
+    line = 1  # where the row being read starts
+    try:
+        header = reader.fieldnames or []
+        missing = [c for c in REQUIRED_COLUMNS if c not in header]
+        if missing:
+            raise UserError(f"{p}: not a 40kdc units file: missing column(s) "
+                            f"{', '.join(missing)} (expected the columns of "
+                            "units_11e_provisional_all.csv)")
+        groups: dict[tuple[str, str], list[tuple[int, dict[str, str]]]] = {}
+        order: list[tuple[str, str]] = []
+        line = reader.line_num + 1
+        for row in reader:
+            if None in row or None in row.values():
+                raise UserError(f"{p}:{line}: {len(row) - (None in row) + len(row.get(None) or [])}"
+                                f" fields, the header has {len(header)} (a quote not closed, "
+                                "or a comma too many?)")
+            key = (row["faction_id"], row["unit_id"])
+            if key not in groups:
+                groups[key] = []
+                order.append(key)
+            groups[key].append((line, row))
+            line = reader.line_num + 1
+    except csv.Error as exc:
+        why = "a quote opened here is never closed" if "end of data" in str(exc) else str(exc)
+        raise UserError(f"{p}:{line}: not a CSV row: {why}") from None
     units = []
     for key in order:
         rows = groups[key]
@@ -208,17 +259,19 @@ def read_units(path: str | Path) -> Catalogue:
                 continue
             seen.add(row["profile_idx"])
             profiles.append(Profile(
-                name=row["profile_name"], M=float(_int(row, "M", where)), W=_int(row, "W", where),
-                Ld=_int(row, "Ld", where), OC=_int(row, "OC", where), base=_base_of(row),
+                name=row["profile_name"], M=float(_int(row, "M", where, 0)),
+                W=_int(row, "W", where, 1), Ld=_int(row, "Ld", where),
+                OC=_int(row, "OC", where, 0), base=_base_of(row, where),
                 base_shape=row["base_shape"].strip() or "none"))
         first_line, first = rows[0]
         where = f"{p}:{first_line}"
         keywords = tuple(dict.fromkeys(k.strip().upper() for k in
                                        first["movement_keywords"].split(";") if k.strip()))
+        low = _int(first, "model_min", where, 1, MAX_MODELS)
         units.append(UnitEntry(
             unit_id=first["unit_id"], name=first["unit_name"], faction=first["faction_id"],
-            profiles=tuple(profiles), model_min=_int(first, "model_min", where),
-            model_max=_int(first, "model_max", where), keywords=keywords))
+            profiles=tuple(profiles), model_min=low,
+            model_max=_int(first, "model_max", where, low, MAX_MODELS), keywords=keywords))
     return Catalogue(p, tuple(units))
 
 
@@ -238,9 +291,12 @@ def parse_army(text: str, option: str = "army") -> list[ArmyEntry]:
             raise UserError(f"{option}: an empty item in {quote(str(text))} (two commas in a row?)")
         m = _COUNT_AFTER.match(item) or _COUNT_BEFORE.match(item)
         if m and m.group("name").strip():
-            n = int(m.group("n"))
+            n = int(m.group("n")) if len(m.group("n")) <= 6 else MAX_MODELS + 1
             if n < 1:
                 raise UserError(f"{option}: {quote(str(item))}: a unit needs at least 1 model")
+            if n > MAX_MODELS:
+                raise UserError(f"{option}: {quote(str(item))}: at most {MAX_MODELS:,} models "
+                                "a unit")
             out.append(ArmyEntry(m.group("name").strip(), n))
         else:
             out.append(ArmyEntry(item, None))
@@ -475,13 +531,18 @@ def new_battle(state: GameState, catalogue: Catalogue, armies: Iterable[tuple[st
     """``state`` with each ``(player_id, army_text)`` deployed (see :func:`deploy`)."""
     problems: list[str] = []
     current = state
+    sources: dict[str, str] = {}
     for player_id, text in armies:
         try:
             placed = deploy(current, player_id, parse_army(text, f"--{player_id}"), catalogue)
         except UserError as exc:
             problems.extend(exc.lines)
             continue
+        for k, unit in enumerate(placed, start=len(current.units)):
+            sources[f"units[{k}]"] = f"{catalogue.path}: unit {quote(str(unit.name))} " \
+                f"(--{player_id})"
         current = replace(current, units=(*current.units, *placed))
     if problems:
         raise UserError(problems)
+    verify_state(current, sources, f"{catalogue.path}")
     return current

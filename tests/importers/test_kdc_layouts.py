@@ -193,7 +193,7 @@ def test_malformed_layout_names_file_field_and_accepted(tmp_path: Path, mutate: 
 @needs_data
 def test_not_json_and_missing_templates(tmp_path: Path) -> None:
     path = _copy(tmp_path, '[{"id": "x", "pieces": [}')
-    with pytest.raises(UserError, match=r"not valid JSON \(line 1, column 25: Expecting value"):
+    with pytest.raises(UserError, match=r"line 1, column 25: invalid JSON: Expecting value"):
         layout_state(path, "x")
     other = tmp_path / "other"
     other.mkdir()
