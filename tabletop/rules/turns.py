@@ -68,11 +68,13 @@ class Step:
 
 @dataclass(frozen=True)
 class Phase:
-    """A phase: its name (``battle.phase``), title and steps in order."""
+    """A phase: its name (``battle.phase``), title and steps in order; ``simulated=False`` for a
+    phase the ruleset passes through without playing it (the window names it as skipped)."""
 
     name: str
     title: str
     steps: tuple[Step, ...]
+    simulated: bool = True
 
     def step(self, name: str | None) -> Step:
         """The step called ``name`` (``None``: the first step)."""

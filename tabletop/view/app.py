@@ -37,7 +37,7 @@ from tabletop.rules.tools import BLOCK_DRAG, MODEL_DRAG
 from tabletop.rules.violation import Violation
 from tabletop.state import Block, GameState
 from tabletop.view import render, turn
-from tabletop.view.blockdrag import BlockTool, handle_points, near_obstacles
+from tabletop.view.blockdrag import BlockTool, handle_points, max_displacement, near_obstacles
 from tabletop.view.bridge import MoveRow, Outcome, Rules, StepPreview
 from tabletop.view.controller import Controller, Intent, SetupSource, ghost_models, setup_source
 from tabletop.view.dialogs import Choice, Dialog, draw_dialog
@@ -49,7 +49,15 @@ from tabletop.view.keeping import Keeper, beside
 from tabletop.view.labels import place_labels
 from tabletop.view.messages import describe, describe_entry, manoeuvre_text, unit_line
 from tabletop.view.notices import draw_alerts, draw_status
-from tabletop.view.panel import PANEL_W, Row, draw_panel, group_refusals, panel_key
+from tabletop.view.panel import (
+    PANEL_W,
+    BlockPanel,
+    GroupPanel,
+    PanelView,
+    Row,
+    draw_panel,
+    group_refusals,
+)
 from tabletop.view.roster import markers
 from tabletop.view.threat import Threat, threat
 from tabletop.view.viewport import Viewport
@@ -136,6 +144,7 @@ class App:
         self.scroll: dict[str, int] = {}
         self.scroll_max: dict[str, int] = {}
         self.list_area = pygame.Rect(0, 0, 0, 0)
+        self.unit_area = pygame.Rect(0, 0, 0, 0)
         self.select_flags: set[str] = set()
         """Yes/no options of the next ``select`` chosen in the panel (``fly``)."""
         self.next_choice: dict[str, Any] = {}
@@ -324,6 +333,8 @@ class App:
             if do == "next":
                 self.next_choice = {}
             self.message = turn.named(out.state, describe(before, action, out, self.rules))
+            if do == "next":
+                self.message += _skipped_note(before, out.state)
             sel = out.state.battle.selection
             if do in ("move", "place") and sel is not None:
                 ends = self.end_check(sel.unit)
@@ -843,10 +854,13 @@ class App:
             pos = c.pointer  # where the last pointer event was
             if self.board_rect().collidepoint(pos):
                 c.wheel(pos, e.y)
-            elif self.list_area.collidepoint(pos):
-                top = self.scroll_max.get(self.tab, 0)
-                self.scroll[self.tab] = min(max(self.scroll.get(self.tab, 0)
-                                                - e.y * _SCROLL_STEP, 0), top)
+            else:
+                region = (self.tab if self.list_area.collidepoint(pos) else
+                          "unit" if self.unit_area.collidepoint(pos) else None)
+                if region is not None:
+                    top = self.scroll_max.get(region, 0)
+                    self.scroll[region] = min(max(self.scroll.get(region, 0)
+                                                  - e.y * _SCROLL_STEP, 0), top)
             self.dirty = True
         elif e.type == pygame.KEYDOWN:
             mods = int(getattr(e, "mod", 0))
@@ -1374,20 +1388,68 @@ class App:
         draw_status(self.screen, r, msg, colour, tools)
         return [r]
 
+    def panel_view(self) -> PanelView:
+        """Everything the side panel shows, as one frozen value (:mod:`tabletop.view.panel`)."""
+        st = self.state
+        w, h = self.screen.get_size()
+        focus = self.ctrl.focus or self.ctrl.selection_unit
+        if focus is not None and not any(u.id == focus for u in st.units):
+            focus = None
+        sel = st.battle.selection
+        moving = sel is not None and focus == sel.unit
+        g = self.group
+        bt = self.ctrl.blocks
+        return PanelView(
+            height=h, x_screen=w - PANEL_W, state=st, shown=self.ctrl.state,
+            start=self.history.start, unsaved=self.history.unsaved, focus=focus,
+            tab=self.tab, scroll=tuple(sorted(self.scroll.items())), tray=tuple(self.tray),
+            refusals=tuple((t, tuple(rs)) for t, rs in self.refusal_groups()),
+            refusal_note=self.refusal_note, messages=tuple(self.messages),
+            step=self.step_preview(), removals=self.removal_preview(),
+            next_choice=json.dumps(self.next_choice, sort_keys=True),
+            select_flags=frozenset(self.select_flags),
+            group=GroupPanel(g.unit, g.transport, frozenset(g.placed)) if g is not None
+            else None,
+            moves=tuple(self.eligibility(focus)) if focus is not None and not moving else (),
+            coherency=tuple(self.coherency(focus)) if moving and focus is not None else (),
+            ends=tuple(self.end_check(focus)) if moving and focus is not None else (),
+            block=self._block_panel(st) if moving else None,
+            reform_editing=bt.reform_edit(self.ctrl.state) is not None if bt else False)
+
+    def _block_panel(self, st: GameState) -> BlockPanel | None:
+        """The figures of the selected t9a-2 block's move, for the panel."""
+        sel = st.battle.selection
+        if sel is None or not isinstance(st.unit(sel.unit), Block):
+            return None
+        bt = self.ctrl.blocks
+        can_reform = bt is not None and bt.can_reform(st)
+        start = self.rules.block_start(st)
+        if start is None or not sel.staged:
+            return BlockPanel(can_reform=can_reform)
+        last = str(sel.staged[-1].get("do"))
+        unit = st.unit(sel.unit)
+        assert isinstance(unit, Block)
+        return BlockPanel(max_displacement(start, self.rules.block_geom(unit)),
+                          self.rules.block_cap(st, "forward" if last == "wheel" else last),
+                          tuple(self.rules.block_end_reasons(st)), can_reform)
+
     def _blit_panel(self, full: bool) -> list[pygame.Rect]:
         """Draw the side panel, redrawn only when what it shows changes."""
         w, h = self.screen.get_size()
-        key = panel_key(self)
+        view = self.panel_view()
+        key = view.key()
         hit = self._cache.get("panel")
         if hit is not None and hit[0] == key:
             if not full:
                 return []
-            surf, rows = hit[1]
+            surf, drawn = hit[1]
         else:
             surf = pygame.Surface((PANEL_W, h))
-            rows = draw_panel(self, surf)
-            self._cache["panel"] = (key, (surf, rows))
-        self.rows = list(rows)
+            drawn = draw_panel(view, surf)
+            self._cache["panel"] = (key, (surf, drawn))
+        self.rows = list(drawn.rows)
+        self.scroll_max = dict(drawn.scroll_max)
+        self.list_area, self.unit_area = drawn.list_area, drawn.unit_area
         return [self.screen.blit(surf, (w - PANEL_W, 0))]
 
     def _draw_help(self) -> None:
@@ -1517,6 +1579,22 @@ def _merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:
                     break
         out.append(r)
     return out
+
+
+def _skipped_note(before: GameState, after: GameState) -> str:
+    """What a ``next`` passed through without playing it, or stopped in without playing it,
+    said in the status line (the turn bar shows the same)."""
+    skipped = turn.skipped_phases(before, after)
+    note = ""
+    if skipped:
+        names = [s.removesuffix(" phase") for s in skipped]
+        listed = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+        note = (f" Passed through the {listed} phase{'s' if len(names) > 1 else ''}: "
+                "tabletop does not simulate them.")
+    here = next((c for c in turn.phase_bar(after) if c.current), None)
+    if here is not None and not here.simulated:
+        note += f" The {here.title} phase is not simulated: Space goes on."
+    return note
 
 
 def _violation_mark(v: Violation) -> render.Mark:

@@ -1,35 +1,44 @@
-"""The side panel of the window: the turn, the focused unit, and a list (roster, dice, refusals).
+"""The side panel of the window: the turn, the focused unit, and a list (roster, dice, refusals,
+messages).
 
-From the top: the scenario and where the turn stands (Command points only for a ruleset that has
-them), the next-step button saying what Space does, the focused unit (profile, markers, its move
-types greyed with the reason, the move being built, models to set up), then three tabs sharing
-the rest of the height: the **roster** (every unit of both players by where it is, with what it
-did this phase; a click selects it), the **dice** tray (every roll, what it was for and for which
-model) and the **refusals** of the last refused action, grouped by rule. The list scrolls with the
-mouse wheel. Every clickable thing is a :class:`Row` the app looks up on a click.
+The panel draws one frozen value, :class:`PanelView`, which the window builds from what it
+knows (:meth:`tabletop.view.app.App.panel_view`), and returns what it drew, :class:`PanelDrawn`
+(the clickable rows, how far each region scrolls, where the regions are): it reads nothing else
+and writes nothing. Equal views (:meth:`PanelView.key`) draw the same panel, so the window
+redraws it only when its view changes.
+
+Its regions never move, whatever they hold: from the top, the **header** (the scenario, where
+the turn stands, the turn bar of phases with those not simulated said so, the Command points of
+a ruleset that has them, the next-step button saying what Space does), the **unit** region (what
+Space will roll for, a transport's passengers to set up, the focused unit: profile, markers, its
+move types greyed with the reason, the move being built), then the **tab bar** and the **list**
+of the active tab: the roster (every unit of both players by where it is, with what it did this
+phase; a click selects it), the dice tray (every roll, what it was for and for which model), the
+refusals of the last refused action grouped by rule, and every message of the session. The unit
+region and the list each scroll with the mouse wheel, with a scroll bar when they hold more than
+fits. Every clickable thing is a :class:`Row` the window looks up on a click.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
 import pygame
 
-from tabletop.state import Block, Unit
+from tabletop.rules.violation import Violation
+from tabletop.state import Block, GameState, Unit
 from tabletop.view import render, turn
-from tabletop.view.blockdrag import max_displacement
-from tabletop.view.dicetray import purpose
+from tabletop.view.bridge import MoveRow, StepPreview
+from tabletop.view.dicetray import TrayRoll, purpose
 from tabletop.view.identity import Ref
 from tabletop.view.messages import manoeuvre_text
 from tabletop.view.roster import markers, roster
 
-if TYPE_CHECKING:
-    from tabletop.view.app import App
-
-__all__ = ["PANEL_W", "TABS", "Row", "draw_die", "draw_panel", "group_refusals", "panel_key"]
+__all__ = ["HEADER_H", "PANEL_W", "TABS", "BlockPanel", "GroupPanel", "PanelDrawn", "PanelView",
+           "Row", "draw_die", "draw_panel", "group_refusals"]
 
 PANEL_W = 340
 PANEL_BG = (30, 32, 36)
@@ -41,8 +50,23 @@ ACCENT = (255, 226, 110)
 ROW_BG = (44, 48, 56)
 ROW_HOT = (62, 70, 84)
 
-TABS = (("roster", "Roster"), ("dice", "Dice"), ("refusals", "Refusals"))
+TABS = (("roster", "Roster"), ("dice", "Dice"), ("refusals", "Refusals"),
+        ("messages", "Messages"))
 """The panel's lists: key and title."""
+
+HEADER_H = 150
+"""Height of the header region (the turn, the turn bar, CP, the next-step button)."""
+
+UNIT_SHARE = 0.5
+"""Share of the height below the header given to the unit region (the rest: tabs and list)."""
+
+UNIT_MIN = 180
+"""The unit region is at least this high."""
+
+FOOTER_H = 24
+TAB_H = 28
+CONTENT_MAX = 2400
+"""Tallest content a scrolled region draws (pixels)."""
 
 TONE_COLOURS = {"done": (150, 160, 176), "bad": BAD_RED, "info": ACCENT}
 
@@ -56,6 +80,98 @@ class Row:
     value: str
     enabled: bool = True
     data: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class GroupPanel:
+    """A unit the rules wait for, set up by one action (a destroyed transport's passengers)."""
+
+    unit: str
+    transport: str
+    placed: frozenset[str]
+
+
+@dataclass(frozen=True)
+class BlockPanel:
+    """The figures of a t9a-2 block's move being built."""
+
+    displacement: float | None = None
+    """The largest model displacement so far (``None``: nothing staged)."""
+    cap: float = 0.0
+    end_reasons: tuple[str, ...] = ()
+    can_reform: bool = False
+
+
+@dataclass(frozen=True)
+class PanelView:
+    """Everything the panel shows, as one value (the window builds it)."""
+
+    height: int
+    """The panel's height in pixels (its width is :data:`PANEL_W`)."""
+    x_screen: int
+    """Where the panel's left edge is on the screen (rows are in screen coordinates)."""
+    state: GameState
+    """The game as it stands."""
+    shown: GameState
+    """The board as drawn (models placed so far in a set-up on it)."""
+    start: GameState
+    """The game as the session began (the roster's destroyed units)."""
+    unsaved: bool = False
+    focus: str | None = None
+    """The unit shown (clicked, or the one moving)."""
+    tab: str = "roster"
+    scroll: tuple[tuple[str, int], ...] = ()
+    """How far each region is scrolled (``unit``, and each tab), pixels."""
+    tray: tuple[TrayRoll, ...] = ()
+    refusals: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """The last refusal's reasons grouped by rule."""
+    refusal_note: str = ""
+    messages: tuple[str, ...] = ()
+    step: StepPreview = field(default_factory=StepPreview)
+    removals: tuple[tuple[tuple[str, str], ...], tuple[str, ...]] = ((), ())
+    """The models the next Space would remove for coherency, and why it would be refused."""
+    next_choice: str = "{}"
+    """The options chosen for the next ``next``, as sorted JSON."""
+    select_flags: frozenset[str] = frozenset()
+    group: GroupPanel | None = None
+    moves: tuple[MoveRow, ...] = ()
+    """The focused unit's move types (when it is not the one moving)."""
+    coherency: tuple[Violation, ...] = ()
+    ends: tuple[Violation, ...] = ()
+    """What a commit now would refuse about where the moving unit's models stand."""
+    block: BlockPanel | None = None
+    reform_editing: bool = False
+
+    def key(self) -> tuple[Any, ...]:
+        """What the panel drawn depends on: equal keys draw the same panel. States are compared
+        by identity (never field by field); what the rules derive from them and from the
+        choices in the key (move types, coherency, what Space rolls) is left out."""
+        return (self.height, self.x_screen, Ref(self.state), Ref(self.shown), Ref(self.start),
+                self.unsaved, self.focus, self.tab, self.scroll, len(self.tray),
+                self.refusals, self.refusal_note, len(self.messages), self.messages[-1:],
+                self.next_choice, self.select_flags, self.group, self.block,
+                self.reform_editing)
+
+    def scrolled(self, region: str) -> int:
+        """How far ``region`` is scrolled."""
+        return dict(self.scroll).get(region, 0)
+
+    def chosen(self) -> dict[str, Any]:
+        """The options chosen for the next ``next``."""
+        out: dict[str, Any] = json.loads(self.next_choice)
+        return out
+
+
+@dataclass(frozen=True)
+class PanelDrawn:
+    """What :func:`draw_panel` drew: the clickable rows (screen coordinates), how far each
+    scrolled region may scroll, and where the regions are on the screen."""
+
+    rows: tuple[Row, ...]
+    scroll_max: tuple[tuple[str, int], ...]
+    list_area: pygame.Rect
+    unit_area: pygame.Rect
+    tab_bar: pygame.Rect
 
 
 _PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
@@ -108,13 +224,15 @@ def group_refusals(reasons: tuple[str, ...], violations: tuple[Any, ...]
 
 
 class _Writer:
-    """Draws panel lines top to bottom on one surface, wrapping to the panel's width."""
+    """Draws panel lines top to bottom on one surface, wrapping to the panel's width; the
+    rows it collects are in the surface's coordinates."""
 
     def __init__(self, surface: pygame.Surface, x0: int, y: int, width: int) -> None:
         self.s = surface
         self.x0 = x0
         self.y = y
         self.width = width
+        self.rows: list[Row] = []
 
     def line(self, s: str, *, size: int = 13, colour: Any = render.TEXT, bold: bool = False,
              indent: int = 12) -> None:
@@ -125,78 +243,160 @@ class _Writer:
 
     def wrapped(self, s: str, *, size: int = 12, colour: Any = render.TEXT, bold: bool = False,
                 indent: int = 12) -> None:
-        f = render.font(size, bold=bold)
-        line = ""
-        for word in s.split():
-            trial = f"{line} {word}".strip()
-            if f.size(trial)[0] > self.width - indent - 14 and line:
-                self.line(line, size=size, colour=colour, bold=bold, indent=indent)
-                line = "  " + word
-            else:
-                line = trial
-        if line:
-            self.line(line, size=size, colour=colour, bold=bold, indent=indent)
+        for k, line in enumerate(render.wrap_text(s, self.width - indent - 14, size=size,
+                                                  bold=bold)):
+            self.line(("  " if k else "") + line, size=size, colour=colour, bold=bold,
+                      indent=indent)
 
     def rule(self) -> None:
         pygame.draw.line(self.s, PANEL_LINE, (self.x0 + 8, self.y),
                          (self.x0 + self.width - 8, self.y))
         self.y += 8
 
+    def row(self, rect: pygame.Rect, kind: str, value: str, enabled: bool = True,
+            data: dict[str, Any] | None = None) -> None:
+        self.rows.append(Row(rect, kind, value, enabled, data))
 
-def draw_panel(app: App, surface: pygame.Surface) -> list[Row]:
-    """Draw the whole panel for ``app`` on ``surface`` (the panel's own surface); the rows, in
-    the window's coordinates."""
+
+def regions(height: int) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect, pygame.Rect]:
+    """The panel's fixed regions for a panel ``height`` high (panel coordinates): the header,
+    the unit region, the tab bar and the list."""
+    w = PANEL_W
+    below = max(height - HEADER_H - FOOTER_H, 0)
+    unit_h = min(max(int(below * UNIT_SHARE), UNIT_MIN), max(below - TAB_H - 40, 0))
+    header = pygame.Rect(0, 0, w, HEADER_H)
+    unit = pygame.Rect(0, HEADER_H, w, unit_h)
+    tabs = pygame.Rect(0, unit.bottom, w, TAB_H)
+    lst = pygame.Rect(0, tabs.bottom, w, max(height - FOOTER_H - tabs.bottom, 0))
+    return header, unit, tabs, lst
+
+
+def draw_panel(view: PanelView, surface: pygame.Surface) -> PanelDrawn:
+    """Draw the whole panel of ``view`` on ``surface`` (the panel's own surface); what it
+    drew."""
     w, h = surface.get_size()
-    x_screen = app.screen.get_width() - w
     surface.fill(PANEL_BG)
     pygame.draw.line(surface, PANEL_LINE, (0, 0), (0, h))
+    header, unit_r, tabs_r, list_r = regions(h)
     rows: list[Row] = []
-    out = _Writer(surface, 0, 10, w)
-    st = app.state
+    scroll_max: dict[str, int] = {}
+    rows += _header(view, surface, header)
+    pygame.draw.line(surface, PANEL_LINE, (8, header.bottom - 1), (w - 8, header.bottom - 1))
+    rows += _scrolled(view, surface, unit_r, "unit", _unit_region, scroll_max)
+    pygame.draw.line(surface, PANEL_LINE, (8, unit_r.bottom), (w - 8, unit_r.bottom))
+    rows += _tab_bar(view, surface, tabs_r)
+    lists = {"roster": _roster, "dice": _dice, "refusals": _refusals, "messages": _messages}
+    rows += _scrolled(view, surface, list_r, view.tab, lists.get(view.tab, _roster),
+                      scroll_max)
+    render.text(surface, "H help · Ctrl+Z/Y undo/redo · Ctrl+S save · Home fit",
+                (12, h - 20), size=11, colour=GREY)
+    shift = (view.x_screen, 0)
+    return PanelDrawn(tuple(Row(r.rect.move(shift), r.kind, r.value, r.enabled, r.data)
+                            for r in rows), tuple(sorted(scroll_max.items())),
+                      list_r.move(shift), unit_r.move(shift), tabs_r.move(shift))
+
+
+def _scrolled(view: PanelView, surface: pygame.Surface, area: pygame.Rect, region: str,
+              draw: Any, scroll_max: dict[str, int]) -> list[Row]:
+    """Draw ``draw(view, writer)`` into ``area``, scrolled by the view's offset for
+    ``region``, with a scroll bar when it holds more than fits; its rows, clipped."""
+    if area.h <= 8:
+        return []
+    content = pygame.Surface((area.w, CONTENT_MAX))
+    content.fill(PANEL_BG)
+    out = _Writer(content, 0, 6, area.w)
+    draw(view, out)
+    full = min(out.y + 6, CONTENT_MAX)
+    top = max(full - area.h, 0)
+    scroll_max[region] = top
+    off = min(view.scrolled(region), top)
+    surface.blit(content, area.topleft, pygame.Rect(0, off, area.w, area.h))
+    if top > 0:
+        bar_h = max(int(area.h * area.h / full), 16)
+        pos = int((area.h - bar_h) * off / top)
+        pygame.draw.rect(surface, (80, 86, 96), (area.w - 6, area.y + pos, 4, bar_h),
+                         border_radius=2)
+    rows = []
+    for r in out.rows:
+        shown = r.rect.move(area.x, area.y - off).clip(area)
+        if shown.h > 4:
+            rows.append(Row(shown, r.kind, r.value, r.enabled, r.data))
+    return rows
+
+
+def _header(view: PanelView, surface: pygame.Surface, area: pygame.Rect) -> list[Row]:
+    st = view.state
     b = st.battle
-    title = st.name + ("  •" if app.history.unsaved else "")
-    out.line(title, size=15, bold=True)
+    out = _Writer(surface, 0, area.y + 8, area.w)
+    out.line(st.name + ("  •" if view.unsaved else ""), size=15, bold=True)
     step = f" · {turn.step_name(st)}" if b.step else ""
-    out.wrapped(f"Round {b.round} · {turn.phase_title(st)}{step} · "
-                f"{turn.player_name(st, b.active_player)} to play", colour=(200, 200, 200),
-                size=13)
+    out.line(f"Round {b.round} · {turn.player_name(st, b.active_player)} to play{step}",
+             colour=(200, 200, 200), size=12)
+    _turn_bar(st, out)
     if turn.shows_cp(st):
         for i, p in enumerate(st.players):
             col = render._shade(render.PLAYER_COLOURS[i % 2], 1.5)
             render.text(surface, f"{p.name or p.id}: {p.cp} CP", (12 + i * 150, out.y),
-                        size=14, bold=True, colour=col)
-        out.y += 24
-    r = pygame.Rect(12, out.y, w - 24, 28)
+                        size=13, bold=True, colour=col)
+    out.y += 20
+    r = pygame.Rect(12, area.bottom - 36, area.w - 24, 28)
     pygame.draw.rect(surface, (54, 60, 70), r, border_radius=5)
     render.text(surface, render.fit_text(f"[Space] {turn.next_label(st)}", r.w - 12, size=13,
                                          bold=True), r.center, size=13, bold=True,
                 anchor="center")
-    rows.append(Row(r.move(x_screen, 0), "next", "next"))
-    out.y = r.bottom + 8
-    _next_options(app, out, rows, x_screen)
-    if app.group is not None:
-        _group_setup(app, out, rows, x_screen)
-    out.rule()
-    focus = app.ctrl.focus or app.ctrl.selection_unit
-    if focus is not None and any(u.id == focus for u in st.units):
-        _unit(app, out, rows, x_screen, focus)
+    return [Row(r, "next", "next")]
+
+
+def _turn_bar(st: GameState, out: _Writer) -> None:
+    """The phases of the turn in a row: the current one lit, those the ruleset does not
+    simulate struck through (the window passes through them)."""
+    chips = turn.phase_bar(st)
+    size = 10
+    f = render.font(size, bold=True)
+    widths = [f.size(c.title)[0] + 10 for c in chips]
+    gap = 3
+    while sum(widths) + gap * (len(chips) - 1) > out.width - 24 and size > 8:
+        size -= 1
+        f = render.font(size, bold=True)
+        widths = [f.size(c.title)[0] + 8 for c in chips]
+    x = out.x0 + 12
+    for c, cw in zip(chips, widths, strict=True):
+        r = pygame.Rect(x, out.y, cw, 16)
+        bg = ROW_HOT if c.current else ROW_BG if c.simulated else PANEL_BG
+        pygame.draw.rect(out.s, bg, r, border_radius=3)
+        colour = ACCENT if c.current else render.TEXT if c.simulated else GREY
+        t = render.text(out.s, c.title, r.center, size=size, bold=True, colour=colour,
+                        anchor="center")
+        if not c.simulated:
+            pygame.draw.line(out.s, GREY, (t.left - 1, t.centery), (t.right, t.centery))
+        x = r.right + gap
+    out.y += 18
+    if any(not c.simulated for c in chips):
+        skipped = ", ".join(c.title for c in chips if not c.simulated)
+        out.line(f"not simulated: {skipped}", size=10, colour=GREY)
+
+
+def _unit_region(view: PanelView, out: _Writer) -> None:
+    _next_options(view, out)
+    if view.group is not None:
+        _group_setup(view, out)
+        out.rule()
+    st = view.state
+    if view.focus is not None and any(u.id == view.focus for u in st.units):
+        _unit(view, out, view.focus)
     else:
         out.wrapped("Click a model, or a unit in the roster, to see it here.", colour=GREY)
-    out.rule()
-    _tabs(app, out, rows, x_screen, h - 26)
-    render.text(surface, "H help · Ctrl+Z/Y undo/redo · Ctrl+S save · Home fit",
-                (12, h - 20), size=11, colour=GREY)
-    return rows
 
 
-def _next_options(app: App, out: _Writer, rows: list[Row], x_screen: int) -> None:
+def _next_options(view: PanelView, out: _Writer) -> None:
     """What Space will roll for, and the options of the ``next`` action that name a unit (Insane
     Bravery), each a toggle the next Space sends."""
-    st = app.state
-    pre = app.step_preview()
+    st = view.state
+    pre = view.step
+    chosen = view.chosen()
     if pre.removals:
-        removals, reasons = app.removal_preview()
-        picked = set(app.next_choice.get(pre.remove_field or "", []) or [])
+        removals, reasons = view.removals
+        picked = set(chosen.get(pre.remove_field or "", []) or [])
         out.line("End of turn, coherency:", size=12, bold=True, colour=BAD_RED)
         by: dict[str, list[str]] = {}
         for unit, mid in removals:
@@ -211,51 +411,50 @@ def _next_options(app: App, out: _Writer, rows: list[Row], x_screen: int) -> Non
                     colour=GREY)
     if not pre.rolls:
         return
-    out.line("On Space:", size=12, bold=True, colour=ACCENT)
+    out.line("On Space (dice are rolled):", size=12, bold=True, colour=ACCENT)
     for unit, what in pre.rolls:
         out.line(f"{purpose(what)}: {turn.unit_label(st, unit)}", size=12)
         for c in pre.choices:
             if c.unit != unit:
                 continue
-            chosen = app.next_choice.get(c.field) == unit
+            on = chosen.get(c.field) == unit
             r = pygame.Rect(out.x0 + 24, out.y - 2, out.width - 36, 20)
             title = c.field.replace("-", " ").capitalize()
-            label = f"{title}: chosen" if chosen else (title if c.ok else f"{title}: {c.reason}")
-            pygame.draw.rect(out.s, ROW_HOT if chosen else ROW_BG, r, border_radius=4)
+            label = f"{title}: chosen" if on else (title if c.ok else f"{title}: {c.reason}")
+            pygame.draw.rect(out.s, ROW_HOT if on else ROW_BG, r, border_radius=4)
             render.text(out.s, render.fit_text(turn.named(st, label), r.w - 12, size=11),
                         (r.x + 8, r.y + 3), size=11,
-                        colour=ACCENT if chosen else (render.TEXT if c.ok else GREY))
-            rows.append(Row(r.move(x_screen, 0), "next-choice", unit, c.ok or chosen,
-                            {"field": c.field}))
+                        colour=ACCENT if on else (render.TEXT if c.ok else GREY))
+            out.row(r, "next-choice", unit, c.ok or on, {"field": c.field})
             out.y = r.bottom + 4
+    out.rule()
 
 
-def _group_setup(app: App, out: _Writer, rows: list[Row], x_screen: int) -> None:
+def _group_setup(view: PanelView, out: _Writer) -> None:
     """A unit the rules wait for, set up by one action (a destroyed transport's passengers)."""
-    g = app.group
+    g = view.group
     assert g is not None
-    st = app.state
+    st = view.state
     out.wrapped(f"{turn.unit_label(st, g.transport)} was destroyed: "
                 f"{turn.unit_label(st, g.unit)} must make an emergency disembark first, wholly "
                 "within 6\" and as close as possible. Drag each model from this list or from "
                 f"the {turn.unit_label(st, g.transport)} onto the shaded area, then Enter; models "
                 "that cannot be placed are destroyed.", size=12, colour=BAD_RED)
-    placed = set(g.placed)
     unit = st.unit(g.unit)
-    _setup_rows(out, rows, x_screen, [(m.id, m.base.spec, m.id in placed)
-                                      for m in getattr(unit, "models", ())])
+    _setup_rows(out, [(m.id, m.base.spec, m.id in g.placed)
+                      for m in getattr(unit, "models", ())])
     if g.placed:
         out.line("Backspace over a placed model takes it back", size=11, colour=GREY)
 
 
-def _unit(app: App, out: _Writer, rows: list[Row], x_screen: int, unit_id: str) -> None:
-    st = app.state
+def _unit(view: PanelView, out: _Writer, unit_id: str) -> None:
+    st = view.state
     unit = st.unit(unit_id)
     col = render._shade(render.player_colour(st, unit.player), 1.5)
     out.line(unit.name or unit.id, size=15, bold=True, colour=col)
     bits = [m.text for m in markers(st, unit) if m.code != "MOVING"]
     if isinstance(unit, Block):
-        _block(app, out, rows, x_screen, unit, bits)
+        _block(view, out, unit, bits)
         return
     out.line(f"M {unit.M:g}\"  W {unit.W}  Ld {unit.Ld}+  OC {unit.OC} · "
              f"{len(unit.models)} models", size=12)
@@ -268,25 +467,24 @@ def _unit(app: App, out: _Writer, rows: list[Row], x_screen: int, unit_id: str) 
         out.wrapped(" · ".join(bits), size=12, colour=ACCENT)
     sel = st.battle.selection
     if sel is not None and sel.unit == unit.id:
-        _moving(app, out, rows, x_screen, unit)
+        _moving(view, out, unit)
         return
-    _move_rows(app, out, rows, x_screen, unit.id)
+    _move_rows(view, out)
 
 
-def _moving(app: App, out: _Writer, rows: list[Row], x_screen: int, unit: Unit) -> None:
-    sel = app.state.battle.selection
+def _moving(view: PanelView, out: _Writer, unit: Unit) -> None:
+    st = view.state
+    sel = st.battle.selection
     assert sel is not None
-    out.line(f"Moving: {turn.moving_title(app.state, sel.move, sel.mode)}", bold=True,
-             colour=ACCENT)
-    shown = app.ctrl.state.unit(unit.id)  # placements staged so far are on the board
+    out.line(f"Moving: {turn.moving_title(st, sel.move, sel.mode)}", bold=True, colour=ACCENT)
+    shown = view.shown.unit(unit.id)  # placements staged so far are on the board
     models = list(getattr(shown, "models", ()))
     if any(m.at is None for m in models):
         # first, so that the rows stay where they are while what follows (coherency) changes
         where = ("" if unit.location != "embarked" else
-                 f" or from the {turn.unit_label(app.state, unit.transport or '')}")
+                 f" or from the {turn.unit_label(st, unit.transport or '')}")
         out.wrapped(f"Drag each model from this list{where} onto the shaded area:", size=12)
-        _setup_rows(out, rows, x_screen, [(m.id, m.base.spec, m.at is not None)
-                                          for m in models])
+        _setup_rows(out, [(m.id, m.base.spec, m.at is not None) for m in models])
     if sel.roll is not None:
         render.text(out.s, "advance roll", (out.x0 + 12, out.y + 4), size=12)
         draw_die(out.s, (out.x0 + 100, out.y), 22, sel.roll)
@@ -297,23 +495,21 @@ def _moving(app: App, out: _Writer, rows: list[Row], x_screen: int, unit: Unit) 
     out.wrapped(f"{moved} staged · drag models (Shift: the whole unit; Ctrl+click or a box "
                 "picks several) · Enter commits · Ctrl+Z undo · R reset · Esc cancels",
                 size=11, colour=GREY)
-    coh = app.coherency(unit.id)
-    if coh:
-        _problems(out, app, "Coherency would fail:", coh, 2, "drawn on the board")
+    if view.coherency:
+        _problems(out, st, "Coherency would fail:", view.coherency, 2, "drawn on the board")
     else:
         out.line("Coherency: ok", size=12, colour=OK_GREEN)
-    ends = app.end_check(unit.id)
-    if ends:
-        _problems(out, app, "May not end here (Enter would refuse):", ends, 3,
+    if view.ends:
+        _problems(out, st, "May not end here (Enter would refuse):", view.ends, 3,
                   "outlined on the board")
 
 
-def _problems(out: _Writer, app: App, heading: str, found: Sequence[Any], shown: int,
+def _problems(out: _Writer, st: GameState, heading: str, found: Sequence[Any], shown: int,
               where: str) -> None:
     """A red heading, the first ``shown`` problems in the panel's words, and how many more."""
     out.line(heading, size=12, bold=True, colour=BAD_RED)
     for v in found[:shown]:
-        out.wrapped(f"• {turn.named(app.state, v.message)}", colour=BAD_RED, size=11)
+        out.wrapped(f"• {turn.named(st, v.message)}", colour=BAD_RED, size=11)
     if len(found) > shown:
         out.line(f"  and {len(found) - shown} more ({where})", size=11, colour=BAD_RED)
 
@@ -322,8 +518,7 @@ SETUP_ROWS = 12
 """Rows of models to set up shown at once (a page: a larger unit pages on as it is placed)."""
 
 
-def _setup_rows(out: _Writer, rows: list[Row], x_screen: int,
-                models: list[tuple[str, str, bool]]) -> None:
+def _setup_rows(out: _Writer, models: list[tuple[str, str, bool]]) -> None:
     """One row per model of a unit being set up, ``(id, base, placed)``, in the unit's order:
     a placed model keeps its row (greyed), so the rows never move under the pointer."""
     first = next((i for i, (_, _, placed) in enumerate(models) if not placed), 0)
@@ -335,28 +530,31 @@ def _setup_rows(out: _Writer, rows: list[Row], x_screen: int,
         text = f"{mid}  ({spec})" + ("  placed" if placed else "")
         render.text(out.s, text, (r.x + 8, r.y + 2), size=12,
                     colour=GREY if placed else render.TEXT)
-        rows.append(Row(r.move(x_screen, 0), "placed" if placed else "place", mid, not placed))
+        out.row(r, "placed" if placed else "place", mid, not placed)
         out.y += 23
     rest = len(models) - page - SETUP_ROWS
     if rest > 0:
         out.line(f"and {rest} more", size=11, colour=GREY)
 
 
-def _move_rows(app: App, out: _Writer, rows: list[Row], x_screen: int, unit_id: str) -> None:
+def _move_rows(view: PanelView, out: _Writer) -> None:
     """The unit's move types with their keys, greyed with the reason when not eligible."""
-    st = app.state
+    st = view.state
     b = st.battle
     if b.phase != "movement" or (b.step or "start") != "move-units":
         out.wrapped(f"Units move in the Move Units step: [Space] {turn.next_label(st)}.",
                     size=12, colour=ACCENT)
     out.line("Move types:", bold=True)
-    rows_el = app.eligibility(unit_id)
-    for el in rows_el:
+    # what the unit may do first (with its options), then what it may not and why
+    ok_first = [el for el in view.moves if el.ok] + [el for el in view.moves if not el.ok]
+    for k, el in enumerate(ok_first):
+        if not el.ok and (k == 0 or ok_first[k - 1].ok):
+            _flag_rows(view, out)
         r = pygame.Rect(out.x0 + 8, out.y, out.width - 16, 20)
         colour = render.TEXT if el.ok else GREY
         render.text(out.s, f"[{el.key.upper()}] {el.title}", (out.x0 + 14, out.y + 2),
                     size=13, colour=colour, bold=el.ok)
-        rows.append(Row(r.move(x_screen, 0), "move", el.move, el.ok))
+        out.row(r, "move", el.move, el.ok)
         out.y += 21
         if not el.ok and el.reason:
             out.wrapped(turn.named(st, el.reason), colour=GREY, size=11, indent=22)
@@ -366,24 +564,29 @@ def _move_rows(app: App, out: _Writer, rows: list[Row], x_screen: int, unit_id: 
             render.text(out.s, render.fit_text(turn.mode_title(mode) + (
                 "" if ok else f": {turn.named(st, why)}"), r.w - 12, size=11),
                 (r.x + 8, r.y + 2), size=11, colour=render.TEXT if ok else GREY)
-            rows.append(Row(r.move(x_screen, 0), "mode", el.move, ok, {"mode": mode}))
+            out.row(r, "mode", el.move, ok, {"mode": mode})
             out.y += 21
-    for flag in dict.fromkeys(f for el in rows_el for f in el.flags):
-        moves = ", ".join(el.title.lower() for el in rows_el if flag in el.flags)
-        on = flag in app.select_flags
+    if all(el.ok for el in view.moves):
+        _flag_rows(view, out)
+
+
+def _flag_rows(view: PanelView, out: _Writer) -> None:
+    """A toggle per yes/no option of ``select`` the rules accept now (Fly)."""
+    for flag in dict.fromkeys(f for el in view.moves for f in el.flags):
+        moves = ", ".join(el.title.lower() for el in view.moves if flag in el.flags)
+        on = flag in view.select_flags
         r = pygame.Rect(out.x0 + 8, out.y + 2, out.width - 16, 20)
         pygame.draw.rect(out.s, ROW_HOT if on else ROW_BG, r, border_radius=4)
         render.text(out.s, render.fit_text(f"[{'x' if on else ' '}] {flag.capitalize()} "
                                            f"({moves})", r.w - 12, size=12),
                     (r.x + 8, r.y + 2), size=12, colour=ACCENT if on else render.TEXT)
-        rows.append(Row(r.move(x_screen, 0), "select-flag", flag))
+        out.row(r, "select-flag", flag)
         out.y = r.bottom + 4
 
 
-def _block(app: App, out: _Writer, rows: list[Row], x_screen: int, unit: Block,
-           bits: list[str]) -> None:
+def _block(view: PanelView, out: _Writer, unit: Block, bits: list[str]) -> None:
     """A t9a-2 block: profile and state; its moves, or the move being built."""
-    st = app.state
+    st = view.state
     out.line(f"{unit.models} models · {unit.files} files x {unit.ranks} ranks · "
              f"{unit.base.spec}", size=12)
     out.line(f"Adv {unit.Adv:g}\"  Mar {unit.Mar:g}\"  Dis {unit.Dis}", size=12)
@@ -392,33 +595,27 @@ def _block(app: App, out: _Writer, rows: list[Row], x_screen: int, unit: Block,
     sel = st.battle.selection
     out.y += 4
     if sel is None or sel.unit != unit.id:
-        _move_rows(app, out, rows, x_screen, unit.id)
+        _move_rows(view, out)
         return
     mode = " — March Test failed: Advance Rate" if sel.mode == "march-test-failed" else ""
     title = turn.move_title(st, sel.move) if mode else turn.moving_title(st, sel.move, sel.mode)
     out.wrapped(f"Moving: {title}{mode}", colour=ACCENT, size=13)
-
     for a in sel.staged:
         out.line("• " + manoeuvre_text(a), size=12)
-    start = app.rules.block_start(st)
-    if start is not None and sel.staged:
-        last = str(sel.staged[-1].get("do"))
-        kind = "forward" if last == "wheel" else last
-        disp = max_displacement(start, app.rules.block_geom(unit))
-        cap = app.rules.block_cap(st, kind)
-        colour = BAD_RED if disp > cap + 1e-6 else render.TEXT
-        out.line(f'models moved {disp:.2f}" / {cap:g}"', size=12, colour=colour)
-        ends = app.rules.block_end_reasons(st)
-        if ends:
+    bp = view.block or BlockPanel()
+    if bp.displacement is not None:
+        colour = BAD_RED if bp.displacement > bp.cap + 1e-6 else render.TEXT
+        out.line(f'models moved {bp.displacement:.2f}" / {bp.cap:g}"', size=12, colour=colour)
+        if bp.end_reasons:
             out.line("Cannot end here:", size=12, bold=True, colour=BAD_RED)
-            for reason in ends[:4]:
+            for reason in bp.end_reasons[:4]:
                 out.wrapped(f"• {turn.named(st, reason)}", size=11, colour=BAD_RED)
         else:
             out.line('Ends more than 1" clear: ok', size=12, colour=OK_GREEN)
     hints = []
     if sel.move != "reform":
         hints.append("Drag the front edge (or the body) to move, a front corner to wheel.")
-    if app.ctrl.blocks is not None and app.ctrl.blocks.can_reform(st):
+    if bp.can_reform:
         hints.append("Reform: [ ] files, , . turn 15°, ← → turn 90°, or drag the handles; "
                      "Enter reforms.")
     hints.append("Enter commits · Ctrl+Z undo · R reset · Esc cancels")
@@ -426,56 +623,38 @@ def _block(app: App, out: _Writer, rows: list[Row], x_screen: int, unit: Block,
         out.wrapped(hint, size=11, colour=GREY)
 
 
-def _tabs(app: App, out: _Writer, rows: list[Row], x_screen: int, bottom: int) -> None:
-    """The tab bar and the active tab's list, clipped to the space left and scrolled."""
+def _tab_bar(view: PanelView, surface: pygame.Surface, area: pygame.Rect) -> list[Row]:
+    """The tab bar: one button per list, at a fixed place."""
+    counts = {"roster": len(view.state.units), "dice": len(view.tray),
+              "refusals": sum(len(rs) for _, rs in view.refusals), "messages": 0}
+    labels = [f"{title} ({counts[k]})" if counts[k] else title for k, title in TABS]
+    # widths from the titles alone (room for a count), so that no count moves a tab
+    size, gap = 12, 4
+    room = [f"{title} (99)" if k != "messages" else title for k, title in TABS]
+    while size > 9 and sum(render.font(size, bold=True).size(s)[0] + 8 for s in room) + \
+            gap * (len(TABS) - 1) > area.w - 24:
+        size -= 1
+    f = render.font(size, bold=True)
+    spare = (area.w - 24 - gap * (len(TABS) - 1) - sum(f.size(s)[0] for s in room)) // len(TABS)
     x = 12
-    counts = {"roster": len(app.state.units), "dice": len(app.tray),
-              "refusals": sum(len(rs) for _, rs in app.refusal_groups())}
-    for key, title in TABS:
-        label = f"{title} ({counts[key]})" if counts[key] else title
-        tw = render.font(12, bold=True).size(label)[0] + 16
-        r = pygame.Rect(x, out.y, tw, 22)
-        on = app.tab == key
-        pygame.draw.rect(out.s, ROW_HOT if on else ROW_BG, r, border_radius=4)
-        render.text(out.s, label, r.center, size=12, bold=True, anchor="center",
+    rows = []
+    for (key, _), label, wide in zip(TABS, labels, room, strict=True):
+        tw = f.size(wide)[0] + spare
+        label = render.fit_text(label, tw - 4, size=size, bold=True)
+        r = pygame.Rect(x, area.y + 3, tw, 22)
+        on = view.tab == key
+        pygame.draw.rect(surface, ROW_HOT if on else ROW_BG, r, border_radius=4)
+        render.text(surface, label, r.center, size=size, bold=True, anchor="center",
                     colour=ACCENT if on else render.TEXT)
-        rows.append(Row(r.move(x_screen, 0), "tab", key))
-        x = r.right + 6
-    top = out.y + 28
-    area = pygame.Rect(0, top, out.width, max(bottom - top, 0))
-    if area.h <= 20:
-        return
-    lst = pygame.Surface(area.size)
-    lst.fill(PANEL_BG)
-    inner = _Writer(lst, 0, 4 - app.scroll.get(app.tab, 0), out.width)
-    list_rows: list[Row] = []
-    if app.tab == "roster":
-        _roster(app, inner, list_rows)
-    elif app.tab == "dice":
-        _dice(app, inner)
-    else:
-        _refusals(app, inner)
-    full = inner.y + app.scroll.get(app.tab, 0)
-    app.scroll_max[app.tab] = max(full - area.h + 8, 0)
-    out.s.blit(lst, area.topleft)
-    if app.scroll_max[app.tab] > 0:  # a scroll bar
-        frac = area.h / max(full, 1)
-        bar_h = max(int(area.h * frac), 16)
-        pos = int((area.h - bar_h) * app.scroll.get(app.tab, 0) / app.scroll_max[app.tab])
-        pygame.draw.rect(out.s, (80, 86, 96), (out.width - 6, top + pos, 4, bar_h),
-                         border_radius=2)
-    for row in list_rows:
-        shown = row.rect.move(0, top).clip(area)
-        if shown.h > 4:
-            rows.append(Row(shown.move(x_screen, 0), row.kind, row.value, row.enabled))
-    app.list_area = area.move(x_screen, 0)
+        rows.append(Row(r, "tab", key))
+        x = r.right + gap
+    return rows
 
 
-def _roster(app: App, out: _Writer, rows: list[Row]) -> None:
-    st = app.state
-    focus = app.ctrl.focus or app.ctrl.selection_unit
+def _roster(view: PanelView, out: _Writer) -> None:
+    st = view.state
     last_player = None
-    for g in roster(st, app.history.start):
+    for g in roster(st, view.start):
         if g.player != last_player:
             i = next((k for k, p in enumerate(st.players) if p.id == g.player), 0)
             col = render._shade(render.PLAYER_COLOURS[i % 2], 1.5)
@@ -484,7 +663,7 @@ def _roster(app: App, out: _Writer, rows: list[Row]) -> None:
         out.line(g.title, size=11, colour=GREY, indent=14)
         for e in g.entries:
             r = pygame.Rect(out.x0 + 10, out.y, out.width - 22, 20)
-            if e.unit == focus:
+            if e.unit == view.focus:
                 pygame.draw.rect(out.s, ROW_HOT, r, border_radius=4)
             colour = GREY if g.group == "destroyed" else render.TEXT
             name = render.fit_text(e.name, 150, size=12)
@@ -509,18 +688,18 @@ def _roster(app: App, out: _Writer, rows: list[Row]) -> None:
                                 e.markers[0].tone, GREY))
                 out.y += 17
             if g.group != "destroyed":
-                rows.append(Row(pygame.Rect(r.x, r.y, r.w, out.y - r.y), "unit", e.unit))
+                out.row(pygame.Rect(r.x, r.y, r.w, out.y - r.y), "unit", e.unit)
         out.y += 2
 
 
-def _dice(app: App, out: _Writer) -> None:
-    if not app.tray:
+def _dice(view: PanelView, out: _Writer) -> None:
+    if not view.tray:
         out.wrapped("No dice rolled yet. Advance rolls, hazard rolls, battle-shock tests, "
                     "March Tests and flee rolls appear here with what they were for.",
                     colour=GREY)
         return
     last_when = None
-    for roll in reversed(app.tray):
+    for roll in reversed(view.tray):
         if roll.when != last_when:
             out.line(roll.when, size=11, colour=GREY)
             last_when = roll.when
@@ -542,27 +721,28 @@ def _dice(app: App, out: _Writer) -> None:
         out.y += 4
 
 
-def _refusals(app: App, out: _Writer) -> None:
-    groups = app.refusal_groups()
-    if not groups:
+def _refusals(view: PanelView, out: _Writer) -> None:
+    if not view.refusals:
         out.wrapped("Nothing refused. When the rules refuse an action, every reason is listed "
                     "here by rule, and the board shows the models and distances.", colour=GREY)
         return
-    for title, reasons in groups:
+    for title, reasons in view.refusals:
         out.line(f"{title} ({len(reasons)})", size=12, bold=True, colour=BAD_RED)
         for reason in reasons:
-            out.wrapped(f"• {turn.named(app.state, reason)}", size=11, colour=BAD_RED,
+            out.wrapped(f"• {turn.named(view.state, reason)}", size=11, colour=BAD_RED,
                         indent=16)
         out.y += 4
-    if app.refusal_note:
-        out.wrapped(app.refusal_note, size=11, colour=GREY)
+    if view.refusal_note:
+        out.wrapped(view.refusal_note, size=11, colour=GREY)
 
 
-def panel_key(app: App) -> tuple[Any, ...]:
-    """What the panel shows depends on (redrawn only when this changes)."""
-    bt = app.ctrl.blocks
-    return (app.screen.get_size(), Ref(app.state), app.ctrl.focus, Ref(app.refusal),
-            len(app.tray), app.tab, app.scroll.get(app.tab, 0),
-            json.dumps(app.next_choice, sort_keys=True), tuple(sorted(app.select_flags)),
-            json.dumps(app.group.action() if app.group is not None else None),
-            app.history.unsaved, bt.reform_edit(app.ctrl.state) is not None if bt else None)
+def _messages(view: PanelView, out: _Writer) -> None:
+    """Every message of the session, newest first, in full."""
+    if not view.messages:
+        out.wrapped("The window's messages appear here, newest first, in full.", colour=GREY)
+        return
+    for k, text in enumerate(reversed(view.messages)):
+        colour = BAD_RED if text.startswith(("refused", "could not")) else (
+            render.TEXT if k == 0 else (190, 190, 190))
+        out.wrapped(text, size=11, colour=colour, indent=12)
+        out.y += 3

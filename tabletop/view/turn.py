@@ -5,6 +5,7 @@ moved yet, unit names in messages. No pygame.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 from tabletop import rulesets
@@ -12,9 +13,9 @@ from tabletop.errors import UserError
 from tabletop.rules.ruleset import MoveType
 from tabletop.state import GameState
 
-__all__ = ["mode_title", "move_title", "move_types", "moving_title", "named", "next_label",
-           "pending_units", "phase_title", "player_name", "shows_cp", "step_name", "unit_label",
-           "where"]
+__all__ = ["PhaseChip", "mode_title", "move_title", "move_types", "moving_title", "named",
+           "next_label", "pending_units", "phase_bar", "phase_title", "player_name", "shows_cp",
+           "skipped_phases", "step_name", "unit_label", "where"]
 
 def shows_cp(state: GameState) -> bool:
     """Whether the game's ruleset has Command points."""
@@ -38,6 +39,44 @@ def _step_title(state: GameState) -> tuple[str, bool]:
     except UserError:
         return phase_title(state), True
     return here.title, here.name == phase.steps[0].name
+
+
+@dataclass(frozen=True)
+class PhaseChip:
+    """A phase on the turn bar: its short title, whether the ruleset plays it, whether the
+    turn stands in it."""
+
+    title: str
+    simulated: bool
+    current: bool
+
+
+def phase_bar(state: GameState) -> tuple[PhaseChip, ...]:
+    """The phases of a player's turn in order, as the turn bar shows them (``Movement`` for
+    ``Movement phase``), the one the turn stands in marked, those not simulated said so."""
+    phases = rulesets.of(state).turn.phases
+    return tuple(PhaseChip(p.title.removesuffix(" phase"), p.simulated,
+                           p.name == state.battle.phase) for p in phases)
+
+
+def skipped_phases(before: GameState, after: GameState) -> list[str]:
+    """The phases ``next`` went through from ``before`` to ``after`` without playing them (the
+    ruleset does not simulate them), in turn order: ``["Shooting phase", ...]``."""
+    phases = rulesets.of(before).turn.phases
+    names = [p.name for p in phases]
+    b, a = before.battle, after.battle
+    if b.phase not in names or a.phase not in names or (b.phase, b.round, b.active_player) == (
+            a.phase, a.round, a.active_player):
+        return []
+    out = []
+    i = names.index(b.phase)
+    for _ in range(len(names)):
+        i = (i + 1) % len(names)
+        if names[i] == a.phase:
+            break
+        if not phases[i].simulated:
+            out.append(phases[i].title)
+    return out
 
 
 def step_name(state: GameState) -> str:

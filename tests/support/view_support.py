@@ -126,7 +126,7 @@ def panel_text(app: App, monkeypatch: Any) -> str:
 
     with monkeypatch.context() as m:
         m.setattr(render, "text", spy)
-        panel.draw_panel(app, pygame.Surface((panel.PANEL_W, app.screen.get_height())))
+        panel.draw_panel(app.panel_view(), pygame.Surface((panel.PANEL_W, app.screen.get_height())))
     return " ".join(" ".join(seen).split())
 
 

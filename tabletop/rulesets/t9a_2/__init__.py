@@ -34,16 +34,16 @@ NAME = "t9a-2"
 """What a scenario's ``ruleset`` key holds."""
 
 TURN = TurnStructure((
-    Phase("charge", "Charge phase", (Step("charge", "Charge phase"),)),
+    Phase("charge", "Charge phase", (Step("charge", "Charge phase"),), simulated=False),
     Phase("movement", "Movement phase", (
         Step("start", "Start of Movement phase"),
         Step("rally", "Rally Fleeing Units"),
         Step("move-units", "Move units"),
         Step("end", "End of Movement phase"),
     )),
-    Phase("magic", "Magic phase", (Step("magic", "Magic phase"),)),
-    Phase("shooting", "Shooting phase", (Step("shooting", "Shooting phase"),)),
-    Phase("melee", "Melee phase", (Step("melee", "Melee phase"),)),
+    Phase("magic", "Magic phase", (Step("magic", "Magic phase"),), simulated=False),
+    Phase("shooting", "Shooting phase", (Step("shooting", "Shooting phase"),), simulated=False),
+    Phase("melee", "Melee phase", (Step("melee", "Melee phase"),), simulated=False),
 ))
 """A t9a-2 player turn; the Movement phase in the steps of seed 001."""
 

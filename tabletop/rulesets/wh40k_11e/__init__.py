@@ -66,9 +66,10 @@ TURN = TurnStructure((
         Step("move-units", "Move units", aliases=("reinforcements",)),
         Step("end", "End of Movement phase"),
     )),
-    Phase("shooting", "Shooting phase", (Step("shooting", "Shooting phase", stop=False),)),
-    Phase("charge", "Charge phase", (Step("charge", "Charge phase", stop=False),)),
-    Phase("fight", "Fight phase", (Step("fight", "Fight phase", stop=False),)),
+    Phase("shooting", "Shooting phase", (Step("shooting", "Shooting phase", stop=False),),
+          simulated=False),
+    Phase("charge", "Charge phase", (Step("charge", "Charge phase", stop=False),), simulated=False),
+    Phase("fight", "Fight phase", (Step("fight", "Fight phase", stop=False),), simulated=False),
     Phase("end-of-turn", "End of turn", (Step("end-of-turn", "End of turn", stop=False),)),
 ), events=(MOVE_START, MOVE_END))
 """Seeds 004 (Command phase, 08.01-08.05) and 000 (Movement phase, 09.01-09.03). The
