@@ -199,7 +199,7 @@ def main() -> int:
     nodes = [START, *corners(pieces, free)]
     dist, edges = dijkstra(nodes, free)
 
-    fig, grid = plt.subplots(2, 3, figsize=(15, 7.2))
+    fig, grid = plt.subplots(3, 2, figsize=(12, 12.6))
     axes = list(grid.flat)
     titles = [f"1. The board: a 32 mm model, M {D:g}\"",
               "2. Obstacles grown by the base",
@@ -211,20 +211,20 @@ def main() -> int:
         ax.set_ylim(H + 0.3, -0.3)
         ax.set_aspect("equal")
         ax.axis("off")
-        ax.set_title(title, fontsize=12, loc="left")
+        ax.set_title(title, fontsize=16, loc="left")
 
     ax = axes[0]
     draw_board(ax)
     arc = Point(START).buffer(D, 64).exterior.intersection(box(0, 0, W, H))
     for line in getattr(arc, "geoms", [arc]):
         ax.plot(*line.xy, ls="--", color=MOVER_COLOUR, lw=1)
-    ax.annotate("impassable wall", (6.5, 11.2), ha="center", fontsize=9)
-    ax.annotate("ruin", (13.5, 2.6), ha="center", fontsize=9)
-    ax.annotate("enemy", (ENEMIES[0][0] + 1.0, ENEMIES[0][1] + 0.2), fontsize=9,
+    ax.annotate("impassable wall", (6.5, 11.2), ha="center", fontsize=12)
+    ax.annotate("ruin", (13.5, 2.6), ha="center", fontsize=12)
+    ax.annotate("enemy", (ENEMIES[0][0] + 1.0, ENEMIES[0][1] + 0.2), fontsize=12,
                 color=ENEMY_COLOUR)
-    ax.annotate("enemy", (ENEMIES[1][0] + 1.0, ENEMIES[1][1] + 0.2), fontsize=9,
+    ax.annotate("enemy", (ENEMIES[1][0] + 1.0, ENEMIES[1][1] + 0.2), fontsize=12,
                 color=ENEMY_COLOUR)
-    ax.annotate("a circle of M:\nwhat others draw", (0.6, 1.3), fontsize=9,
+    ax.annotate("a circle of M:\nwhat others draw", (0.6, 1.3), fontsize=12,
                 color=MOVER_COLOUR)
 
     ax = axes[1]
@@ -234,7 +234,7 @@ def main() -> int:
     ax.add_patch(Patch([(R, R), (W - R, R), (W - R, H - R), (R, H - R)], closed=True,
                        fill=False, ls=":", ec="#444", lw=1))
     ax.annotate("the free space of the base's centre:\nthe board shrunk, obstacles grown",
-                (W / 2, H - 0.9), ha="center", fontsize=9)
+                (W / 2, H - 0.9), ha="center", fontsize=12)
 
     ax = axes[2]
     for piece in pieces:
@@ -251,7 +251,7 @@ def main() -> int:
         if reached and i and all(math.dist((x, y), q) > 1.2 for q in labelled):
             labelled.append((x, y))
             ax.annotate(f"{dist[i]:.1f}", (x, y), textcoords="offset points", xytext=(3, 3),
-                        fontsize=8, color=MOVER_COLOUR)
+                        fontsize=11, color=MOVER_COLOUR)
     ax.add_patch(Circle(START, R, fc=MOVER_COLOUR, ec="none"))
 
     ax = axes[3]
@@ -265,16 +265,17 @@ def main() -> int:
 
     ax = axes[4]
     for p in ENEMIES:
-        fill(ax, Point(p).buffer(2 * R + ENGAGEMENT, 64), fc="#f3c1bb", ec="none")
+        fill(ax, Point(p).buffer(2 * R + ENGAGEMENT, 64).intersection(box(0, 0, W, H)),
+             fc="#f3c1bb", ec="none")
     fill(ax, zone.geometry, fc=ZONE_COLOUR, ec="#1e6b2a", lw=0.8, alpha=0.75)
     draw_board(ax)
     if path is not None:
         ax.plot(*zip(*[p[:2] for p in path.points], strict=True), color="black", lw=1.5)
         ax.plot(*TARGET, "x", color="black", ms=7)
         ax.annotate(f'{path.length:.1f}" / {D:g}"', TARGET, textcoords="offset points",
-                    xytext=(6, -12), fontsize=9)
+                    xytext=(6, -12), fontsize=12)
     ax.annotate("engagement range:\nno end within 2\"", (ENEMIES[1][0], ENEMIES[1][1] + 2.4),
-                ha="center", fontsize=9, color=ENEMY_COLOUR)
+                ha="center", fontsize=12, color=ENEMY_COLOUR)
 
     ax = axes[5]
     ax.axis("off")
@@ -294,10 +295,10 @@ def main() -> int:
         "the zone never holds a point that is not",
         "legal. Panels 2-4 are drawn coarsely;",
         "panel 5 is the zone tabletop computes.",
-    ]), va="top", fontsize=11, family="DejaVu Sans")
+    ]), va="top", fontsize=14, family="DejaVu Sans")
 
     fig.tight_layout()
-    fig.savefig(OUT, dpi=90)
+    fig.savefig(OUT, dpi=100)
     print(OUT)
     return 0
 
