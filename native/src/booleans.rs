@@ -1,25 +1,22 @@
-//! Boolean operations on polygons (i_overlay, on an integer grid).
+//! Boolean operations on polygons (Clipper2's pure Rust port, on an integer grid).
 //!
-//! Coordinates (inches) are moved to the grid `round((x - ox) * scale)` with `scale` at most
-//! [`MAX_SCALE`] (1e-7" a unit) and at least [`MIN_SCALE`] (1e-6" a unit, the project's EPS):
-//! the largest that holds the extent in the 29 bits i_overlay's `i32` engine accepts. A vertex
-//! moves by at most half a unit on the way in and an intersection by at most one unit on the
-//! way out, so no boundary moves by more than 1.5 units: 1.5e-7" at the usual scale, below
-//! the project's EPS (1e-6") at any accepted scale.
+//! Coordinates (inches) are moved to the grid `round((x - ox) * SCALE)` (1e-7" a unit, from the
+//! centre of the map's box). A vertex moves by at most half a unit on the way in and Clipper2
+//! rounds an intersection to the nearest unit on the way out, so no boundary moves by more
+//! than 1.5e-7", far below the project's EPS (1e-6"). The crate was chosen by measurement on
+//! the construction's own polygons (benchmarks/RESULTS.md): i_overlay (and geo's BooleanOps,
+//! built on it) took up to seconds on some unions of 800-vertex star polygons, Clipper2 under
+//! a millisecond on all of them.
 
-use i_overlay::core::fill_rule::FillRule;
-use i_overlay::core::overlay::{Overlay, ShapeType};
-use i_overlay::core::overlay_rule::OverlayRule;
-use i_overlay::i_float::int::point::IntPoint;
+use clipper2_rust::clipper::boolean_op_tree_64;
+use clipper2_rust::core::{FillRule, Path64, Paths64, Point64};
+use clipper2_rust::engine::ClipType;
+use clipper2_rust::engine_public::PolyTree64;
 
 use crate::limits::{check, Refused, MAX_COORDINATE, MAX_OVERLAY_VERTICES};
 
-/// Grid units an inch, at most (1e-7").
-pub const MAX_SCALE: f64 = 1e7;
-/// Grid units an inch, at least (1e-6").
-pub const MIN_SCALE: f64 = 1e6;
-/// Largest grid coordinate of i_overlay's `i32` engine with room for its arithmetic.
-const GRID_LIMIT: f64 = (1u32 << 29) as f64;
+/// Grid units an inch (1e-7").
+pub const SCALE: f64 = 1e7;
 
 /// A point, inches.
 pub type Pt = [f64; 2];
@@ -37,7 +34,8 @@ pub struct Grid {
 }
 
 impl Grid {
-    /// The finest grid whose 29 bits hold the box `(x0, y0, x1, y1)` widened by `margin`.
+    /// The grid centred on the box `(x0, y0, x1, y1)`; refused when the box widened by
+    /// `margin` reaches farther than [`MAX_COORDINATE`] from its centre.
     pub fn for_box(bounds: [f64; 4], margin: f64) -> Result<Grid, Refused> {
         let [x0, y0, x1, y1] = bounds;
         let ox = 0.5 * (x0 + x1);
@@ -49,25 +47,24 @@ impl Grid {
                  {MAX_COORDINATE} in"
             )));
         }
-        let scale = (GRID_LIMIT / half.max(1.0)).min(MAX_SCALE);
-        Ok(Grid { ox, oy, scale: scale.max(MIN_SCALE) })
+        Ok(Grid { ox, oy, scale: SCALE })
     }
 
     #[inline]
-    pub fn to_int(&self, p: Pt) -> IntPoint<i32> {
-        let lim = GRID_LIMIT;
+    pub fn to_int(&self, p: Pt) -> Point64 {
+        let lim = 4.0 * MAX_COORDINATE * SCALE;
         let x = ((p[0] - self.ox) * self.scale).round().clamp(-lim, lim);
         let y = ((p[1] - self.oy) * self.scale).round().clamp(-lim, lim);
-        IntPoint::new(x as i32, y as i32)
+        Point64::new(x as i64, y as i64)
     }
 
     #[inline]
-    pub fn to_float(&self, p: IntPoint<i32>) -> Pt {
+    pub fn to_float(&self, p: &Point64) -> Pt {
         [p.x as f64 / self.scale + self.ox, p.y as f64 / self.scale + self.oy]
     }
 
-    fn ring(&self, r: &[Pt]) -> Vec<IntPoint<i32>> {
-        let mut out: Vec<IntPoint<i32>> = Vec::with_capacity(r.len());
+    fn ring(&self, r: &[Pt]) -> Path64 {
+        let mut out: Path64 = Vec::with_capacity(r.len());
         for &p in r {
             let q = self.to_int(p);
             if out.last() != Some(&q) {
@@ -96,8 +93,8 @@ fn count(polys: &[Poly]) -> usize {
 /// `subject op clip` (each a set of polygons, their union taken by the non-zero rule).
 pub fn overlay(grid: &Grid, subject: &[Poly], clip: &[Poly], op: Op) -> Result<Vec<Poly>, Refused> {
     check("overlay vertices", count(subject) + count(clip), MAX_OVERLAY_VERTICES)?;
-    let mut ov: Overlay<i32> = Overlay::new(count(subject) + count(clip));
-    for (set, kind) in [(subject, ShapeType::Subject), (clip, ShapeType::Clip)] {
+    let paths = |set: &[Poly]| -> Paths64 {
+        let mut out = Paths64::new();
         for poly in set {
             for (k, ring) in poly.iter().enumerate() {
                 let mut r = grid.ring(ring);
@@ -105,39 +102,52 @@ pub fn overlay(grid: &Grid, subject: &[Poly], clip: &[Poly], op: Op) -> Result<V
                     continue;
                 }
                 // the non-zero rule needs exteriors one way and holes the other
-                let ccw = signed_area_int(&r) > 0;
-                if (k == 0) != ccw {
+                if (k == 0) != (signed_area_int(&r) > 0) {
                     r.reverse();
                 }
-                ov.add_contour(&r, kind);
+                out.push(r);
             }
         }
-    }
-    let rule = match op {
-        Op::Union => OverlayRule::Union,
-        Op::Intersection => OverlayRule::Intersect,
-        Op::Difference => OverlayRule::Difference,
+        out
     };
-    let shapes = ov.overlay(rule, FillRule::NonZero);
-    Ok(shapes
-        .into_iter()
-        .map(|shape| {
-            shape
-                .into_iter()
-                .map(|c| c.into_iter().map(|p| grid.to_float(p)).collect::<Ring>())
-                .collect::<Poly>()
-        })
-        .filter(|p: &Poly| !p.is_empty() && p[0].len() >= 3)
-        .collect())
+    let (s, c) = (paths(subject), paths(clip));
+    let kind = match op {
+        Op::Union => ClipType::Union,
+        Op::Intersection => ClipType::Intersection,
+        Op::Difference => ClipType::Difference,
+    };
+    let mut tree = PolyTree64::new();
+    boolean_op_tree_64(kind, FillRule::NonZero, &s, &c, &mut tree);
+    let mut out: Vec<Poly> = Vec::new();
+    // the root's children are exteriors, theirs holes, the holes' children exteriors again
+    let mut todo: Vec<usize> = tree.root().children().to_vec();
+    while let Some(outer) = todo.pop() {
+        let node = &tree.nodes[outer];
+        let mut poly: Poly = vec![node.polygon().iter().map(|p| grid.to_float(p)).collect()];
+        for &hole in node.children() {
+            let h = &tree.nodes[hole];
+            poly.push(h.polygon().iter().map(|p| grid.to_float(p)).collect());
+            todo.extend_from_slice(h.children());
+        }
+        if poly[0].len() >= 3 {
+            // exteriors counter-clockwise, holes clockwise
+            for (k, ring) in poly.iter_mut().enumerate() {
+                if (k == 0) != (ring_area(ring) > 0.0) {
+                    ring.reverse();
+                }
+            }
+            out.push(poly);
+        }
+    }
+    Ok(out)
 }
 
 /// Twice the signed area of an integer ring (positive: counter-clockwise).
-fn signed_area_int(r: &[IntPoint<i32>]) -> i128 {
+fn signed_area_int(r: &[Point64]) -> i128 {
     let n = r.len();
     let mut s: i128 = 0;
     for i in 0..n {
-        let a = r[i];
-        let b = r[(i + 1) % n];
+        let (a, b) = (r[i], r[(i + 1) % n]);
         s += a.x as i128 * b.y as i128 - b.x as i128 * a.y as i128;
     }
     s
@@ -202,17 +212,27 @@ mod tests {
     }
 
     #[test]
-    fn grid_keeps_a_tenth_of_eps_on_a_battlefield() {
+    fn grid_keeps_a_tenth_of_eps() {
         let g = grid();
-        assert_eq!(g.scale, MAX_SCALE);
         let p = [12.345_678_91, 33.000_000_04];
-        let q = g.to_float(g.to_int(p));
+        let q = g.to_float(&g.to_int(p));
         assert!((p[0] - q[0]).abs() <= 0.5 / g.scale + 1e-12);
         assert!((p[1] - q[1]).abs() <= 0.5 / g.scale + 1e-12);
-        // a large board: a coarser grid, still at least EPS
-        let big = Grid::for_box([0.0, 0.0, 400.0, 300.0], 10.0).unwrap();
-        assert!(big.scale >= MIN_SCALE && big.scale < MAX_SCALE);
-        assert!(Grid::for_box([0.0, 0.0, 2000.0, 10.0], 0.0).is_err());
+        assert!(Grid::for_box([0.0, 0.0, 2.0 * MAX_COORDINATE + 10.0, 10.0], 0.0).is_err());
         assert!(Grid::for_box([0.0, 0.0, f64::NAN, 10.0], 0.0).is_err());
+    }
+
+    #[test]
+    fn nested_islands_come_back_as_polygons() {
+        // a square ring with an island in its hole: two polygons, the first with a hole
+        let outer = vec![square(0.0, 0.0, 10.0)[0].clone(), {
+            let mut h = square(2.0, 2.0, 6.0)[0].clone();
+            h.reverse();
+            h
+        }];
+        let island = square(4.0, 4.0, 2.0);
+        let out = overlay(&grid(), &[outer, island], &[], Op::Union).unwrap();
+        assert_eq!(out.len(), 2);
+        assert!((area(&out) - (100.0 - 36.0 + 4.0)).abs() < 1e-9);
     }
 }

@@ -4,6 +4,7 @@
 //! feature (`py` module), which maturin builds into `tabletop.native`.
 pub mod booleans;
 pub mod limits;
+pub mod region;
 
 #[cfg(feature = "python")]
 mod py;

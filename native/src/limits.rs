@@ -13,9 +13,9 @@ pub const MAX_SOURCES: usize = 200_000;
 pub const MAX_GRAPH_EDGES: usize = 20_000_000;
 /// Vertices of the polygons one overlay takes or makes.
 pub const MAX_OVERLAY_VERTICES: usize = 20_000_000;
-/// Largest distance of a coordinate from the map's centre, inches: the overlays' integer grid
-/// (at least [`crate::booleans::MIN_SCALE`] units an inch) must hold it in 29 bits.
-pub const MAX_COORDINATE: f64 = 500.0;
+/// Largest distance of the map's box from its centre, inches (the overlays' 64-bit integer grid,
+/// [`crate::booleans::SCALE`] units an inch, holds far more).
+pub const MAX_COORDINATE: f64 = 100_000.0;
 
 /// An input past one of the limits above (its name and the offending size).
 #[derive(Debug, Clone, PartialEq)]

@@ -11,6 +11,7 @@ use pyo3::create_exception;
 use pyo3::prelude::*;
 
 use crate::booleans::{self, Grid, Op, Poly};
+use crate::region;
 use crate::limits::Refused;
 
 create_exception!(
@@ -149,6 +150,111 @@ fn overlay<'py>(
     write_polys(py, &out)
 }
 
+/// The obstacles' outline of one map (built once per obstacle set): its directed edges (the
+/// union on the left) and the box.
+#[pyclass(frozen, module = "tabletop.native")]
+struct Outline {
+    inner: region::Outline,
+}
+
+#[pymethods]
+impl Outline {
+    /// `a`, `b`: (n, 2) arrays of the edges' ends; `bounds`: the box (x0, y0, x1, y1).
+    #[new]
+    fn new(
+        py: Python<'_>,
+        a: PyReadonlyArray2<'_, f64>,
+        b: PyReadonlyArray2<'_, f64>,
+        bounds: [f64; 4],
+    ) -> PyResult<Self> {
+        let (a, b) = (a.as_array(), b.as_array());
+        if a.ncols() != 2 || b.ncols() != 2 || a.nrows() != b.nrows() {
+            return Err(NativeError::new_err("Outline: a and b must be (n, 2) arrays of one length"));
+        }
+        let edges: Vec<[f64; 4]> =
+            (0..a.nrows()).map(|k| [a[[k, 0]], a[[k, 1]], b[[k, 0]], b[[k, 1]]]).collect();
+        let inner = guarded(py, "Outline", move || region::Outline::new(&edges, bounds))?;
+        Ok(Outline { inner })
+    }
+
+    /// Whether each point is off the box or inside the obstacles.
+    fn blocked<'py>(&self, py: Python<'py>, pts: PyReadonlyArray2<'py, f64>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let p = pts.as_array();
+        let out: Vec<bool> = (0..p.nrows()).map(|k| self.inner.blocked(p[[k, 0]], p[[k, 1]])).collect();
+        Ok(PyArray1::from_vec(py, out))
+    }
+}
+
+/// A set of polygons kept on the Rust side (an excluded set, converted once per phase).
+#[pyclass(frozen, module = "tabletop.native")]
+struct PolySet {
+    polys: Vec<Poly>,
+}
+
+#[pymethods]
+impl PolySet {
+    /// From shapely's ragged layout (see `overlay`).
+    #[new]
+    fn new(
+        coords: PyReadonlyArray2<'_, f64>,
+        rings: PyReadonlyArray1<'_, i64>,
+        polys: PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<Self> {
+        let polys = read_polys(&coords, &rings, &polys).map_err(|e| NativeError::new_err(e.0))?;
+        Ok(PolySet { polys })
+    }
+
+    fn __len__(&self) -> usize {
+        self.polys.len()
+    }
+}
+
+/// The region of a geodesic disk: the union of the stars of its wedges (row k: `apex[k]`,
+/// `radius[k]`, `start[k]`, `sweep[k]`, `full[k]` for a source's whole disk, the apex's ring
+/// neighbours `prev[k]`, `next[k]`), minus `exclude`; in shapely's ragged layout.
+#[pyfunction]
+#[pyo3(signature = (outline, apex, radius, start, sweep, full, prev, next, exclude=None))]
+#[allow(clippy::too_many_arguments)]
+fn swept_region<'py>(
+    py: Python<'py>,
+    outline: &Outline,
+    apex: PyReadonlyArray2<'py, f64>,
+    radius: PyReadonlyArray1<'py, f64>,
+    start: PyReadonlyArray1<'py, f64>,
+    sweep: PyReadonlyArray1<'py, f64>,
+    full: PyReadonlyArray1<'py, bool>,
+    prev: PyReadonlyArray2<'py, f64>,
+    next: PyReadonlyArray2<'py, f64>,
+    exclude: Option<&PolySet>,
+) -> PyResult<Ragged<'py>> {
+    let (ap, pv, nx) = (apex.as_array(), prev.as_array(), next.as_array());
+    let (r, s0, sw, f) = (radius.as_array(), start.as_array(), sweep.as_array(), full.as_array());
+    let n = ap.nrows();
+    if [r.len(), s0.len(), sw.len(), f.len(), pv.nrows(), nx.nrows()].iter().any(|&m| m != n)
+        || ap.ncols() != 2 || pv.ncols() != 2 || nx.ncols() != 2
+    {
+        return Err(NativeError::new_err("swept_region: the wedge arrays differ in length"));
+    }
+    let wedges: Vec<region::Wedge> = (0..n)
+        .map(|k| region::Wedge {
+            apex: [ap[[k, 0]], ap[[k, 1]]],
+            radius: r[k],
+            start: s0[k],
+            sweep: sw[k],
+            full: f[k],
+            prev: [pv[[k, 0]], pv[[k, 1]]],
+            next: [nx[[k, 0]], nx[[k, 1]]],
+        })
+        .collect();
+    let o = &outline.inner;
+    let ex = exclude.map(|e| e.polys.as_slice());
+    let out = guarded(py, "swept_region", move || {
+        let grid = Grid::for_box(o.bounds(), 1.0)?;
+        region::region(o, &wedges, ex, &grid)
+    })?;
+    write_polys(py, &out)
+}
+
 /// Panic inside the core on purpose: shows that a panic reaches Python as a `NativeError`.
 #[pyfunction]
 fn selftest_panic(py: Python<'_>) -> PyResult<()> {
@@ -166,6 +272,9 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_OVERLAY_VERTICES", crate::limits::MAX_OVERLAY_VERTICES)?;
     m.add("MAX_COORDINATE", crate::limits::MAX_COORDINATE)?;
     m.add_function(wrap_pyfunction!(overlay, m)?)?;
+    m.add_function(wrap_pyfunction!(swept_region, m)?)?;
+    m.add_class::<Outline>()?;
+    m.add_class::<PolySet>()?;
     m.add_function(wrap_pyfunction!(selftest_panic, m)?)?;
     Ok(())
 }

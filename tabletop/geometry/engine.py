@@ -4,9 +4,11 @@ The zone engine's hot path exists twice: in Python (the reference, always there)
 Rust crate ``native/`` (built by ``pip install`` where a Rust toolchain is found; see the docs'
 install and speed pages). ``TABLETOP_ENGINE`` chooses:
 
-- unset or empty: the native core when it is built, else Python;
+- unset or empty: the Python engine, for now (:data:`DEFAULT`): the native core does not yet
+  give the Python engine's zones within the stated tolerance on every case (two of the zone
+  catalogue's cases differ: tests/zones/test_engines.py);
 - ``native``: the native core; an error when it is not built;
-- ``python``: the Python engine, even where the core is built.
+- ``python``: the Python engine.
 
 >>> engine_name() in ENGINES
 True
@@ -24,6 +26,7 @@ from types import ModuleType
 from tabletop.errors import UserError, quote
 
 __all__ = [
+    "DEFAULT",
     "ENGINES",
     "ENV",
     "NATIVE_VERSION",
@@ -38,6 +41,8 @@ ENV = "TABLETOP_ENGINE"
 """The environment variable that chooses the engine."""
 ENGINES = ("native", "python")
 """Its accepted values."""
+DEFAULT = "python"
+"""The engine when :data:`ENV` is unset (``"native"``: the core where it is built)."""
 NATIVE_VERSION = "0.1.0"
 """The version of ``native/Cargo.toml`` this Python code expects of the compiled module."""
 
@@ -70,13 +75,13 @@ def native_problem() -> str:
 
 
 def engine_name() -> str:
-    """``"native"`` or ``"python"``: the engine :envvar:`TABLETOP_ENGINE` chooses (read on
+    """``"native"`` or ``"python"``: the engine ``TABLETOP_ENGINE`` chooses (read on
     each call, so a test or a benchmark can switch)."""
     want = os.environ.get(ENV, "").strip().lower()
     if want not in ("", *ENGINES):
         raise UserError(f"{ENV}: {quote(os.environ[ENV])} is not an engine; accepted: "
                         f"{', '.join(ENGINES)} (or unset: native when built)")
-    if want == "python":
+    if want == "python" or (want == "" and DEFAULT == "python"):
         return "python"
     if native_module() is None:
         if want == "native":
@@ -100,4 +105,6 @@ def describe() -> str:
         return f"zone engine: native (compiled core {NATIVE_VERSION})"
     if os.environ.get(ENV, "").strip().lower() == "python":
         return f"zone engine: Python ({ENV}=python)"
+    if native_module() is not None:
+        return f"zone engine: Python (the default; {ENV}=native uses the compiled core)"
     return f"zone engine: Python ({native_problem()})"

@@ -42,6 +42,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -51,7 +52,14 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
 from tabletop.geometry.minkowski import offset_convex
-from tabletop.geometry.polygons import convex_pieces, norm, ring_of, segments
+from tabletop.geometry.polygons import (
+    clipped,
+    convex_pieces,
+    norm,
+    polygonal,
+    ring_of,
+    segments,
+)
 
 if TYPE_CHECKING:
     from tabletop.geometry.geodesic import GeodesicDisk
@@ -261,6 +269,8 @@ class ReachMap:
         self._corner_tree: shapely.STRtree | None = None
         self._edge_cache: dict[tuple[float, float], tuple[float, np.ndarray, np.ndarray]] = {}
         self._free_parts: np.ndarray | None = None
+        self._native_outline: object | None = None
+        self._native_excludes: dict[object, object] = {}
 
     @cached_property
     def tree(self) -> shapely.STRtree:
@@ -573,6 +583,33 @@ class ReachMap:
         return [(g[1], g[2]) for g in got if g is not None]
 
     # -- queries --------------------------------------------------------------------------
+    def native_outline(self, core: ModuleType) -> object:
+        """The outline (:meth:`outline`) and box in the compiled core, built once."""
+        if self._native_outline is None:
+            a, b = self.outline()[:2] if len(self.pieces) else (np.zeros((0, 2)),) * 2
+            self._native_outline = core.Outline(np.ascontiguousarray(a, dtype=float),
+                                                np.ascontiguousarray(b, dtype=float),
+                                                tuple(float(v) for v in self.box))
+        return self._native_outline
+
+    def native_exclude(self, core: ModuleType, exclude: BaseGeometry, key: object) -> object:
+        """``exclude`` cut to the box (widened by 0.1") in the compiled core; kept under
+        ``key`` (a hashable description of it) when given."""
+        got = self._native_excludes.get(key) if key is not None else None
+        if got is None:
+            cut = shapely.get_parts(polygonal(clipped(exclude, self.box)))
+            cut = cut[shapely.get_type_id(cut) == 3] if len(cut) else cut
+            if len(cut):
+                _, coords, (rings, polys) = shapely.to_ragged_array(cut)
+            else:
+                coords, rings, polys = np.zeros((0, 2)), np.zeros(1), np.zeros(1)
+            got = core.PolySet(np.ascontiguousarray(coords, dtype=float),
+                               np.asarray(rings, dtype=np.int64),
+                               np.asarray(polys, dtype=np.int64))
+            if key is not None:
+                self._native_excludes[key] = got
+        return got
+
     def slack(self, key: object, exclude: BaseGeometry) -> np.ndarray:
         """For each corner, the radius of a disk about it lying inside ``exclude`` (0 outside).
 

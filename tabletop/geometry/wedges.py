@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -34,6 +35,7 @@ import shapely
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
+from tabletop.geometry import engine
 from tabletop.geometry.polygons import clipped, norm, polygonal, sized_polygons
 from tabletop.geometry.rays import visible_outlines
 
@@ -46,6 +48,7 @@ __all__ = [
     "Wedges",
     "build_region",
     "held_sources",
+    "native_polygons",
     "wedges_of",
     "whole_region",
 ]
@@ -285,6 +288,9 @@ def _build_swept(disk: GeodesicDisk, exclude: BaseGeometry | None, exclude_key: 
         # wedges wholly inside the excluded set add nothing (the start's disk stays)
         keep = ~shapely.contains(exclude, sized_polygons(flat, sizes)) | wedges.query
         wedges = wedges.take(keep)
+    core = engine.core()
+    if core is not None:
+        return _native_swept(core, disk, wedges, exclude, exclude_key)
     coords, touching = visible_outlines(disk, wedges, ARC_TOLERANCE)
     merged, members = _chains(disk, wedges, coords, np.ones(len(wedges), bool)) \
         if len(wedges) > 1 else ([], np.zeros(0, dtype=np.int64))
@@ -313,6 +319,45 @@ def _build_swept(disk: GeodesicDisk, exclude: BaseGeometry | None, exclude_key: 
         # invalid without touching it: all of them made valid (the same point sets)
         raw = _union_wedges(shapely.make_valid(polys))
     return _finish(disk, raw, exclude)
+
+
+def _native_swept(core: ModuleType, disk: GeodesicDisk, wedges: Wedges,
+                  exclude: BaseGeometry | None, exclude_key: object) -> BaseGeometry:
+    """:func:`_build_swept`'s rays, union and cut in the compiled core
+    (:mod:`tabletop.geometry.engine`): the same construction, the stars cast against the
+    box's edges too (so no cut to the box), on an integer grid of 1e-7"."""
+    rm = disk.rm
+    ex = rm.native_exclude(core, exclude, exclude_key) if exclude is not None and \
+        not exclude.is_empty else None
+    nodes = wedges.node
+    coords, rings, polys = core.swept_region(
+        rm.native_outline(core), np.ascontiguousarray(wedges.apex, dtype=float),
+        np.ascontiguousarray(wedges.radius, dtype=float),
+        np.ascontiguousarray(wedges.start, dtype=float),
+        np.ascontiguousarray(wedges.sweep, dtype=float),
+        np.ascontiguousarray(wedges.query, dtype=bool),
+        np.ascontiguousarray(disk.prev[nodes], dtype=float),
+        np.ascontiguousarray(disk.next[nodes], dtype=float), ex)
+    return native_polygons(coords, rings, polys)
+
+
+def native_polygons(coords: np.ndarray, rings: np.ndarray, polys: np.ndarray) -> BaseGeometry:
+    """The compiled core's polygons (shapely's ragged layout, disjoint) as one geometry."""
+    if len(polys) < 2:
+        return Polygon()
+    parts = shapely.from_ragged_array(shapely.GeometryType.POLYGON, coords, (rings, polys))
+    bad = ~shapely.is_valid(parts)
+    if bad.any():
+        # a ring that touches itself at a vertex (Clipper2 keeps such pinches; GEOS wants
+        # them split): the same point set, made valid
+        fixed = shapely.get_parts(shapely.make_valid(parts[bad]))
+        fixed = fixed[shapely.get_type_id(fixed) == shapely.GeometryType.POLYGON]
+        parts = np.concatenate([parts[~bad], fixed])
+    if len(parts) == 1:
+        return parts[0]
+    out = shapely.multipolygons(parts)
+    # parts that share a stretch of edge (Clipper2 may leave two so): joined
+    return out if out.is_valid else polygonal(shapely.union_all(parts))
 
 
 def whole_region(disk: GeodesicDisk) -> BaseGeometry | None:

@@ -33,7 +33,10 @@ def test_the_variable_chooses(monkeypatch: pytest.MonkeyPatch) -> None:
         engine.engine_name()
     assert "accepted: native, python" in engine.describe()
     monkeypatch.delenv(engine.ENV)
-    assert engine.engine_name() == ("native" if native is not None else "python")
+    assert engine.engine_name() == engine.DEFAULT
+    if native is not None:
+        monkeypatch.setenv(engine.ENV, "native")
+        assert engine.engine_name() == "native" and engine.core() is native
 
 
 def test_native_asked_for_but_not_built(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -70,7 +73,7 @@ def test_overlay_matches_geos_and_refuses_what_it_cannot_hold() -> None:
         # vertices on a grid of 1e-7": every boundary within 1.5e-7" of GEOS's
         assert shapely.hausdorff_distance(shapely.union_all(got), want) <= 1.5e-7
     with pytest.raises(native.NativeError, match="over the native core's limit"):
-        native.overlay("union", (0, 0, 5000, 10), 0.0, _ragged(a), _ragged(b))
+        native.overlay("union", (0, 0, 1e6, 10), 0.0, _ragged(a), _ragged(b))
     with pytest.raises(native.NativeError, match="no operation"):
         native.overlay("xor", (0, 0, 10, 10), 0.0, _ragged(a), _ragged(b))
     coords, rings, polys = _ragged(a)
@@ -98,7 +101,7 @@ def _installed_version(tmp_path: Path, wheel: Path) -> str:
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
                     "--target", str(target), str(wheel)], check=True, capture_output=True)
-    env = {k: v for k, v in os.environ.items() if k != engine.ENV}
+    env = {**os.environ, engine.ENV: "native"}
     env["PYTHONPATH"] = str(target)
     run = subprocess.run([sys.executable, "-m", "tabletop", "--version"], check=True,
                          capture_output=True, text=True, env=env, cwd=tmp_path)
@@ -115,7 +118,7 @@ def test_a_machine_without_rust_installs_and_runs_on_python(tmp_path: Path) -> N
     assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
     assert not [n for n in zipfile.ZipFile(wheel).namelist() if "native" in n]
     out = _installed_version(tmp_path, wheel)
-    assert "zone engine: Python (the native core is not built" in out, out
+    assert "TABLETOP_ENGINE=native but the native core is not built" in out, out
 
 
 @pytest.mark.slow

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tabletop.geometry import wedges
+from tabletop.geometry import engine, wedges
 from tabletop.geometry.tolerance import EPS
 from tabletop.geometry.visibility import ReachMap
 from tabletop.geometry.wedges import ARC_TOLERANCE, held_sources
@@ -54,7 +54,8 @@ def test_the_sources_held_by_others_leave_the_region_the_same(
     # and nothing lost beyond EPS
     assert pruned.difference(whole.buffer(EPS)).area == 0.0
     assert whole.difference(pruned.buffer(EPS)).area == 0.0
-    assert abs(pruned.area - whole.area) < 1e-7
+    # (the native engine's overlays round every vertex to its grid of 1e-7": up to 1e-6 sq in)
+    assert abs(pruned.area - whole.area) < (1e-6 if engine.engine_name() == "native" else 1e-7)
 
 
 def test_some_sources_are_held_on_these_boards() -> None:

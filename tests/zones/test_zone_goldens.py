@@ -26,6 +26,13 @@ def _ids(cases: tuple[zg.ZoneCase, ...]) -> list[str]:
     return [c.name for c in cases]
 
 
+@pytest.fixture(autouse=True)
+def reference_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The goldens are the Python engine's zones, byte for byte (the reference); the native
+    engine is held to them within a stated tolerance by tests/zones/test_engines.py."""
+    monkeypatch.setenv("TABLETOP_ENGINE", "python")
+
+
 @pytest.fixture
 def update_goldens(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-goldens"))

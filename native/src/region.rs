@@ -1,0 +1,566 @@
+//! The region of a geodesic disk from its wedges, by casting rays (the port of the Python
+//! engine's `tabletop.geometry.rays.visible_outlines` and `wedges._build_swept`).
+//!
+//! Each wedge (a sector about an apex, or a source's whole disk) becomes a star-shaped outline:
+//! rays leave the apex at the arc's sample angles (chord sag at most [`ARC_TOLERANCE`]) and on
+//! both sides of every direction where the visible boundary can change (an outline vertex within
+//! reach, a crossing of an outline edge with the wedge's circle, a side of an obstacle's cone at
+//! an apex on the outline); each ray stops at the first outline edge facing the apex. Between two
+//! neighbouring rays the visible part is convex, so every star lies inside the true visible
+//! region. The battlefield's box is cast against like the obstacles (its edges face inwards), so
+//! every star lies in the box. The region is the union of the stars, minus the excluded set.
+
+use crate::booleans::{overlay, Grid, Op, Poly, Pt, Ring};
+use crate::limits::{check, Refused, MAX_RINGS, MAX_VERTICES};
+
+/// Largest chord sag of the inscribed arcs, inches (the Python engine's `ARC_TOLERANCE`).
+pub const ARC_TOLERANCE: f64 = 0.002;
+const TWO_PI: f64 = 2.0 * std::f64::consts::PI;
+const RAY_EPS: f64 = 1e-9;
+
+/// The boundary of the union of the obstacles as directed edges (the union on the left, free
+/// space on the right), with the box's four edges (facing in), in a uniform grid of cells.
+pub struct Outline {
+    a: Vec<Pt>,
+    b: Vec<Pt>,
+    /// how many of the edges are the obstacles' (the box's four come after them)
+    n_obstacle: usize,
+    bounds: [f64; 4],
+    x0: f64,
+    y0: f64,
+    cell: f64,
+    nx: usize,
+    ny: usize,
+    cells: Vec<Vec<u32>>,
+}
+
+impl Outline {
+    /// `edges` (ax, ay, bx, by) of the obstacles' union, `bounds` the box (x0, y0, x1, y1).
+    pub fn new(edges: &[[f64; 4]], bounds: [f64; 4]) -> Result<Outline, Refused> {
+        check("outline edges", edges.len(), MAX_VERTICES)?;
+        if !bounds.iter().all(|v| v.is_finite()) || edges.iter().flatten().any(|v| !v.is_finite())
+        {
+            return Err(Refused("a coordinate is not finite".into()));
+        }
+        let [x0, y0, x1, y1] = bounds;
+        let mut a: Vec<Pt> = edges.iter().map(|e| [e[0], e[1]]).collect();
+        let mut b: Vec<Pt> = edges.iter().map(|e| [e[2], e[3]]).collect();
+        let n_obstacle = a.len();
+        // the box, clockwise: its inside (free) on the right of each edge
+        let corners = [[x0, y0], [x0, y1], [x1, y1], [x1, y0]];
+        for k in 0..4 {
+            a.push(corners[k]);
+            b.push(corners[(k + 1) % 4]);
+        }
+        // the grid covers the box and every edge
+        let (mut gx0, mut gy0, mut gx1, mut gy1) = (x0, y0, x1, y1);
+        for (p, q) in a.iter().zip(&b) {
+            gx0 = gx0.min(p[0]).min(q[0]);
+            gy0 = gy0.min(p[1]).min(q[1]);
+            gx1 = gx1.max(p[0]).max(q[0]);
+            gy1 = gy1.max(p[1]).max(q[1]);
+        }
+        let w = (gx1 - gx0).max(1e-9);
+        let h = (gy1 - gy0).max(1e-9);
+        // about as many cells as edges (at least one), square
+        let cell = ((w * h) / (a.len() as f64).max(1.0)).sqrt().max(w.max(h) / 512.0).max(1e-6);
+        let nx = ((w / cell).ceil() as usize).clamp(1, 512);
+        let ny = ((h / cell).ceil() as usize).clamp(1, 512);
+        let mut out = Outline { a, b, n_obstacle, bounds, x0: gx0, y0: gy0, cell, nx, ny,
+                                cells: vec![Vec::new(); nx * ny] };
+        for k in 0..out.a.len() {
+            let (p, q) = (out.a[k], out.b[k]);
+            let (i0, j0) = out.cell_of(p[0].min(q[0]), p[1].min(q[1]));
+            let (i1, j1) = out.cell_of(p[0].max(q[0]), p[1].max(q[1]));
+            for j in j0..=j1 {
+                for i in i0..=i1 {
+                    out.cells[j * nx + i].push(k as u32);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The box (x0, y0, x1, y1).
+    pub fn bounds(&self) -> [f64; 4] {
+        self.bounds
+    }
+
+    #[inline]
+    fn cell_of(&self, x: f64, y: f64) -> (usize, usize) {
+        let i = ((x - self.x0) / self.cell).floor();
+        let j = ((y - self.y0) / self.cell).floor();
+        (
+            (i.max(0.0) as usize).min(self.nx - 1),
+            (j.max(0.0) as usize).min(self.ny - 1),
+        )
+    }
+
+    /// The edges whose boxes meet the box `(x0, y0, x1, y1)` (each once, ascending).
+    fn edges_near(&self, x0: f64, y0: f64, x1: f64, y1: f64, seen: &mut Vec<u32>, out: &mut Vec<u32>) {
+        out.clear();
+        let (i0, j0) = self.cell_of(x0, y0);
+        let (i1, j1) = self.cell_of(x1, y1);
+        for j in j0..=j1 {
+            for i in i0..=i1 {
+                out.extend_from_slice(&self.cells[j * self.nx + i]);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        seen.clear();
+        let (a, b) = (&self.a, &self.b);
+        out.retain(|&k| {
+            let (p, q) = (a[k as usize], b[k as usize]);
+            p[0].max(q[0]) >= x0 && p[0].min(q[0]) <= x1 && p[1].max(q[1]) >= y0
+                && p[1].min(q[1]) <= y1
+        });
+    }
+
+    /// Whether `(x, y)` is off the box or inside the obstacles' union (non-zero winding of
+    /// the obstacles' edges).
+    pub fn blocked(&self, x: f64, y: f64) -> bool {
+        let [bx0, by0, bx1, by1] = self.bounds;
+        if !(x >= bx0 && x <= bx1 && y >= by0 && y <= by1) {
+            return true;
+        }
+        let (_, j) = self.cell_of(x, y);
+        let mut winding = 0i32;
+        // every edge crossing the horizontal line through the point, right of it: the cells
+        // of the row from the point's cell on hold all of them
+        let (i0, _) = self.cell_of(x, y);
+        let mut ks: Vec<u32> = Vec::new();
+        for i in i0..self.nx {
+            ks.extend_from_slice(&self.cells[j * self.nx + i]);
+        }
+        ks.sort_unstable();
+        ks.dedup();
+        for k in ks {
+            let k = k as usize;
+            if k >= self.n_obstacle {
+                continue;
+            }
+            let (p, q) = (self.a[k], self.b[k]);
+            if (p[1] <= y) != (q[1] <= y) {
+                let t = (y - p[1]) / (q[1] - p[1]);
+                let xc = p[0] + t * (q[0] - p[0]);
+                if xc > x {
+                    winding += if q[1] > p[1] { 1 } else { -1 };
+                }
+            }
+        }
+        winding != 0
+    }
+}
+
+/// A sector about `apex` of `radius` from angle `start` turning by `sweep` (signed), or with
+/// `full` a source's whole disk; `prev` and `next` are the apex's ring neighbours (its own
+/// obstacle edges, not read for a full disk).
+#[derive(Debug, Clone, Copy)]
+pub struct Wedge {
+    pub apex: Pt,
+    pub radius: f64,
+    pub start: f64,
+    pub sweep: f64,
+    pub full: bool,
+    pub prev: Pt,
+    pub next: Pt,
+}
+
+#[inline]
+fn wrap(a: f64) -> f64 {
+    let r = a.rem_euclid(TWO_PI);
+    if r >= TWO_PI { 0.0 } else { r }
+}
+
+#[inline]
+fn hypot(x: f64, y: f64) -> f64 {
+    (x * x + y * y).sqrt()
+}
+
+/// Scratch buffers reused from wedge to wedge.
+#[derive(Default)]
+pub struct Scratch {
+    near: Vec<u32>,
+    seen: Vec<u32>,
+    front: Vec<(u32, f64, f64)>,
+    events: Vec<f64>,
+    rays: Vec<f64>,
+}
+
+/// The star-shaped outline of the part of `w` seen from its apex (apex first unless full).
+pub fn star(o: &Outline, w: &Wedge, s: &mut Scratch) -> Ring {
+    let (ax, ay) = (w.apex[0], w.apex[1]);
+    let rho = w.radius;
+    let side = if w.sweep < 0.0 { -1.0 } else { 1.0 };
+    let span = if w.full { TWO_PI } else { w.sweep.abs() };
+    // the sector's box: the apex, the arc's ends and its axis extremes inside the turn
+    let (mut bx0, mut by0, mut bx1, mut by1) = (ax, ay, ax, ay);
+    let mut grow = |ang: f64| {
+        let (x, y) = (ax + rho * ang.cos(), ay + rho * ang.sin());
+        bx0 = bx0.min(x);
+        by0 = by0.min(y);
+        bx1 = bx1.max(x);
+        by1 = by1.max(y);
+    };
+    grow(w.start);
+    grow(w.start + w.sweep);
+    for k in 0..4 {
+        let axis = k as f64 * 0.5 * std::f64::consts::PI;
+        if w.full || wrap(side * (axis - w.start)) <= span {
+            grow(axis);
+        }
+    }
+    o.edges_near(bx0, by0, bx1, by1, &mut s.seen, &mut s.near);
+    s.front.clear();
+    s.events.clear();
+    let mut touching = false;
+    // the obstacles' cones at an apex on the outline: (first side, width)
+    let mut cones: Vec<(f64, f64)> = Vec::new();
+    let mut outs: Vec<f64> = Vec::new();
+    let mut ins: Vec<f64> = Vec::new();
+    let own_dirs: [Pt; 2] = [w.prev, w.next].map(|nb| {
+        let (ex, ey) = (nb[0] - ax, nb[1] - ay);
+        let n = hypot(ex, ey).max(1e-300);
+        [ex / n, ey / n]
+    });
+    let r2 = rho * rho;
+    for &k in &s.near {
+        let ku = k as usize;
+        let (pa, pb) = (o.a[ku], o.b[ku]);
+        let (px, py) = (pa[0] - ax, pa[1] - ay);
+        let (qx, qy) = (pb[0] - ax, pb[1] - ay);
+        let (dx, dy) = (pb[0] - pa[0], pb[1] - pa[1]);
+        let dl2 = dx * dx + dy * dy;
+        if dl2 <= 0.0 {
+            continue;
+        }
+        let dl = dl2.sqrt();
+        let sf = (-(px * dx + py * dy) / dl2).clamp(0.0, 1.0);
+        let near = hypot(px + sf * dx, py + sf * dy);
+        if near < 1e-6 {
+            // an apex on this edge: its own edge, or something to keep the rays out of
+            let at_p = hypot(px, py) <= 1e-12;
+            let at_q = hypot(qx, qy) <= 1e-12;
+            let (ex, ey) = (dx / dl, dy / dl);
+            let (ox, oy) = if at_p { (ex, ey) } else { (-ex, -ey) };
+            let own = (at_p || at_q)
+                && !w.full
+                && own_dirs.iter().any(|d| (ox * d[1] - oy * d[0]).abs() <= 1e-9
+                    && ox * d[0] + oy * d[1] > 0.0);
+            if !own {
+                touching = true;
+            }
+            let ang = oy.atan2(ox);
+            if at_p {
+                outs.push(ang);
+            } else if at_q {
+                ins.push(ang);
+            } else {
+                cones.push((ey.atan2(ex), std::f64::consts::PI));
+            }
+        }
+        if !((px * dy - py * dx) < -1e-12 * dl && near < rho) {
+            continue;
+        }
+        let ph_p = wrap(side * (py.atan2(px) - w.start));
+        let ph_q = wrap(side * (qy.atan2(qx) - w.start));
+        s.front.push((k, ph_p, ph_q));
+        let (rp2, rq2) = (px * px + py * py, qx * qx + qy * qy);
+        if rp2 < r2 {
+            s.events.push(ph_p);
+        }
+        if rq2 < r2 {
+            s.events.push(ph_q);
+        }
+        let b2 = dx * px + dy * py;
+        let disc = b2 * b2 - dl2 * (rp2 - r2);
+        if disc > 0.0 {
+            let sq = disc.sqrt();
+            for t in [(-b2 - sq) / dl2, (-b2 + sq) / dl2] {
+                if t > 0.0 && t < 1.0 {
+                    s.events.push(wrap(side * ((py + t * dy).atan2(px + t * dx) - w.start)));
+                }
+            }
+        }
+    }
+    if touching {
+        if !outs.is_empty() && !ins.is_empty() {
+            for &a in &outs {
+                let width = ins.iter().map(|&b| wrap(b - a)).fold(f64::INFINITY, f64::min);
+                cones.push((a, width));
+            }
+        }
+        for &(a, width) in &cones {
+            s.events.push(wrap(side * (a - w.start)));
+            s.events.push(wrap(side * (a + width - w.start)));
+        }
+    } else {
+        cones.clear();
+    }
+    // rays: the arc's samples, and both sides of every event
+    let step = 2.0 * (1.0 - ARC_TOLERANCE / rho.max(1e-9)).max(-1.0).acos();
+    let mut nseg = ((span / step).ceil() as usize).max(1);
+    if w.full {
+        nseg = nseg.max(3);
+    }
+    let count = if w.full { nseg } else { nseg + 1 };
+    s.rays.clear();
+    for j in 0..count {
+        s.rays.push(span * j as f64 / nseg as f64);
+    }
+    for &e in &s.events {
+        s.rays.push(e - RAY_EPS);
+        s.rays.push(e + RAY_EPS);
+    }
+    for r in s.rays.iter_mut() {
+        *r = if w.full { wrap(*r) } else { r.clamp(RAY_EPS, span - RAY_EPS) };
+    }
+    s.rays.sort_unstable_by(|a, b| a.total_cmp(b));
+    s.rays.dedup();
+    // each front edge stops the rays within its (shorter) angular interval: found by binary
+    // search in the sorted rays, so the work is the pairs an edge spans, not rays x edges
+    let n = s.rays.len();
+    let mut best: Vec<f64> = vec![rho; n];
+    let mut hits: Vec<i64> = vec![-1; n];
+    let dirs: Vec<(f64, f64)> = s.rays.iter().map(|&rp| {
+        let theta = w.start + side * rp;
+        (theta.cos(), theta.sin())
+    }).collect();
+    let rays = &s.rays;
+    let above = |v: f64| rays.partition_point(|&r| r <= v);
+    let below = |v: f64| rays.partition_point(|&r| r < v);
+    for &(k, ph_p, ph_q) in &s.front {
+        let (lo, hi) = (ph_p.min(ph_q), ph_p.max(ph_q));
+        let ranges = if hi - lo > std::f64::consts::PI {
+            [(above(hi), n), (0, below(lo))]
+        } else {
+            [(above(lo), below(hi)), (0, 0)]
+        };
+        let ku = k as usize;
+        let (pa, pb) = (o.a[ku], o.b[ku]);
+        let (px, py) = (pa[0] - ax, pa[1] - ay);
+        let (dx, dy) = (pb[0] - pa[0], pb[1] - pa[1]);
+        let num = px * dy - py * dx;
+        for (i0, i1) in ranges {
+            for i in i0..i1.max(i0) {
+                let (ux, uy) = dirs[i];
+                let den = ux * dy - uy * dx;
+                if den.abs() <= 1e-300 {
+                    continue;
+                }
+                let t = num / den;
+                if t > 0.0 && t < best[i] {
+                    best[i] = t;
+                    hits[i] = k as i64;
+                }
+            }
+        }
+    }
+    let mut xs: Vec<f64> = Vec::with_capacity(n);
+    let mut ys: Vec<f64> = Vec::with_capacity(n);
+    for i in 0..n {
+        let (ux, uy) = dirs[i];
+        let mut r = best[i];
+        if touching {
+            let theta = w.start + side * s.rays[i];
+            let blocked = o.blocked(ax + 1e-6 * ux, ay + 1e-6 * uy)
+                || cones.iter().any(|&(a0, width)| {
+                    let into = wrap(theta - a0);
+                    into > 0.0 && into < width
+                });
+            if blocked {
+                r = 0.0;
+                hits[i] = -1;
+            }
+        }
+        let (mut x, mut y) = (ax + r * ux, ay + r * uy);
+        if hits[i] >= 0 {
+            // a ray's end at an outline vertex is that vertex
+            let (pa, pb) = (o.a[hits[i] as usize], o.b[hits[i] as usize]);
+            if hypot(x - pa[0], y - pa[1]) <= 1e-7 {
+                (x, y) = (pa[0], pa[1]);
+            } else if hypot(x - pb[0], y - pb[1]) <= 1e-7 {
+                (x, y) = (pb[0], pb[1]);
+            }
+        }
+        xs.push(x);
+        ys.push(y);
+    }
+    // inner rays of a run on one edge, and points repeating their predecessor, are dropped
+    let mut out: Ring = Vec::with_capacity(n + 1);
+    if !w.full {
+        out.push(w.apex);
+    }
+    let mut last: Option<usize> = None;
+    for i in 0..n {
+        if i > 0 && i + 1 < n && hits[i] >= 0 && hits[i] == hits[i - 1] && hits[i] == hits[i + 1]
+        {
+            continue;
+        }
+        // (against the last point kept: two rays a hair apart that both end at one vertex,
+        // the first dropped as inside a run, leave the vertex once, not never)
+        if let Some(j) = last {
+            if hypot(xs[i] - xs[j], ys[i] - ys[j]) <= 1e-9 {
+                continue;
+            }
+        }
+        last = Some(i);
+        out.push([xs[i], ys[i]]);
+    }
+    out
+}
+
+/// The union of the wedges' stars minus `exclude`, as polygons on `grid`.
+pub fn region(
+    o: &Outline,
+    wedges: &[Wedge],
+    exclude: Option<&[Poly]>,
+    grid: &Grid,
+) -> Result<Vec<Poly>, Refused> {
+    check("wedges", wedges.len(), MAX_RINGS)?;
+    let mut s = Scratch::default();
+    let mut stars: Vec<Poly> = Vec::with_capacity(wedges.len());
+    let mut total = 0usize;
+    for w in wedges {
+        if !(w.radius > 0.0) || !w.apex[0].is_finite() || !w.apex[1].is_finite() {
+            continue;
+        }
+        let ring = star(o, w, &mut s);
+        if ring.len() >= 3 {
+            total += ring.len();
+            check("star vertices", total, MAX_VERTICES)?;
+            stars.push(vec![ring]);
+        }
+    }
+    if stars.is_empty() {
+        return Ok(Vec::new());
+    }
+    let union = overlay(grid, &stars, &[], Op::Union)?;
+    match exclude {
+        Some(ex) if !ex.is_empty() && !union.is_empty() => {
+            overlay(grid, &union, ex, Op::Difference)
+        }
+        _ => Ok(union),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::booleans::area;
+
+    fn square_edges(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<[f64; 4]> {
+        // counter-clockwise: the square on the left
+        let c = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+        (0..4).map(|k| [c[k][0], c[k][1], c[(k + 1) % 4][0], c[(k + 1) % 4][1]]).collect()
+    }
+
+    fn disk(p: Pt, r: f64) -> Wedge {
+        Wedge { apex: p, radius: r, start: 0.0, sweep: TWO_PI, full: true, prev: p, next: p }
+    }
+
+    #[test]
+    fn a_free_disk_is_an_inscribed_polygon() {
+        let o = Outline::new(&[], [0.0, 0.0, 20.0, 20.0]).unwrap();
+        let g = Grid::for_box(o.bounds, 0.0).unwrap();
+        let got = region(&o, &[disk([10.0, 10.0], 3.0)], None, &g).unwrap();
+        let a = area(&got);
+        let exact = std::f64::consts::PI * 9.0;
+        assert!(a <= exact && a > exact * (1.0 - 2.0 * ARC_TOLERANCE / 3.0), "{a}");
+    }
+
+    #[test]
+    fn the_box_cuts_the_disk() {
+        let o = Outline::new(&[], [0.0, 0.0, 20.0, 20.0]).unwrap();
+        let g = Grid::for_box(o.bounds, 0.0).unwrap();
+        let got = region(&o, &[disk([0.0, 10.0], 3.0)], None, &g).unwrap();
+        let half = 0.5 * std::f64::consts::PI * 9.0;
+        assert!((area(&got) - half).abs() < 0.01 * half, "{}", area(&got));
+    }
+
+    #[test]
+    fn a_square_casts_a_shadow() {
+        let o = Outline::new(&square_edges(12.0, 9.0, 13.0, 11.0), [0.0, 0.0, 40.0, 40.0])
+            .unwrap();
+        let g = Grid::for_box(o.bounds, 0.0).unwrap();
+        let got = region(&o, &[disk([10.0, 10.0], 8.0)], None, &g).unwrap();
+        // the point behind the square is not seen; one beside it is
+        let seen = |p: Pt| got.iter().any(|poly| inside(&poly[0], p));
+        assert!(!seen([15.0, 10.0]));
+        assert!(seen([15.0, 13.0]));
+        assert!(seen([5.0, 10.0]));
+        assert!(o.blocked(12.5, 10.0) && !o.blocked(11.0, 10.0) && o.blocked(-1.0, 1.0));
+    }
+
+    fn inside(ring: &[Pt], p: Pt) -> bool {
+        let mut c = false;
+        let n = ring.len();
+        for i in 0..n {
+            let (a, b) = (ring[i], ring[(i + 1) % n]);
+            if (a[1] > p[1]) != (b[1] > p[1])
+                && p[0] < a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0])
+            {
+                c = !c;
+            }
+        }
+        c
+    }
+
+    #[test]
+    fn a_sliver_wedge_ending_at_a_vertex_keeps_its_far_corner() {
+        // the last two rays end a hair apart at the vertex (10.4793, 17.0815): the star is the
+        // triangle apex, first ray's end, vertex (a case from a random board)
+        let e = [
+            [10.56150418, 17.09786018, 10.47929771, 17.0815083],
+            [10.47929771, 17.0815083, 10.47457487, 17.08623114],
+            [10.47457487, 17.08623114, 10.29441113, 17.2066127],
+        ];
+        let o = Outline::new(&e, [0.0, 0.0, 20.0, 20.0]).unwrap();
+        let w = Wedge {
+            apex: [10.47457487, 17.08623114],
+            radius: 6.488512493772739,
+            start: -0.5890486225480783,
+            sweep: -0.19634954084936995,
+            full: false,
+            prev: [10.62779153, 16.93301448],
+            next: [10.29441113, 17.2066127],
+        };
+        let r = star(&o, &w, &mut Scratch::default());
+        assert_eq!(r.len(), 3, "{r:?}");
+        assert_eq!(r[2], [10.47929771, 17.0815083]);
+        assert!((crate::booleans::ring_area(&r).abs() - 5.1168e-6).abs() < 1e-9);
+    }
+
+    #[test]
+    fn excluded_set_is_removed() {
+        let o = Outline::new(&[], [0.0, 0.0, 20.0, 20.0]).unwrap();
+        let g = Grid::for_box(o.bounds, 0.0).unwrap();
+        let ex = vec![vec![vec![[0.0, 0.0], [20.0, 0.0], [20.0, 10.0], [0.0, 10.0]]]];
+        let got = region(&o, &[disk([10.0, 10.0], 3.0)], Some(&ex), &g).unwrap();
+        let half = 0.5 * std::f64::consts::PI * 9.0;
+        assert!((area(&got) - half).abs() < 0.01 * half);
+    }
+
+    #[test]
+    fn a_wedge_turns_round_its_corner() {
+        // the corner (12, 9) of the square, reached from (10, 7): the wedge turns from the
+        // continuation (45 degrees) towards the square, clockwise to its bottom edge (0)
+        let o = Outline::new(&square_edges(12.0, 9.0, 13.0, 11.0), [0.0, 0.0, 40.0, 40.0])
+            .unwrap();
+        let w = Wedge {
+            apex: [12.0, 9.0],
+            radius: 2.0,
+            start: std::f64::consts::FRAC_PI_4,
+            sweep: -std::f64::consts::FRAC_PI_4,
+            full: false,
+            prev: [12.0, 11.0],
+            next: [13.0, 9.0],
+        };
+        let mut s = Scratch::default();
+        let r = star(&o, &w, &mut s);
+        let sector = 0.5 * 4.0 * std::f64::consts::FRAC_PI_4;
+        let a = crate::booleans::ring_area(&r).abs();
+        assert!(a <= sector && a > 0.99 * sector, "{a} {sector}");
+    }
+}

@@ -1,0 +1,139 @@
+"""Two engines, one answer: every zone case (tests/zone_cases, the goldens' catalogue) and random
+boards with every base shape, through the Python engine (the reference) and the native one.
+
+Stated tolerance (docs: exactness and speed): the two zones differ by at most 1e-4 of the zone's
+area (at least 1e-4 sq in) in their symmetric difference; where the native zone holds area the
+Python one does not, that area is still legal (a point of every such part has a witness path that
+:func:`validate_path` accepts), and a native witness to points across the zone is accepted too.
+(The native construction samples the same arcs with its rays a hair apart, casts against the box
+instead of cutting to it, and rounds vertices to 1e-7"; the Python engine is at places the more
+conservative by up to a thousandth of a square inch.)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from tabletop.geometry import engine
+from tabletop.geometry.footprints import Hull, Oval, Rect, Round
+from tabletop.rules import zones
+from tabletop.state import Battle, Battlefield, GameState, Model, Player, Terrain, Unit
+
+from support import zone_goldens as zg
+
+pytestmark = pytest.mark.skipif(engine.native_module() is None, reason=engine.native_problem())
+
+REL = 1e-4
+"""Largest symmetric difference of the two zones, a fraction of the zone's area."""
+
+
+@contextmanager
+def _engine(name: str) -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(engine.ENV, name)
+        zones.clear_caches()
+        yield
+    zones.clear_caches()
+
+
+def _parts(g: BaseGeometry) -> list[BaseGeometry]:
+    return [p for p in shapely.get_parts(g) if p.area > 1e-9]
+
+
+def _witnessed(state: GameState, model: str, move: str, zone: zones.Zone, x: float, y: float,
+               **kw: object) -> bool:
+    path = zone.path_to(x, y)
+    if path is None:
+        return False
+    return zones.validate_path(state, model, move, path.points, **kw).legal  # type: ignore[arg-type]
+
+
+def _compare(state: GameState, model: str, move: str, **kw: object) -> None:
+    with _engine("python"):
+        ref = zones.legal_zone(state, model, move, **kw)  # type: ignore[arg-type]
+    with _engine("native"):
+        got = zones.legal_zone(state, model, move, **kw)  # type: ignore[arg-type]
+        a, b = ref.geometry, got.geometry
+        sym = a.symmetric_difference(b).area
+        assert sym <= REL * max(1.0, a.area), (model, move, sym, a.area)
+        # native-only area is legal: a witness the path check accepts, under either engine
+        for part in _parts(b.difference(a.buffer(1e-7))):
+            p = part.representative_point()
+            assert _witnessed(state, model, move, got, p.x, p.y, **kw), (model, p)
+        # native witnesses across the zone
+        if not b.is_empty:
+            rng = np.random.default_rng(7)
+            x0, y0, x1, y1 = b.bounds
+            pts = shapely.points(rng.uniform(x0, x1, 60), rng.uniform(y0, y1, 60))
+            inside = list(pts[shapely.contains(b, pts)])[:8]
+            for p in inside:
+                assert _witnessed(state, model, move, got, p.x, p.y, **kw), (model, p)
+
+
+CASES = [c for c in zg.all_cases() if c.kind != "block" and not c.setup and c.error is None]
+
+
+DIFFER = {
+    "gap-between-enemies": "the native zone lacks a sliver along the box's edges (0.06 sq in)",
+    "wall-shadow-long": "the native zone holds a point without a witness behind the wall",
+}
+"""Cases the native engine does not yet answer within the tolerance (so it is not the default:
+tabletop.geometry.engine.DEFAULT)."""
+
+
+@pytest.mark.parametrize("case", [
+    pytest.param(c, marks=pytest.mark.xfail(reason=DIFFER[c.name], strict=True))
+    if c.name in DIFFER else c for c in CASES], ids=[c.name for c in CASES])
+def test_every_zone_case_has_one_answer(case: zg.ZoneCase) -> None:
+    state = zg.case_state(case)
+    kw = {k: v for k, v in (("roll", case.roll), ("mode", case.mode)) if v is not None}
+    _compare(state, case.model, case.move, **kw)
+
+
+BASES = {"round-32mm": Round(32.0), "oval-60x35mm": Oval(60.0, 35.0),
+         "rect-25x50mm": Rect(25.0, 50.0),
+         "hull-4x7in": Hull(((-2.0, -3.5), (2.0, -3.5), (2.0, 3.5), (-2.0, 3.5)))}
+
+
+def _random_board(seed: int, base: object) -> GameState:
+    rng = np.random.default_rng(seed)
+    terrain = []
+    for k in range(5):
+        x, y = rng.uniform(4, 26), rng.uniform(4, 20)
+        w, h = rng.uniform(0.5, 4), rng.uniform(0.5, 4)
+        terrain.append(Terrain(f"t{k}", "impassable", ((x, y), (x + w, y), (x + w, y + h),
+                                                      (x, y + h)), 3.0))
+    enemies = []
+    polys = [shapely.Polygon(t.polygon) for t in terrain]
+    while len(enemies) < 6:
+        x, y = rng.uniform(2, 28), rng.uniform(2, 22)
+        if math.hypot(x - 15, y - 12) < 5 or any(p.distance(shapely.Point(x, y)) < 1 for p in
+                                                 polys):
+            continue
+        if any(math.dist((x, y), m.at) < 1.4 for m in enemies):
+            continue
+        enemies.append(Model(f"e{len(enemies)}", Round(32.0), (x, y)))
+    start = (15.0, 12.0)
+    if any(p.distance(shapely.Point(start)) < 4.5 for p in polys):
+        terrain = [t for t, p in zip(terrain, polys, strict=True)
+                   if p.distance(shapely.Point(start)) >= 4.5]
+    mover = Unit("red", "red", ("INFANTRY",), 7.0, 2, 6, 1,
+                 (Model("mv", base, start, float(rng.uniform(0, 360))),))  # type: ignore[arg-type]
+    blue = Unit("blue", "blue", ("INFANTRY",), 6.0, 1, 7, 1, tuple(enemies))
+    return GameState("diff", "wh40k-11e", Battle(2, "red", "movement"),
+                     (Player("red"), Player("blue")), Battlefield(30.0, 24.0), tuple(terrain),
+                     (), (mover, blue))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("name", list(BASES))
+def test_random_boards_with_every_base_have_one_answer(name: str, seed: int) -> None:
+    _compare(_random_board(seed, BASES[name]), "mv", "normal")
