@@ -3,8 +3,9 @@ boards with every base shape, through the Python engine (the reference) and the 
 
 Stated tolerance (docs: exactness and speed): the two zones differ by at most 1e-4 of the zone's
 area (at least 1e-4 sq in) in their symmetric difference; where the native zone holds area the
-Python one does not, that area is still legal (a point of every such part has a witness path that
-:func:`validate_path` accepts), and a native witness to points across the zone is accepted too.
+Python one does not, farther than EPS from it, that area is still legal (a point of every such
+part has a witness path that :func:`validate_path` accepts), and a native witness to points
+across the zone is accepted too.
 (The native construction samples the same arcs with its rays a hair apart, casts against the box
 instead of cutting to it, and rounds vertices to 1e-7"; the Python engine is at places the more
 conservative by up to a thousandth of a square inch.)
@@ -23,6 +24,7 @@ from shapely.geometry.base import BaseGeometry
 
 from tabletop.geometry import engine
 from tabletop.geometry.footprints import Hull, Oval, Rect, Round
+from tabletop.geometry.tolerance import EPS
 from tabletop.rules import zones
 from tabletop.state import Battle, Battlefield, GameState, Model, Player, Terrain, Unit
 
@@ -63,8 +65,10 @@ def _compare(state: GameState, model: str, move: str, **kw: object) -> None:
         a, b = ref.geometry, got.geometry
         sym = a.symmetric_difference(b).area
         assert sym <= REL * max(1.0, a.area), (model, move, sym, a.area)
-        # native-only area is legal: a witness the path check accepts, under either engine
-        for part in _parts(b.difference(a.buffer(1e-7))):
+        # native-only area farther than EPS from the reference zone is legal: a witness the
+        # path check accepts (closer, the grid's rounding of 1.5e-7" at most: slivers of 1e-9
+        # sq in along the grown obstacles' edges)
+        for part in _parts(b.difference(a.buffer(EPS))):
             p = part.representative_point()
             assert _witnessed(state, model, move, got, p.x, p.y, **kw), (model, p)
         # native witnesses across the zone
@@ -81,8 +85,8 @@ CASES = [c for c in zg.all_cases() if c.kind != "block" and not c.setup and c.er
 
 
 DIFFER = {
-    "gap-between-enemies": "the native zone lacks a sliver along the box's edges (0.06 sq in)",
-    "wall-shadow-long": "the native zone holds a point without a witness behind the wall",
+    "gap-between-enemies": "the native zone lacks two triangles of 0.03 sq in at the corners "
+                           "of the box and the gap's edge",
 }
 """Cases the native engine does not yet answer within the tolerance (so it is not the default:
 tabletop.geometry.engine.DEFAULT)."""
