@@ -61,7 +61,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="address of a running Dask scheduler (tcp://HOST:8786; implies "
                    "--executor dask)")
     p.add_argument("--report", metavar="OUT_DIR",
-                   help="only write OUT_DIR/report.html again from the results there")
+                   help="only write OUT_DIR/report.html again from the results there (with "
+                   "-o PAGE.html: write the page there instead, e.g. for a read-only OUT_DIR)")
     p.add_argument("--retry-failed", action="store_true",
                    help="run again the jobs whose result is a failure")
     p.add_argument("--no-progress", action="store_true",
@@ -100,10 +101,10 @@ def run(args: argparse.Namespace) -> int:
     from tabletop.survey import run as survey_run
 
     if args.report is not None:
-        if args.layouts is not None or args.output:
+        if args.layouts is not None:
             raise UserError("--report OUT_DIR: rebuilds the report of a survey already run; "
-                            "give no LAYOUTS.json or -o with it")
-        return _report(Path(args.report))
+                            "give no LAYOUTS.json with it (-o PAGE.html: where to write it)")
+        return _report(Path(args.report), Path(args.output) if args.output else None)
     if args.workers is not None and args.workers < 1:
         raise UserError(f"--workers {args.workers}: give a whole number of at least 1")
     if args.layouts is None:
@@ -158,9 +159,10 @@ def run(args: argparse.Namespace) -> int:
         emit(f"interrupted: {kept} of {len(the_plan['jobs'])} jobs have their result in "
              f"{out / survey_run.RESULTS}; run the same command again to resume", err=True)
         return 130
+    for note in s["notes"]:
+        emit(note)
     done = f"{s['done_before']} done before" + (
-        f" ({s['redone']} result files corrupt or of another plan, done again)"
-        if s["redone"] else "")
+        f" ({s['redone']} result files done again)" if s["redone"] else "")
     if s["ran"]:
         emit(f"{s['jobs']} jobs: {done}, {s['ran']} run ({s['failed']} failed) in "
              f"{s['seconds']:.1f} s on {s['workers']} {s['executor']} workers"
@@ -169,15 +171,39 @@ def run(args: argparse.Namespace) -> int:
     else:
         emit(f"{s['jobs']} jobs: {done}, nothing to run")
     emit(f"results: {out / survey_run.RESULTS}/")
-    return _report(out)
+    try:
+        _report(out)
+    except UserError as exc:  # a read-only folder: the survey stands, its page goes elsewhere
+        emit(f"report: not written ({exc.lines[0]}); write it elsewhere with: tabletop survey "
+             f"--report {printable(str(out))} -o PAGE.html", err=True)
+    return _failed(s["failures"], len(the_plan["jobs"]))
 
 
-def _report(out: Path) -> int:
+SHOWN_FAILURES = 10
+"""Failed jobs listed by name at the end of a run (all of them are in the report)."""
+
+
+def _failed(failures: dict[str, str], jobs: int) -> int:
+    """List the failed jobs of the survey on stderr; exit code 1 if there are any."""
+    from tabletop.errors import ident, printable
+
+    if not failures:
+        return 0
+    emit([f"{len(failures):,} of {jobs:,} jobs failed (their results say why; "
+          "--retry-failed runs them again):",
+          *(f"  {ident(jid)}: {printable(error)[:200]}"
+            for jid, error in list(failures.items())[:SHOWN_FAILURES]),
+          *([f"  ... and {len(failures) - SHOWN_FAILURES:,} more (all in the report)"]
+            if len(failures) > SHOWN_FAILURES else [])], err=True)
+    return 1
+
+
+def _report(out: Path, page: Path | None = None) -> int:
     from tabletop.errors import UserError, printable
     from tabletop.survey.report import build_report
 
     if not (out / "plan.json").is_file():
         raise UserError(f"--report {printable(str(out))}: no survey there (no plan.json); give "
                         "the OUT_DIR of a tabletop survey run")
-    emit(f"report: {build_report(out)}")
+    emit(f"report: {build_report(out, page)}")
     return 0

@@ -756,11 +756,13 @@ def render(survey: Survey) -> str:
             + "<script>" + SCRIPT + "</script></body></html>\n")
 
 
-def build_report(out_dir: str | Path) -> Path:
-    """Write ``OUT_DIR/report.html`` from ``OUT_DIR/plan.json`` and ``OUT_DIR/results/``.
+def build_report(out_dir: str | Path, page: str | Path | None = None) -> Path:
+    """Write ``OUT_DIR/report.html`` (or ``page``: the survey's folder may be read-only) from
+    ``OUT_DIR/plan.json`` and ``OUT_DIR/results/``.
 
     Returns the page's path. Raises :class:`~tabletop.errors.UserError` when the plan is
     missing or unusable; missing, failed or malformed results only leave holes the page names.
     """
     survey = load(out_dir)
-    return atomic_write(Path(out_dir) / "report.html", render(survey))
+    return atomic_write(Path(page) if page is not None else Path(out_dir) / "report.html",
+                        render(survey))

@@ -11,7 +11,6 @@ Geometries arrive as WKT and leave as shapely geometries.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -23,9 +22,10 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from shapely.geometry.base import BaseGeometry
 
 from tabletop.errors import UserError, printable, quote
+from tabletop.files import read_json
 from tabletop.scenario.messages import format_path
 from tabletop.survey.measures import PHASE_CAP
-from tabletop.survey.run import PLAN_FILE, RESULTS, load_results
+from tabletop.survey.store import CHECKSUM, PLAN_BYTES, PLAN_FILE, RESULTS, load_results, unsealed
 
 __all__ = [
     "AdvanceOdds",
@@ -201,13 +201,14 @@ class Survey:
 
 
 def _read_json(path: Path, name: str) -> Any:
+    """A JSON file of the survey (a regular file, bounded: :func:`tabletop.files.read_json`)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return read_json(path, PLAN_BYTES, what="a survey plan")
     except FileNotFoundError:
         raise UserError(f"{printable(str(path))}: no such file; {name}") from None
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise UserError(f"{printable(str(path))}: not a readable JSON file ({printable(str(exc))})"
-                        ) from None
+    except OSError as exc:
+        raise UserError(f"{printable(str(path))}: not a readable JSON file "
+                        f"({printable(exc.strerror or str(exc))})") from None
 
 
 def load(out_dir: str | Path) -> Survey:
@@ -239,6 +240,9 @@ def load(out_dir: str | Path) -> Survey:
 
 def _take(survey: Survey, job: Job, raw: dict[str, Any]) -> None:
     where = f"{RESULTS}/{job.id}.json"
+    if CHECKSUM in raw and unsealed(raw):  # edited or corrupt since it was written
+        survey.failed[job.id] = f"{where}: {unsealed(raw)}; run the survey again to redo it"
+        return
     try:
         result = Result.model_validate(raw)
     except ValidationError as exc:

@@ -1,13 +1,12 @@
 """Run a survey plan's jobs in parallel, streaming one result file per job into a folder.
 
-:func:`run_survey` takes a plan (:func:`tabletop.survey.jobs.plan`) and a folder, OUT_DIR:
-
-- ``OUT_DIR/plan.json`` is the plan with the scenario texts left out of its jobs (each job
-  holds ``scenario_sha256`` instead, the SHA-256 of its scenario's text);
-- ``OUT_DIR/results/<id>.json`` is one job's result, written atomically
-  (:func:`tabletop.files.atomic_write`) as soon as it reaches this process, with two keys
-  added: ``scenario_sha256`` and ``cpu_seconds`` (the CPU time of the worker process for the
-  job, which unlike ``seconds`` does not grow when other programs load the machine).
+:func:`run_survey` takes a plan (:func:`tabletop.survey.jobs.plan`) and a folder, OUT_DIR,
+kept as :mod:`tabletop.survey.store` says: ``OUT_DIR/plan.json`` (the plan without the scenario
+texts), ``OUT_DIR/results/<id>.json`` (one job's result, written atomically as soon as it
+reaches this process and sealed with a checksum of its content and its job; with
+``cpu_seconds``, the CPU time of the worker process for the job, which unlike ``seconds`` does
+not grow when other programs load the machine), and a lock that keeps a second run of the
+folder out while one writes to it.
 
 Jobs go to the workers in *chunks*: a few jobs of one board (layout x deployment map) run one
 after the other in one worker, so that a worker builds a board's caches once for the chunk
@@ -15,13 +14,15 @@ after the other in one worker, so that a worker builds a board's caches once for
 and the workers stay busy to the end: at most :data:`CHUNK_MAX` jobs, and at most a quarter of
 each worker's share.
 
-Resuming: a rerun into the same OUT_DIR skips every job whose result file is there and belongs
-to this plan (same id, same job, same scenario text); a result file that is not valid JSON, or
-that another plan wrote, is done again. A failed job (``ok`` false) is a result like any other
-and is not retried (``retry_failed=True`` does them again). OUT_DIR may hold the survey of the
-same plan or of a plan this one *extends* (every job of the old plan, unchanged, plus new ones:
-a layout, a deployment map or a base added); any other plan there is refused, so that results
-of two plans never mix. A folder holding other files, and no plan, is refused too.
+Resuming: a rerun into the same OUT_DIR skips every job whose result file is there, is the
+result of this very job (same id, job and scenario text) and whose seal holds; any other result
+file (not valid JSON, edited, cut short, of another plan) is done again, and the summary's
+``notes`` say so in one line. A failed job (``ok`` false) is a result like any other and is not
+retried (``retry_failed=True`` does them again); the summary's ``failures`` lists every failed
+job of the plan. OUT_DIR may hold the survey of the same plan or of a plan this one *extends*
+(every job of the old plan, unchanged, plus new ones: a layout, a deployment map or a base
+added); any other plan there is refused, so that results of two plans never mix. A folder
+holding other files, and no plan, is refused too.
 
 Lost workers: with the ``local`` executor, a worker process that dies (SIGKILL, out of memory,
 a crash in a C library) breaks the ``ProcessPoolExecutor``; the pool is built again and every
@@ -35,14 +36,17 @@ on (``KilledWorker``) is sent again one job at a time, and a single job it gives
 recorded as failed.
 
 Ctrl+C (``KeyboardInterrupt``) stops the workers at once and propagates; every result written
-so far is kept whole, and a rerun carries on from there.
+so far is kept whole, and a rerun carries on from there. A runner killed outright leaves no
+worker (each watches its parent) and no folder of chunk markers (its workers remove it, and the
+next local run removes any whose process is gone). A Dask scheduler that goes away mid-run, or
+an address where no Dask scheduler answers (:mod:`tabletop.survey.scheduler`), is one
+:class:`~tabletop.errors.UserError` line; the results written are kept.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
-import hashlib
 import json
 import logging
 import math
@@ -65,16 +69,17 @@ from typing import Any
 from tabletop import DISTRIBUTION
 from tabletop.errors import UserError, printable, quote
 from tabletop.files import atomic_write
+from tabletop.survey import store
 from tabletop.survey.jobs import run_job
+from tabletop.survey.scheduler import connect
+from tabletop.survey.store import PLAN_FILE, RESULTS, load_results
 
-__all__ = ["CHUNK_MAX", "CONNECT_TIMEOUT", "MAX_DEATHS", "RESULTS", "load_results", "run_survey"]
+__all__ = ["CHUNK_MAX", "CONNECT_TIMEOUT", "MAX_DEATHS", "PLAN_FILE", "RESULTS", "load_results",
+           "run_survey"]
 
 JobFn = Callable[[dict[str, Any]], dict[str, Any]]
 
 EXECUTORS = ("local", "dask")
-PLAN_FILE = "plan.json"
-RESULTS = "results"
-"""The folder of OUT_DIR holding one ``<id>.json`` per job."""
 
 CHUNK_MAX = 8
 """Most jobs of one board sent to a worker together."""
@@ -90,28 +95,6 @@ DASK_MISSING = ('--executor dask needs Dask: pip install -e ".[cluster]" in a ch
 
 
 # -- the plan and the results on disk --------------------------------------------------------
-
-
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _record(job: dict[str, Any]) -> dict[str, Any]:
-    """``job`` as plan.json holds it: without its scenario text, with the text's SHA-256."""
-    out = {k: v for k, v in job.items() if k != "scenario"}
-    out["scenario_sha256"] = _sha(str(job.get("scenario", "")))
-    return out
-
-
-def _bare(job: dict[str, Any]) -> dict[str, Any]:
-    """``job`` as a result holds it (the contract's "job"): without its scenario text."""
-    return {k: v for k, v in job.items() if k not in ("scenario", "scenario_sha256")}
-
-
-def _plan_record(plan: dict[str, Any]) -> dict[str, Any]:
-    out = dict(plan)
-    out["jobs"] = [_record(j) for j in plan["jobs"]]
-    return out
 
 
 _SAFE_ID = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
@@ -130,84 +113,8 @@ def _check_plan(plan: dict[str, Any]) -> None:
         seen.add(jid)
 
 
-def _prepare(out: Path, plan: dict[str, Any]) -> Path:
-    """Make OUT_DIR and its results folder, check or write plan.json; the results folder."""
-    shown = printable(str(out))
-    if out.exists() and not out.is_dir():
-        raise UserError(f"{shown}: exists and is not a folder; give the folder to write the "
-                        "survey in (it is made if missing)")
-    record = _plan_record(plan)
-    plan_path = out / PLAN_FILE
-    if plan_path.exists():
-        _check_same_plan(plan_path, record)
-    elif out.is_dir() and any(out.iterdir()):
-        raise UserError(f"{shown}: the folder holds other files and no survey ({PLAN_FILE}); "
-                        "give a new or empty folder")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        results = out / RESULTS
-        if results.exists() and not results.is_dir():
-            raise UserError(f"{printable(str(results))}: is not a folder; remove it")
-        results.mkdir(exist_ok=True)
-    except OSError as exc:
-        raise UserError(f"{shown}: cannot make the folder: {exc.strerror or exc}") from None
-    atomic_write(plan_path, json.dumps(record, indent=1) + "\n")
-    return results
-
-
-def _check_same_plan(path: Path, record: dict[str, Any]) -> None:
-    """Refuse a plan.json of another plan (one the new plan does not extend)."""
-    shown = printable(str(path))
-    try:
-        old = json.loads(path.read_text(encoding="utf-8"))
-        old_jobs = {j["id"]: j for j in old["jobs"]}
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise UserError(f"{shown}: is not a survey plan ({exc}); give another folder, or "
-                        "remove this one to start again") from None
-    new_jobs = {j["id"]: j for j in record["jobs"]}
-    differ = [jid for jid, job in old_jobs.items() if new_jobs.get(jid) != job]
-    if old.get("version") != record.get("version") or differ:
-        example = f", e.g. {quote(differ[0])}" if differ else ""
-        raise UserError(
-            f"{shown}: the folder holds the survey of another plan ({len(differ)} of its "
-            f"{len(old_jobs)} jobs are not in this one or differ{example}); give a new -o "
-            "folder, or the same layouts, deployments and bases (a plan that only adds jobs "
-            "is accepted)")
-
-
-def _read_result(path: Path) -> dict[str, Any] | None:
-    try:
-        result = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return result if isinstance(result, dict) else None
-
-
-def _finished(results: Path, job: dict[str, Any], retry_failed: bool) -> bool | None:
-    """True: a result of this job is there; False: none; None: a corrupt or foreign one."""
-    path = results / f"{job['id']}.json"
-    if not path.exists():
-        return False
-    result = _read_result(path)
-    if result is None or result.get("id") != job["id"] or result.get("job") != _bare(job) \
-            or result.get("scenario_sha256") != _sha(str(job.get("scenario", ""))):
-        return None
-    return not (retry_failed and not result.get("ok"))
-
-
-def load_results(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
-    """The results in ``OUT_DIR/results`` by job id (files that are not valid JSON left out)."""
-    folder = Path(out_dir) / RESULTS
-    out: dict[str, dict[str, Any]] = {}
-    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
-        result = _read_result(path)
-        if result is not None and isinstance(result.get("id"), str):
-            out[result["id"]] = result
-    return out
-
-
 def _failure(job: dict[str, Any], error: str, seconds: float = 0.0) -> dict[str, Any]:
-    return {"id": job["id"], "job": _bare(job), "ok": False, "error": error,
+    return {"id": job["id"], "job": store.bare(job), "ok": False, "error": error,
             "seconds": seconds, "value": None}
 
 
@@ -217,17 +124,20 @@ _RUNNING: Path | None = None
 """In a local worker: the marker file of the chunk it is running."""
 
 
-def _worker_init() -> None:
+def _worker_init(markers: str | None = None) -> None:
     """A local worker leaves Ctrl+C to the runner, removes its marker when stopped, and ends
-    when the runner is gone (killed: nothing else would stop it)."""
+    when the runner is gone (killed: nothing else would stop it), removing the runner's marker
+    folder then."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_sigterm)
-    threading.Thread(target=_orphan_watch, args=(os.getppid(),), daemon=True).start()
+    threading.Thread(target=_orphan_watch, args=(os.getppid(), markers), daemon=True).start()
 
 
-def _orphan_watch(parent: int) -> None:  # pragma: no cover - in a worker
+def _orphan_watch(parent: int, markers: str | None = None) -> None:  # pragma: no cover
     while os.getppid() == parent:
         time.sleep(0.5)
+    if markers is not None:  # the runner was killed: nobody else removes its folder
+        shutil.rmtree(markers, ignore_errors=True)
     os._exit(1)
 
 
@@ -274,6 +184,40 @@ class _Chunk:
     jobs: list[dict[str, Any]]
 
 
+MARKERS_PREFIX = "tabletop-survey-"
+"""The marker folders of local runs, in the temporary folder: ``tabletop-survey-PID-XXXX``."""
+
+
+def _remove_stale_markers() -> None:
+    """Remove the marker folders of local runs whose process is gone (a runner killed with
+    SIGKILL, its workers too, leaves its folder: the next run removes it)."""
+    root = Path(tempfile.gettempdir())
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(root):
+            name = entry.name
+            if not name.startswith(MARKERS_PREFIX):
+                continue
+            pid = name[len(MARKERS_PREFIX):].split("-", 1)[0]
+            try:
+                if not entry.is_dir(follow_symlinks=False) \
+                        or entry.stat(follow_symlinks=False).st_uid != os.getuid():
+                    continue
+            except OSError:
+                continue
+            if pid.isdigit() and not _alive(int(pid)):
+                shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
+
+
 class _Local:
     """A ``ProcessPoolExecutor`` of spawned worker processes, built again when one dies."""
 
@@ -281,12 +225,13 @@ class _Local:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self.markers = Path(tempfile.mkdtemp(prefix="tabletop-survey-"))
+        _remove_stale_markers()
+        self.markers = Path(tempfile.mkdtemp(prefix=f"{MARKERS_PREFIX}{os.getpid()}-"))
         self.pool = self._pool()
 
     def _pool(self) -> cf.ProcessPoolExecutor:
         return cf.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                      initializer=_worker_init)
+                                      initializer=_worker_init, initargs=(str(self.markers),))
 
     def submit(self, job_fn: JobFn, chunk: _Chunk) -> cf.Future[list[dict[str, Any]]]:
         return self.pool.submit(_run_chunk, job_fn, chunk.jobs, str(self.markers / chunk.key))
@@ -333,21 +278,7 @@ class _Dask:
         self.killed = KilledWorker
         self.cluster: Any = None
         if scheduler:
-            try:
-                self.client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
-            except (OSError, TimeoutError, ValueError) as exc:
-                raise UserError(f"--scheduler {quote(scheduler)}: no Dask scheduler answered "
-                                f"within {CONNECT_TIMEOUT:g} s ({printable(str(exc))[:200]}); "
-                                "start one with 'dask scheduler' and give the address it "
-                                "prints (tcp://HOST:8786)") from None
-            try:
-                self.client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
-            except (OSError, TimeoutError) as exc:
-                self.client.close()
-                raise UserError(f"--scheduler {quote(scheduler)}: the scheduler has no worker "
-                                f"after {CONNECT_TIMEOUT:g} s ({printable(str(exc))[:120]}); "
-                                f"start some with 'dask worker {printable(scheduler)}'"
-                                ) from None
+            self.client = connect(scheduler, CONNECT_TIMEOUT)
         else:
             self.cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1,
                                         threads_per_worker=1, processes=True,
@@ -389,6 +320,8 @@ class _Run:
     bar: Any
     written: int = 0
     failed: int = 0
+    failures: dict[str, str] = field(default_factory=dict)
+    """Job id -> error of every failed result written."""
     deaths: Counter[str] = field(default_factory=Counter)
     restarts: int = 0
     serial: int = 0
@@ -398,23 +331,28 @@ class _Run:
         return _Chunk(f"c{self.serial}", jobs)
 
     def write(self, job: dict[str, Any], result: Any) -> None:
-        """Write ``result`` of ``job`` to its file (a result that is not a result of this job,
-        or not JSON, is written as a failure saying so)."""
+        """Write ``result`` of ``job`` to its file, sealed (:func:`store.seal`; a result that
+        is not a result of this job, or not JSON, is written as a failure saying so)."""
         if not isinstance(result, dict) or result.get("id") != job["id"]:
             result = _failure(job, f"the job function returned {type(result).__name__}, not "
                               "this job's result")
         result = dict(result)
-        result.setdefault("job", _bare(job))
-        result["scenario_sha256"] = _sha(str(job.get("scenario", "")))
+        result.setdefault("job", store.bare(job))
+        result["scenario_sha256"] = store.sha(str(job.get("scenario", "")))
         try:
+            result = store.seal(result)
             text = json.dumps(result, allow_nan=False)
-        except (TypeError, ValueError) as exc:
-            text = json.dumps({**_failure(job, f"the result is not JSON: {exc}"),
-                               "scenario_sha256": result["scenario_sha256"]})
-            result = json.loads(text)
+        except (TypeError, ValueError, RecursionError) as exc:
+            result = store.seal({**_failure(job, f"the result is not JSON: {exc}"),
+                                 "scenario_sha256": result["scenario_sha256"]})
+            text = json.dumps(result)
         atomic_write(self.results / f"{job['id']}.json", text + "\n")
         self.written += 1
-        self.failed += not result.get("ok")
+        if not result.get("ok"):
+            self.failed += 1
+            self.failures[job["id"]] = str(result.get("error") or "failed without a message")
+        else:
+            self.failures.pop(job["id"], None)
         self.bar.update(1)
         if self.failed:
             self.bar.set_postfix(failed=self.failed, refresh=False)
@@ -454,10 +392,16 @@ def run_survey(plan: dict[str, Any], out_dir: str | os.PathLike[str], *,
     ``LocalCluster`` of ``workers`` processes). ``job_fn`` (default
     :func:`tabletop.survey.jobs.run_job`) must be importable by the workers (a function of a
     module, pickled by reference). ``chunk``: most
-    jobs of a board sent together (default: see :func:`_chunks`). The summary: ``jobs``,
-    ``done_before`` (skipped), ``redone`` (corrupt or foreign result files done again),
-    ``ran``, ``failed`` (of those run), ``restarts`` (local pools built again after a worker
-    died), ``seconds``, ``executor``, ``workers``, ``out_dir``.
+    jobs of a board sent together (default: see :func:`_chunks`). The folder is checked, locked
+    and written as :mod:`tabletop.survey.store` says: nothing is written when nothing is to be
+    done and the plan there is this one (a read-only folder is fine then).
+
+    The summary: ``jobs``, ``done_before`` (skipped), ``redone`` (result files done again:
+    corrupt, edited, of another plan), ``ran``, ``failed`` (of those run), ``failures`` (job
+    id -> error of every job of the plan whose result is a failure, run now or before),
+    ``notes`` (one-line notes: a corrupt plan.json written again, the results done again),
+    ``restarts`` (local pools built again after a worker died), ``seconds``, ``executor``,
+    ``workers``, ``out_dir``.
     """
     if executor not in EXECUTORS:
         raise UserError(f"--executor {quote(executor)}: give one of {', '.join(EXECUTORS)}")
@@ -466,16 +410,47 @@ def run_survey(plan: dict[str, Any], out_dir: str | os.PathLike[str], *,
     if chunk is not None and chunk < 1:
         raise ValueError(f"chunk {chunk}: give at least 1")
     _check_plan(plan)
-    out = Path(out_dir)
-    results = _prepare(out, plan)
+    folder = store.Folder.open(out_dir, plan)
+    writable = folder.lock()  # False: read-only storage
+    try:
+        return _run_in(folder, plan, writable, executor=executor, workers=workers,
+                       scheduler=scheduler, progress=progress, job_fn=job_fn, chunk=chunk,
+                       retry_failed=retry_failed)
+    finally:
+        folder.unlock()
+
+
+def _run_in(folder: store.Folder, plan: dict[str, Any], writable: bool, *, executor: str,
+            workers: int | None, scheduler: str | None, progress: bool, job_fn: JobFn,
+            chunk: int | None, retry_failed: bool) -> dict[str, Any]:
+    """:func:`run_survey` once the folder is open (and locked when ``writable``)."""
     jobs = plan["jobs"]
-    state = {job["id"]: _finished(results, job, retry_failed) for job in jobs}
-    todo = [job for job in jobs if not state[job["id"]]]
+    state = {job["id"]: folder.status(job) for job in jobs}
+    todo = [job for job in jobs if state[job["id"]] == "missing"
+            or (retry_failed and state[job["id"]] == "failed")]
+    out = folder.out
+    if (todo or folder.plan_state != "same") and not writable:
+        why = "is read-only" if out.is_dir() else "cannot be made"
+        raise UserError(f"{printable(str(out))}: the folder {why}; "
+                        + (f"{len(todo):,} jobs have no result there yet" if todo else
+                           f"its {PLAN_FILE} must be written") + "; give another -o folder")
+    results = folder.write_plan() if writable else out / RESULTS
+    notes = list(folder.notes)
+    redone = folder.redone_note()
+    if redone:
+        notes.append(redone)
+    failures = {} if retry_failed else {
+        job["id"]: "" for job in jobs if state[job["id"]] == "failed"}
     started = time.perf_counter()
     summary: dict[str, Any] = {
         "out_dir": str(out), "jobs": len(jobs), "done_before": len(jobs) - len(todo),
-        "redone": sum(v is None for v in state.values()), "ran": 0, "failed": 0,
-        "restarts": 0, "executor": executor, "workers": 0, "seconds": 0.0}
+        "redone": len(folder.redone), "ran": 0, "failed": 0, "failures": failures,
+        "notes": notes, "restarts": 0, "executor": executor, "workers": 0, "seconds": 0.0}
+    if failures:  # their errors, for the list the command prints
+        for jid in failures:
+            result = store.read_result(results / f"{jid}.json")
+            failures[jid] = str(result.get("error") or "failed without a message") \
+                if isinstance(result, dict) else "failed"
     if not todo:
         return summary
     pool: _Local | _Dask = _Dask(workers, scheduler) if executor == "dask" else \
@@ -484,15 +459,29 @@ def run_survey(plan: dict[str, Any], out_dir: str | os.PathLike[str], *,
     run = _Run(results, bar)
     try:
         _drive(pool, run, job_fn, [run.chunk(c) for c in _chunks(todo, pool.workers, chunk)])
-    except BaseException:
+    except (KeyboardInterrupt, UserError):
         pool.close(now=True)
         raise
+    except Exception as exc:
+        pool.close(now=True)
+        if not isinstance(pool, _Dask):
+            raise
+        where = f"the Dask scheduler at {quote(scheduler)}" if scheduler else \
+            "the Dask LocalCluster"
+        why = " ".join(printable(str(exc)).replace("\\n", " ").split())[:160]
+        raise UserError(f"the run on {where} failed ({type(exc).__name__}: {why}); "
+                        f"{run.written:,} results written this run are kept in "
+                        f"{printable(str(results))}: run the same command again to resume"
+                        ) from None
     else:
         pool.close()
     finally:
         bar.close()
+    failures.update(run.failures)
     summary.update(ran=run.written, failed=run.failed, restarts=run.restarts,
-                   workers=pool.workers, seconds=time.perf_counter() - started)
+                   workers=pool.workers, seconds=time.perf_counter() - started,
+                   failures={jid: failures[jid] for jid in (j["id"] for j in jobs)
+                             if jid in failures})
     return summary
 
 

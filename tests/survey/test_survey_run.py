@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,7 @@ def calls(ctl: Path) -> list[str]:
 
 def values(out: Path) -> dict[str, Any]:
     """What a survey found, by job id: everything of each result but its timing."""
-    return {jid: {k: v for k, v in r.items() if k not in ("seconds", "cpu_seconds")}
+    return {jid: {k: v for k, v in r.items() if k not in ("seconds", "cpu_seconds", "checksum")}
             for jid, r in load_results(out).items()}
 
 
@@ -60,7 +61,8 @@ def test_local_run_writes_the_plan_and_one_result_per_job(tmp_path: Path, ctl: P
     summary = run_survey(plan, out, workers=2, job_fn=toy_job, progress=False)
     assert summary | {"seconds": 0} == {
         "out_dir": str(out), "jobs": 10, "done_before": 0, "redone": 0, "ran": 10, "failed": 0,
-        "restarts": 0, "executor": "local", "workers": 2, "seconds": 0}
+        "failures": {}, "notes": [], "restarts": 0, "executor": "local", "workers": 2,
+        "seconds": 0}
     written = json.loads((out / "plan.json").read_text())
     assert all("scenario" not in j and len(j["scenario_sha256"]) == 64 for j in written["jobs"])
     assert [j["id"] for j in written["jobs"]] == [j["id"] for j in plan["jobs"]]
@@ -262,9 +264,14 @@ def test_a_run_stopped_keeps_its_results_leaves_no_worker_and_a_rerun_resumes(
         while len(list((out / "results").glob("*.json"))) < 4:
             assert time.monotonic() < deadline and proc.poll() is None
             time.sleep(0.05)
+        markers = f"{survey_run.MARKERS_PREFIX}{proc.pid}-*"
+        assert list(Path(tempfile.gettempdir()).glob(markers)), "no marker folder of the run"
         proc.send_signal(sig)
         assert proc.wait(timeout=20) == code
         assert _gone(proc.pid), "a worker process was left behind"
+        # nor its folder of chunk markers (the workers remove it when they see it gone)
+        left = list(Path(tempfile.gettempdir()).glob(markers))
+        assert not left, left
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
