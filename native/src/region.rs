@@ -32,6 +32,9 @@ pub struct Outline {
     nx: usize,
     ny: usize,
     cells: Vec<Vec<u32>>,
+    /// points where an obstacle edge crosses the box's boundary: the visible boundary turns
+    /// there too (from the box's edge to the obstacle's), so each is an event of the rays
+    box_crossings: Vec<Pt>,
 }
 
 impl Outline {
@@ -66,8 +69,16 @@ impl Outline {
         let cell = ((w * h) / (a.len() as f64).max(1.0)).sqrt().max(w.max(h) / 512.0).max(1e-6);
         let nx = ((w / cell).ceil() as usize).clamp(1, 512);
         let ny = ((h / cell).ceil() as usize).clamp(1, 512);
+        let mut box_crossings = Vec::new();
+        for k in 0..n_obstacle {
+            for j in n_obstacle..a.len() {
+                if let Some(c) = crossing(a[k], b[k], a[j], b[j]) {
+                    box_crossings.push(c);
+                }
+            }
+        }
         let mut out = Outline { a, b, n_obstacle, bounds, x0: gx0, y0: gy0, cell, nx, ny,
-                                cells: vec![Vec::new(); nx * ny] };
+                                cells: vec![Vec::new(); nx * ny], box_crossings };
         for k in 0..out.a.len() {
             let (p, q) = (out.a[k], out.b[k]);
             let (i0, j0) = out.cell_of(p[0].min(q[0]), p[1].min(q[1]));
@@ -150,6 +161,24 @@ impl Outline {
             }
         }
         winding != 0
+    }
+}
+
+/// Where the segments `p0 p1` and `q0 q1` cross (ends included), if they do.
+fn crossing(p0: Pt, p1: Pt, q0: Pt, q1: Pt) -> Option<Pt> {
+    let (rx, ry) = (p1[0] - p0[0], p1[1] - p0[1]);
+    let (sx, sy) = (q1[0] - q0[0], q1[1] - q0[1]);
+    let den = rx * sy - ry * sx;
+    if den.abs() <= 1e-300 {
+        return None;
+    }
+    let (wx, wy) = (q0[0] - p0[0], q0[1] - p0[1]);
+    let t = (wx * sy - wy * sx) / den;
+    let u = (wx * ry - wy * rx) / den;
+    if (0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u) {
+        Some([p0[0] + t * rx, p0[1] + t * ry])
+    } else {
+        None
     }
 }
 
@@ -282,6 +311,14 @@ pub fn star(o: &Outline, w: &Wedge, s: &mut Scratch) -> Ring {
                     s.events.push(wrap(side * ((py + t * dy).atan2(px + t * dx) - w.start)));
                 }
             }
+        }
+    }
+    for c in &o.box_crossings {
+        let (cx, cy) = (c[0] - ax, c[1] - ay);
+        if c[0] >= bx0 && c[0] <= bx1 && c[1] >= by0 && c[1] <= by1 && cx * cx + cy * cy < r2
+            && hypot(cx, cy) > 1e-12
+        {
+            s.events.push(wrap(side * (cy.atan2(cx) - w.start)));
         }
     }
     if touching {
@@ -530,6 +567,19 @@ mod tests {
         assert_eq!(r.len(), 3, "{r:?}");
         assert_eq!(r[2], [10.47929771, 17.0815083]);
         assert!((crate::booleans::ring_area(&r).abs() - 5.1168e-6).abs() < 1e-9);
+    }
+
+    #[test]
+    fn an_obstacle_through_the_box_edge_leaves_the_corner_seen() {
+        // a wall from below the box up into it: its face and the box's bottom edge meet at
+        // (12.87, 0.63), a corner the start sees (a case of the zone catalogue)
+        let e = square_edges(12.87, -0.062, 15.13, 6.862);
+        let o = Outline::new(&e, [0.63, 0.63, 23.37, 17.37]).unwrap();
+        let g = Grid::for_box(o.bounds, 1.0).unwrap();
+        let got = region(&o, &[disk([9.0, 9.0], 12.0)], None, &g).unwrap();
+        let seen = |p: Pt| got.iter().any(|poly| inside(&poly[0], p));
+        assert!(seen([12.86, 0.64]) && seen([12.8, 0.7]));
+        assert!(!seen([12.9, 0.7]));
     }
 
     #[test]

@@ -4,9 +4,7 @@ The zone engine's hot path exists twice: in Python (the reference, always there)
 Rust crate ``native/`` (built by ``pip install`` where a Rust toolchain is found; see the docs'
 install and speed pages). ``TABLETOP_ENGINE`` chooses:
 
-- unset or empty: the Python engine, for now (:data:`DEFAULT`): the native core does not yet
-  give the Python engine's zones within the stated tolerance on every case (two of the zone
-  catalogue's cases differ: tests/zones/test_engines.py);
+- unset or empty: :data:`DEFAULT`, the native core where it is built, else Python;
 - ``native``: the native core; an error when it is not built;
 - ``python``: the Python engine.
 
@@ -41,8 +39,9 @@ ENV = "TABLETOP_ENGINE"
 """The environment variable that chooses the engine."""
 ENGINES = ("native", "python")
 """Its accepted values."""
-DEFAULT = "python"
-"""The engine when :data:`ENV` is unset (``"native"``: the core where it is built)."""
+DEFAULT = "native"
+"""The engine when :data:`ENV` is unset (``"native"``: the core where it is built, else
+Python)."""
 NATIVE_VERSION = "0.1.0"
 """The version of ``native/Cargo.toml`` this Python code expects of the compiled module."""
 

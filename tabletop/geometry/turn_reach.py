@@ -233,21 +233,26 @@ class TurnReach:
                     gains[f] = np.nonzero(g)[0]
             if not gains:
                 return
+            # the layers as they are now, which gave these distances: a turn node's witness is
+            # its first layer's path as it was then (the layer as it is later may reach the node
+            # through a source of the node's own second layer, whose witness comes back through
+            # the node: a witness that never ended, a RecursionError)
+            snapshot = dict(self.layers)
             for f, ids in gains.items():
                 used[f][ids] = True
                 srcs = [_Source((float(xy[i, 0]), float(xy[i, 1])), float(best[i]),
                                 partial(self._turned, float(xy[i, 0]), float(xy[i, 1]),
-                                        keys[int(arg[i])], f, nodes.grid, int(lo[i]),
-                                        int(n[i])))
+                                        snapshot.get(keys[int(arg[i])]), keys[int(arg[i])], f,
+                                        nodes.grid, int(lo[i]), int(n[i])))
                         for i in ids.tolist()]
                 self._add_sources(f, srcs)
             changed = set(gains)
 
-    def _turned(self, x: float, y: float, f1: float, f2: float, grid: tuple[float, ...],
-                lo: int, n: int) -> list[Pose]:
-        """The witness of a turn node: layer ``f1``'s path to ``(x, y)``, then the turn to
-        ``f2``."""
-        before = self.witness(x, y, f1)
+    def _turned(self, x: float, y: float, lay: _LayerReach | None, f1: float, f2: float,
+                grid: tuple[float, ...], lo: int, n: int) -> list[Pose]:
+        """The witness of a turn node: layer ``f1``'s path to ``(x, y)`` (``lay``: that layer
+        when the node was found), then the turn to ``f2``."""
+        before = _witness_in(lay, x, y)
         # the node's distance was that of a path in f1's reach: the witness exists
         assert before is not None
         return [*before, *_turn_poses((x, y), before[-1][2], f1, f2, grid, self.tm.period,
@@ -278,19 +283,24 @@ class TurnReach:
     def witness(self, x: float, y: float, facing: float | None) -> list[Pose] | None:
         """The poses of a path to ``(x, y)`` in the layer at ``facing`` (``None``: the hub),
         or ``None``."""
-        lay = self.hub if facing is None else self.layers.get(self.tm.key(facing))
-        if lay is None:
-            return None
-        got = lay.disk.path_from_source(x, y)
-        if got is None:
-            return None
-        src_row, pts = got
-        src = lay.sources[src_row]
-        f = src.before[-1][2]
-        poses = list(src.before)
-        for px, py in pts[1:]:
-            poses.append((px, py, f))
-        return _compact(poses)
+        return _witness_in(self.hub if facing is None else self.layers.get(self.tm.key(facing)),
+                           x, y)
+
+
+def _witness_in(lay: _LayerReach | None, x: float, y: float) -> list[Pose] | None:
+    """The poses of a path to ``(x, y)`` in the layer ``lay``, or ``None``."""
+    if lay is None:
+        return None
+    got = lay.disk.path_from_source(x, y)
+    if got is None:
+        return None
+    src_row, pts = got
+    src = lay.sources[src_row]
+    f = src.before[-1][2]
+    poses = list(src.before)
+    for px, py in pts[1:]:
+        poses.append((px, py, f))
+    return _compact(poses)
 
 
 TURN_GAIN = 1e-3

@@ -84,17 +84,7 @@ def _compare(state: GameState, model: str, move: str, **kw: object) -> None:
 CASES = [c for c in zg.all_cases() if c.kind != "block" and not c.setup and c.error is None]
 
 
-DIFFER = {
-    "gap-between-enemies": "the native zone lacks two triangles of 0.03 sq in at the corners "
-                           "of the box and the gap's edge",
-}
-"""Cases the native engine does not yet answer within the tolerance (so it is not the default:
-tabletop.geometry.engine.DEFAULT)."""
-
-
-@pytest.mark.parametrize("case", [
-    pytest.param(c, marks=pytest.mark.xfail(reason=DIFFER[c.name], strict=True))
-    if c.name in DIFFER else c for c in CASES], ids=[c.name for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_every_zone_case_has_one_answer(case: zg.ZoneCase) -> None:
     state = zg.case_state(case)
     kw = {k: v for k, v in (("roll", case.roll), ("mode", case.mode)) if v is not None}
