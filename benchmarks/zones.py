@@ -37,6 +37,10 @@ spent inside GEOS's overlays (``shapely.union_all``, ``union``, ``difference``,
 ``intersection``: the polygons the construction builds, unioned and cut; what a pick-up costs
 however fast the Python around them, a floor of this construction).
 
+The real layouts are timed on both zone engines where the compiled core is built (Python and
+native, alternately per layout, each first on every other one), with a table of native / Python
+CPU medians.
+
     .venv/bin/python benchmarks/zones.py [--data ../shared/data/40kdc] [--layouts N] [--real-only]
 
 scikit-fmm is a test-only dependency; the synthetic part needs it. 40kdc data: Alpaca Software
@@ -47,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import statistics
 import sys
 import time
@@ -59,6 +64,7 @@ from shapely.geometry import Polygon
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tabletop.geometry import engine
 from tabletop.geometry.footprints import Hull, Round, parse_base
 from tabletop.rules import zones
 from tabletop.state import (
@@ -70,6 +76,9 @@ from tabletop.state import (
     Terrain,
     Unit,
 )
+
+ENGINES = ("python", "native") if engine.native_module() is not None else ("python",)
+"""The zone engines compared side by side (tabletop.geometry.engine)."""
 
 R = 16 / 25.4
 W, H = 60.0, 44.0
@@ -252,20 +261,24 @@ def real_layouts(data: Path, limit: int | None) -> None:
         zones.legal_zone(state, model_id, "normal")
         return (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000
 
-    for layout_id in ids:
+    for k, layout_id in enumerate(ids):
         state = new_battle(load_data(layouts, layout_id).state(), catalogue, KDC_ARMIES)
         state = with_turning_units(state)
         for unit in state.units:
             assert isinstance(unit, Unit)
             name = f"{unit.name or unit.id} ({unit.models[0].base.spec})"
-            row = times.setdefault(name, {"cold": [], "cached": [], "again": []})
-            clear()
-            row["cold"].append(timed(state, unit.models[0].id))
-            if len(unit.models) > 1:
-                with OverlayClock() as clock:
-                    row["cached"].append(timed(state, unit.models[1].id))
-                overlays.setdefault(name, []).append(clock.seconds * 1000)
-                row["again"].append(timed(state, unit.models[1].id))
+            # the engines alternately, each first on every other layout
+            for eng in ENGINES if k % 2 == 0 else ENGINES[::-1]:
+                os.environ[engine.ENV] = eng
+                key = f"{name} [{eng}]"
+                row = times.setdefault(key, {"cold": [], "cached": [], "again": []})
+                clear()
+                row["cold"].append(timed(state, unit.models[0].id))
+                if len(unit.models) > 1:
+                    with OverlayClock() as clock:
+                        row["cached"].append(timed(replace(state), unit.models[1].id))
+                    overlays.setdefault(key, []).append(clock.seconds * 1000)
+                    row["again"].append(timed(state, unit.models[1].id))
     print()
     print(f"Real layouts: {len(ids)} 40kdc layouts, normal move, ms per zone (cold: every cache "
           "cleared; cached: the next model of the unit; again: the same model again)")
@@ -281,6 +294,21 @@ def real_layouts(data: Path, limit: int | None) -> None:
     for kind, values in total.items():
         print(f"{'all movers':<40} {kind:>6} {_stats([w for w, _ in values])}        "
               f"{_stats([c for _, c in values])}")
+    if len(ENGINES) > 1:
+        print("\nNative against Python, CPU medians (same boards, engines alternately): "
+              "native / python")
+        print(f"{'mover':<40} {'cold':>7} {'cached':>7} {'again':>7}")
+        names = sorted({key.rsplit(" [", 1)[0] for key in times})
+        for name in names:
+            py, nat = times.get(f"{name} [python]"), times.get(f"{name} [native]")
+            if py is None or nat is None:
+                continue
+            cells = []
+            for kind in ("cold", "cached", "again"):
+                a, b = [c for _, c in py[kind]], [c for _, c in nat[kind]]
+                cells.append(f"{statistics.median(b) / statistics.median(a):>7.2f}"
+                             if a and b and statistics.median(a) > 0 else f"{'-':>7}")
+            print(f"{name:<40} {' '.join(cells)}")
     print("\nOf each cached pick-up, CPU ms inside GEOS's overlays (union_all, union, difference, "
           "intersection)")
     print(f"{'mover':<40} {'median':>7} {'p95':>7} {'max':>7}   share of the pick-up's CPU")
