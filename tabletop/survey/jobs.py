@@ -31,7 +31,7 @@ from tabletop.scenario.bases import normalise_base
 from tabletop.scenario.io import dumps_scenario, load_scenario, loads_scenario, shipped
 from tabletop.state import GameState
 from tabletop.survey import measures
-from tabletop.survey.setup import edge_marks, keystone_marks
+from tabletop.survey.setup import dataset_marks, edge_marks, keystone_marks
 
 __all__ = [
     "DEFAULT_SIZE",
@@ -47,6 +47,7 @@ __all__ = [
     "parse_bases",
     "plan",
     "plan_boards",
+    "plan_dataset",
     "plan_scenarios",
     "run_job",
     "safe_id",
@@ -346,6 +347,41 @@ def plan(layouts_path: str | Path, *, templates_path: str | Path | None = None,
     return plan_boards(boards, chosen_b, catalogue_source=source, reach_bases=reach_bases)
 
 
+def plan_dataset(*, layouts: Iterable[str] | None = None,
+                 deployments: Iterable[str] | None = None, all_pairings: bool = False,
+                 bases: Sequence[Mapping[str, Any]] | None = None,
+                 reach_bases: Iterable[str] | None = None) -> dict[str, Any]:
+    """The boards of the current community layouts (``wh40kdc``,
+    :mod:`tabletop.importers.battlefields`) and every job on them: every layout (or those of
+    ``layouts``) with its own deployment map, the maps of ``deployments``, or every map
+    (``all_pairings``); set-up marks from the data's keystones. ``bases`` default to the
+    built-in catalogue."""
+    from tabletop.importers import battlefields
+
+    known = battlefields.layouts()
+    if layouts is None:
+        chosen = known
+    else:
+        chosen = [battlefields.layout(lid) for lid in dict.fromkeys(layouts)]
+    if all_pairings:
+        maps: list[str | None] | None = list(battlefields.deployment_ids())
+    else:
+        maps = None if deployments is None else list(dict.fromkeys(deployments))
+    boards = []
+    for lay in chosen:
+        if maps is None and lay.deployment is None:
+            raise UserError(f"wh40kdc layout {quote(lay.id)} names no deployment map; give "
+                            "--deployments ID,... or --all-pairings")
+        for dep in maps if maps is not None else [lay.deployment]:
+            b = battlefields.board(lay.id, dep)
+            boards.append(PlannedBoard(lay.id, str(b.deployment), b.state,
+                                       own=b.deployment == lay.deployment,
+                                       mission=lay.mission_matchup,
+                                       setup=dataset_marks(lay.id), source="wh40kdc"))
+    chosen_b, source = _catalogue_for(bases, None)
+    return plan_boards(boards, chosen_b, catalogue_source=source, reach_bases=reach_bases)
+
+
 def _catalogue_for(bases: Sequence[Mapping[str, Any]] | None, upath: Path | None
                    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The plan's bases and its ``catalogue`` note: ``bases``, or the catalogue of the unit
@@ -408,16 +444,21 @@ def plan_boards(boards: Sequence[PlannedBoard], bases: Sequence[Mapping[str, Any
     Per board and base: one gap-fit job; per side (each player with a deployment zone: red,
     the attacker's, and blue, the defender's, on 40kdc boards) one reach job and one
     advance-odds job, for the bases named in ``reach_bases`` only when it is given (reach is
-    nearly all of a survey's time; a card needs it for a few bases).
+    nearly all of a survey's time; a card needs it for a few bases; a name that is not among
+    ``bases`` is read as ``--bases`` reads it and added).
     """
     chosen_b = [dict(b) for b in bases]
-    movers = None if reach_bases is None else set(reach_bases)
+    movers = None if reach_bases is None else list(dict.fromkeys(reach_bases))
     if movers is not None:
-        unknown = movers - {str(b["name"]) for b in chosen_b}
+        have = {str(b["name"]) for b in chosen_b}
+        unknown = [m for m in movers if m not in have]
         if unknown:
-            raise UserError(f"--reach-bases: {', '.join(sorted(quote(u) for u in unknown))} "
-                            "not among the bases surveyed ("
-                            + ", ".join(str(b["name"]) for b in chosen_b) + ")")
+            try:
+                added = parse_bases(",".join(unknown), known=chosen_b + catalogue(None))
+            except UserError as exc:
+                raise UserError(str(exc).replace("--bases:", "--reach-bases:", 1)) from None
+            chosen_b += [b for b in added if b["name"] not in have]
+            movers = [m for m in movers if m in have] + [str(b["name"]) for b in added]
     base_ids = _unique([safe_id(str(b["name"])) for b in chosen_b])
     board_ids = _unique([f"{safe_id(b.layout)}__{safe_id(b.deployment)}" for b in boards])
     infos: dict[str, dict[str, Any]] = {}
@@ -439,7 +480,7 @@ def plan_boards(boards: Sequence[PlannedBoard], bases: Sequence[Mapping[str, Any
                       "scenario": text, "base": b}
             jobs.append({"id": f"{bid}__{bname}__gap-fit", **common, "measure": "gap-fit",
                          "side": None, "params": {}})
-            if movers is not None and b["name"] not in movers:
+            if movers is not None and str(b["name"]) not in movers:
                 continue
             for side in sides:
                 jobs.append({"id": f"{bid}__{bname}__reach__{side}", **common,

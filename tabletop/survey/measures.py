@@ -187,9 +187,11 @@ def gap_fit(board: GameState, entry: dict[str, Any]) -> dict[str, Any]:
     round base), ``needs`` (the base's width across the neck there), ``spare`` (``width -
     needs``: the clearance a passing base has, negative when too narrow) and ``facings`` (the
     range of facings, first to second turning clockwise, at which it fits across the neck:
-    a narrow range is a pass only at a narrow angle; ``None`` for a round base or none)."""
+    a narrow range is a pass only at a narrow angle; ``None`` for a round base or none).
+    ``stopped_by``: the ids of the pieces that stop the base (a gap beside any other piece
+    does not stop it: it goes over that piece), and ``stops`` what they are."""
     fp = footprint(entry)
-    pieces, _ = blocking_pieces(board, keywords(entry) or None)
+    pieces, what = blocking_pieces(board, keywords(entry) or None)
     bf = board.battlefield
     out = []
     for p in passages(bf.width, bf.depth, pieces, fp):
@@ -205,7 +207,7 @@ def gap_fit(board: GameState, entry: dict[str, Any]) -> dict[str, Any]:
             [round(f, 3) for f in p.facings],
             "neck": [[round(v, 6) for v in q] for q in p.neck],
             "shut_by": p.blocked_by})
-    return {"passages": out}
+    return {"passages": out, "stopped_by": [pid for pid, _ in pieces], "stops": what}
 
 
 # --------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import shapely
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
@@ -33,6 +33,7 @@ __all__ = [
     "BoardInfo",
     "GapFit",
     "Job",
+    "Mark",
     "Plan",
     "Reach",
     "Result",
@@ -94,15 +95,33 @@ class Piece(_Model):
     wkt: Geometry
 
 
+class Mark(_Model):
+    """A table set-up measurement (:mod:`tabletop.survey.setup`)."""
+
+    piece: str
+    name: str | None = None
+    edge: Literal["left", "right", "top", "bottom"]
+    distance: Num
+    at: XY
+
+
 class BoardInfo(_Model):
     board: str
     layout: str
     deployment: str
+    name: str | None = None
+    credit: str | None = None
+    own: bool = True
+    """Whether the deployment map is the layout's own (plans before #29 had no such key)."""
+    mission: str | None = None
+    source: str = "40kdc"
     width: Num = 60.0
     height: Num = 44.0
     terrain: list[Piece] = []
     zones: dict[str, Geometry] = {}
     objectives: list[XY] = []
+    setup: list[Mark] = []
+    setup_source: str = "keystones"
 
 
 class Job(_Model):
@@ -132,15 +151,23 @@ class Passage(_Model):
     facing: Num | None = None
     neck: tuple[XY, XY]
     shut_by: str | None = None
+    needs: Num | None = None
+    spare: Num | None = None
+    """Clearance at the roomiest facing (``width - needs``); ``None`` in older results."""
+    facings: tuple[Num, Num] | None = None
 
 
 class GapFit(_Model):
     passages: list[Passage]
+    stopped_by: list[str] | None = None
+    """The pieces that stop the base (``None`` in results older than #29)."""
+    stops: str | None = None
 
 
 class Reach(_Model):
     objectives: list[XY]
     moves: dict[MKey, list[int | None]]
+    centre: dict[MKey, int | None] = {}
     area: dict[MKey, list[Num]]
     rings: dict[MKey, list[Geometry]] = {}
 
@@ -155,6 +182,9 @@ class AdvanceOdds(_Model):
     M: Num
     start: XY
     bands: list[Band]
+    objectives: list[int | None] | None = None
+    """The least roll that brings the base within range of each objective (``None``)."""
+    centre: int | None = None
 
 
 VALUES: dict[str, type[_Model]] = {"gap-fit": GapFit, "reach": Reach, "advance-odds": AdvanceOdds}

@@ -177,8 +177,13 @@ CSS = ("svg.board path{fill-rule:evenodd}"
        "svg .om{fill:#ffd24a;stroke:#222;stroke-width:.08}"
        "svg text{text-anchor:middle;dominant-baseline:central;fill:#111}"
        "svg .lb{font-size:1.1px;stroke:#fff;stroke-width:.25;paint-order:stroke}"
-       "svg .ob{font-size:.95px}")
-"""The page's style of the pictures' classes (necks, zones, objectives, labels)."""
+       "svg .ob{font-size:.95px}"
+       "svg .nm{stroke-dasharray:.5 .35}"
+       "svg .su{stroke:#3a3a3a;stroke-width:.05;stroke-dasharray:.25 .2}"
+       "svg .sp{fill:#3a3a3a}"
+       "svg .sl{font-size:.75px;stroke:#fff;stroke-width:.2;paint-order:stroke;fill:#222}")
+"""The page's style of the pictures' classes (necks, marginal necks, zones, objectives, labels,
+set-up marks)."""
 
 
 def board_svg(width: float, height: float, body: Sequence[str], *, label: str,

@@ -3,7 +3,8 @@
 Judges set a table up with a tape from the edges. A layout of the community data names, per
 piece, the points to measure (*keystones*: a vertex of the placed outline, or one of its
 axis-aligned faces) and the edge to measure each from; :func:`keystone_marks` turns them into
-distances with the importer's own :func:`tabletop.importers.kdc.keystone_measurements`. A
+distances with the importer's own :func:`tabletop.importers.kdc.keystone_measurements` (for the
+older files) or ``wh40kdc``'s (:func:`dataset_marks`, the current layouts). A
 scenario file (a draft) has no keystones: :func:`edge_marks` measures each piece from the two
 edges nearest it instead (its nearest vertex to the nearer of left and right, and to the nearer
 of top and bottom), and says so.
@@ -21,7 +22,7 @@ from typing import Any
 from tabletop.importers import kdc
 from tabletop.state import GameState
 
-__all__ = ["EDGE_ORDER", "edge_marks", "keystone_marks", "mark_text"]
+__all__ = ["EDGE_ORDER", "dataset_marks", "edge_marks", "keystone_marks", "mark_text"]
 
 EDGE_ORDER = ("left", "right", "top", "bottom")
 DECIMALS = 2
@@ -46,6 +47,34 @@ def keystone_marks(layout: Mapping[str, Any], templates: Any, *,
             x, y = pick(r.vertices, key=lambda v: v[axis])
         out.append(_mark(str(r.id or f"piece-{r.piece_index + 1}"), r.name, m["edge"],
                          float(m["distance"]), (x, y)))
+    return out
+
+
+def dataset_marks(layout_id: str) -> list[dict[str, Any]]:
+    """The set-up marks of a layout of the current community data (``wh40kdc``: its own
+    resolver and keystone measurements, on the layout's own board size)."""
+    from tabletop.importers import dataset
+
+    wh = dataset.require()
+    record = dataset.by_id("terrain_layouts")[layout_id]
+    templates = dataset.raw()["terrain_templates"]
+    size = record.get("board")
+    measured = (wh.keystone_measurements(record, templates, size) if size
+                else wh.keystone_measurements(record, templates))
+    placed = {str(r["id"]): r for r in wh.resolve_layout(record, templates)}
+    out = []
+    for m in measured:
+        r = placed[str(m["piece_id"])]
+        pts = [(float(v["x"]), float(v["y"])) for v in r["vertices"]]
+        ref = m["ref"]
+        axis = 0 if m["edge"] in ("left", "right") else 1
+        if ref.get("kind") == "vertex":
+            at = pts[int(ref["index"])]
+        else:
+            pick = min if str(ref.get("side", "")).startswith("min") else max
+            at = pick(pts, key=lambda v: v[axis])
+        out.append(_mark(str(m["piece_id"]), r.get("name"), str(m["edge"]),
+                         float(m["distance"]), at))
     return out
 
 
@@ -80,11 +109,14 @@ def _mark(piece: str, name: str | None, edge: str, distance: float,
             "at": [round(at[0], 6), round(at[1], 6)]}
 
 
-def mark_text(marks: Sequence[Mapping[str, Any]]) -> str:
-    """One piece's marks as a card prints them: ``left 4.25", top 6.50"``.
+def mark_text(marks: Sequence[Mapping[str, Any]], *, short: bool = False) -> str:
+    """One piece's marks as a card prints them (``short``: edges by their initial).
 
-    >>> mark_text([{"edge": "top", "distance": 6.5}, {"edge": "left", "distance": 4.25}])
-    'left 4.25", top 6.50"'
+    >>> marks = [{"edge": "top", "distance": 6.5}, {"edge": "left", "distance": 4.25}]
+    >>> mark_text(marks), mark_text(marks, short=True)
+    ('left 4.25", top 6.50"', 'L 4.25 T 6.50')
     """
     ordered = sorted(marks, key=lambda m: (EDGE_ORDER.index(m["edge"]), m["distance"]))
+    if short:
+        return " ".join(f'{m["edge"][0].upper()} {m["distance"]:.{DECIMALS}f}' for m in ordered)
     return ", ".join(f'{m["edge"]} {m["distance"]:.{DECIMALS}f}"' for m in ordered)

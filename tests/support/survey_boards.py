@@ -19,7 +19,7 @@ def board_text(width: float, depth: float, terrain: list[tuple[str, str, list[tu
                name: str = "survey test") -> str:
     """A scenario (TOML) with terrain, deployment zones and objectives, no units."""
     first = next(iter(zones), "red")
-    lines = ['format = 1', f'name = "{name}"', 'ruleset = "wh40k-11e"',
+    lines = ['format = 1', f"name = {json.dumps(name)}", 'ruleset = "wh40k-11e"',
              f"objectives = {json.dumps([list(o) for o in objectives])}",
              "[battlefield]", f"width = {width}", f"depth = {depth}",
              "[battle]", "round = 1", f'active_player = "{first}"', 'phase = "movement"']
@@ -27,7 +27,7 @@ def board_text(width: float, depth: float, terrain: list[tuple[str, str, list[tu
         lines += ["[[players]]", f'id = "{pid}"',
                   f"deployment_zone = {json.dumps([list(p) for p in zone])}"]
     for tid, kind, poly in terrain:
-        lines += ["[[terrain]]", f'id = "{tid}"', f'kind = "{kind}"', "height = 5.0",
+        lines += ["[[terrain]]", f"id = {json.dumps(tid)}", f'kind = "{kind}"', "height = 5.0",
                   f"polygon = {json.dumps([list(p) for p in poly])}"]
     return "\n".join(lines) + "\n"
 
@@ -86,3 +86,43 @@ def fake_data(folder: Path, layout_ids: list[str],
     (folder / "terrain-templates.json").write_text(json.dumps(templates))
     (folder / "deployment-patterns.json").write_text(json.dumps(deps))
     return folder / "terrain-layouts.json"
+
+
+def survey_in_process(plan: dict[str, Any], folder: Path) -> Any:
+    """Run every job of ``plan`` in this process, write the survey folder as the runner
+    would (plan.json without the scenario texts, one result a job) and read it back."""
+    from tabletop.survey.jobs import run_job
+    from tabletop.survey.report_data import load
+
+    (folder / "results").mkdir(parents=True, exist_ok=True)
+    for j in plan["jobs"]:
+        result = run_job(j)
+        (folder / "results" / f"{j['id']}.json").write_text(json.dumps(result),
+                                                            encoding="utf-8")
+    bare = {**plan, "jobs": [{k: v for k, v in j.items() if k != "scenario"}
+                             for j in plan["jobs"]]}
+    (folder / "plan.json").write_text(json.dumps(bare), encoding="utf-8")
+    return load(folder)
+
+
+def vehicle_base(d_mm: float) -> dict[str, Any]:
+    """A round base that dense terrain taller than 2" stops."""
+    return round_base(d_mm, ("VEHICLE",))
+
+
+GAP_BOARD = {
+    "west": rect(2.0, 5.0, 13.9, 15.0),
+    "east": rect(16.1, 5.0, 27.0, 15.0),
+}
+"""Two dense ruins 2.2" apart on a 30" x 20" board (a 50 mm base passes with 0.23" to
+spare, a 60 mm base does not)."""
+
+
+def gap_board(*, east_x: float = 16.1, extra: list[tuple[str, str, list[tuple]]] | None = None,
+              name: str = "gap board") -> str:
+    """The scenario of :data:`GAP_BOARD`, its east ruin's west face at ``east_x``; zones along
+    the top and bottom edges, an objective in the middle of the gap and one in each zone."""
+    terrain = [("west", "dense", GAP_BOARD["west"]),
+               ("east", "dense", rect(east_x, 5.0, east_x + 10.9, 15.0)), *(extra or [])]
+    return board_text(30, 20, terrain, {"red": rect(0, 0, 30, 3), "blue": rect(0, 17, 30, 20)},
+                      [(15, 10), (5, 1.5), (25, 18.5)], name=name)

@@ -30,8 +30,16 @@ def test_bad_command_lines_say_what_is_accepted(capsys: pytest.CaptureFixture[st
     afile.write_text("x")
     assert _fails(capsys, ["survey", "L.json", "-o", str(tmp_path / "o"), "--workers", "0"]) \
         == "--workers 0: give a whole number of at least 1"
-    assert _fails(capsys, ["survey", "-o", str(tmp_path / "o")]) == \
-        "survey: give LAYOUTS.json, the 40kdc terrain-layouts.json"
+    assert _fails(capsys, ["survey", "L.json", "M.json", "-o", "o"]).startswith(
+        "survey: give at most one LAYOUTS.json, not 2 files")
+    assert _fails(capsys, ["survey", "L.json", "-o", "o", "--margin", "-1"]) == \
+        "--margin -1: give inches from 0 to 100"
+    assert _fails(capsys, ["survey", "L.json", "-o", "o", "--all-pairings", "--deployments",
+                           "x"]).startswith("--all-pairings: pairs every layout")
+    assert _fails(capsys, ["survey", "--card", "x"]) == \
+        "--card: give -o CARD.html, CARD.pdf or CARD.png, the card to write"
+    assert _fails(capsys, ["survey", "--card", "x", "-o", "card.txt"]) == \
+        "-o card.txt: a card is written as .html, .pdf, .png; give a file name ending so"
     assert _fails(capsys, ["survey", "L.json"]) == \
         "survey: give -o OUT_DIR, the folder to write the survey in"
     assert _fails(capsys, ["survey", "L.json", "-o", str(afile)]) == \

@@ -63,8 +63,12 @@ def test_reach_bases_keep_reach_and_odds_to_those_bases(tmp_path: Path) -> None:
     got = sorted((j["base"]["name"], j["measure"]) for j in p["jobs"])
     assert got == sorted([(n, "gap-fit") for n in ("32mm", "60mm", "oval 170x109mm")]
                          + [("32mm", m) for m in ("reach", "advance-odds") for _ in (0, 1)])
-    with pytest.raises(UserError, match='--reach-bases: "Knight"'):
+    with pytest.raises(UserError, match='--reach-bases: "Knight" is not a base'):
         plan(path, bases=parse_bases("32mm"), reach_bases=["Knight"])
+    # a reach base the catalogue lacks is added to it
+    p = plan(path, bases=parse_bases("32mm"), reach_bases=["Land Raider hull", "90mm"])
+    assert [b["name"] for b in p["bases"]] == ["32mm", "Land Raider hull", "90mm"]
+    assert sum(j["measure"] == "reach" for j in p["jobs"]) == 2 * 2
 
 
 def test_a_scenario_file_is_a_board_measured_from_its_nearest_edges(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import json
 import math
+import re
 import shutil
 import subprocess
 import sys
@@ -23,6 +24,7 @@ import shapely
 from shapely.geometry import Point, box
 
 from tabletop.errors import UserError
+from tabletop.survey.jobs import safe_id
 from tabletop.survey.measures import PHASE_CAP
 from tabletop.survey.report import build_report
 
@@ -65,7 +67,12 @@ def _board_info(layout: str) -> dict[str, object]:
     return {"board": f"{layout}__{DEPLOYMENT}", "layout": layout, "deployment": DEPLOYMENT,
             "width": W, "height": H,
             "terrain": [{"id": i, "kind": k, "wkt": g.wkt} for i, k, g in TERRAIN],
-            "zones": {p: z.wkt for p, z in _zones(layout).items()}, "objectives": OBJECTIVES}
+            "zones": {p: z.wkt for p, z in _zones(layout).items()}, "objectives": OBJECTIVES,
+            "mission": f"take{HOSTILE}", "own": True, "credit": f"Drawn by hand {HOSTILE}.",
+            "setup": [{"piece": "ruin-a", "name": f"Ruin{HOSTILE}", "edge": "left",
+                       "distance": 24.0, "at": [24.0, 8.0]},
+                      {"piece": "ruin-a", "name": f"Ruin{HOSTILE}", "edge": "top",
+                       "distance": 8.0, "at": [24.0, 8.0]}]}
 
 
 def _blocked() -> shapely.Geometry:
@@ -79,30 +86,34 @@ def _value(job: dict[str, object]) -> dict[str, object]:
         wide = base["width"]
         return {"passages": [
             {"a": "ruin-a", "b": "ruin-b", "width": 2.2, "passes": wide <= 2.2,
-             "facing": 0.0 if wide <= 2.2 else None, "neck": [[26.5, 20.0], [26.5, 22.2]],
-             "shut_by": None},
-            {"a": f"crate{HOSTILE}", "b": "edge", "width": 1.5, "passes": wide <= 1.5,
-             "facing": 0.0 if wide <= 1.5 else None, "neck": [[42.0, 42.5], [42.0, 44.0]],
+             "facing": None, "neck": [[26.5, 20.0], [26.5, 22.2]],
+             "shut_by": None, "needs": wide, "spare": round(2.2 - wide, 6)},
+            {"a": f"crate{HOSTILE}", "b": "edge", "edge": "bottom edge", "width": 1.5,
+             "passes": wide <= 1.5, "facing": None,
+             "neck": [[42.0, 42.5], [42.0, 44.0]], "needs": wide,
+             "spare": round(1.5 - wide, 6),
              "shut_by": "ruin-b" if base["name"] == "50mm" else None},
-        ]}
+        ], "stopped_by": [t[0] for t in TERRAIN if t[1] != "area"]}
     table = box(0, 0, W, H).difference(_blocked())
     zone = _zones(str(job["layout"]))[str(job["side"])]
     if job["measure"] == "reach":
-        moves, area, rings = {}, {}, {}
+        moves, area, rings, centre = {}, {}, {}, {}
         for m in MOVES:
             need = [math.ceil(max(0.0, zone.distance(Point(o)) - 3.0) / m) for o in OBJECTIVES]
             moves[str(m)] = [n if n <= PHASE_CAP else None for n in need]
+            centre[str(m)] = need[0]
             if str(base["name"]).startswith("hull"):
                 moves[str(m)][0] = None  # as if the hull could not get to the middle one
             grown = [zone.buffer(k * m).intersection(table) for k in (1, 2, 3)]
             area[str(m)] = [round(g.area, 1) for g in grown]
             if m == 6:
                 rings[str(m)] = [g.wkt for g in grown]
-        return {"objectives": OBJECTIVES, "moves": moves, "area": area, "rings": rings}
+        return {"objectives": OBJECTIVES, "moves": moves, "area": area, "rings": rings,
+                "centre": centre}
     start = list(zone.centroid.coords[0])
     return {"M": 6, "start": start, "bands": [
         {"roll": k, "p": (7 - k) / 6, "wkt": Point(start).buffer(6 + k).intersection(table).wkt}
-        for k in range(1, 7)]}
+        for k in range(1, 7)], "objectives": [None, 3, None, 4, None], "centre": None}
 
 
 def write_fixture(out: Path) -> dict[str, object]:
@@ -152,11 +163,20 @@ def write_fixture(out: Path) -> dict[str, object]:
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """The survey folder and every page written, by path relative to it."""
     out = tmp_path_factory.mktemp("survey")
     write_fixture(out)
-    page = build_report(out)
-    return page, page.read_text(encoding="utf-8")
+    build_report(out)
+    return out, pages(out)
+
+
+def pages(out: Path) -> dict[str, str]:
+    return {str(p.relative_to(out)): p.read_text(encoding="utf-8")
+            for p in sorted(out.rglob("*.html"))}
+
+
+STEMS = [safe_id(lay) for lay in LAYOUTS]
 
 
 class _Links(HTMLParser):
@@ -179,73 +199,134 @@ class _Links(HTMLParser):
                 self.refs.append(str(a[key]))
 
 
-def test_every_board_and_section(report: tuple[Path, str]) -> None:
-    page, text = report
-    assert page.name == "report.html"
+def links_of(text: str) -> _Links:
     links = _Links()
     links.feed(text)
-    for section in ("contents", "summary", "bases", "balance", "plots", "failed", "boards"):
-        assert section in links.ids, section
-    assert len(links.details) == len(LAYOUTS)
-    for layout in LAYOUTS:
+    return links
+
+
+def test_an_index_a_page_and_a_card_per_layout(report: tuple[Path, dict[str, str]]) -> None:
+    _, got = report
+    assert sorted(got) == sorted(["report.html"] + [f"layouts/{s}.html" for s in STEMS]
+                                 + [f"cards/{s}.html" for s in STEMS])
+    index = links_of(got["report.html"])
+    for section in ("contents", "summary", "layouts", "comparison", "balance", "bases",
+                    "plots", "failed"):
+        assert section in index.ids, section
+    for stem, layout in zip(STEMS, LAYOUTS, strict=True):
+        text = got[f"layouts/{stem}.html"]
         assert html.escape(layout) in text
-    # the board pictures: terrain, zones, objectives with their range, necks coloured
-    # per board: gaps, reach x 2 sides, odds x 2 sides, but the failed and the missing job's
-    assert text.count("<svg") == len(LAYOUTS) * (1 + 2 + 2) - 2
-    assert "No reach result for blue" in text and "No advance-odds result for blue" in text
-    assert text.count('class="nk"') == len(LAYOUTS) * 2
-    assert "objective 5" in text and text.count('class="or"') == len(LAYOUTS) * 5 * 5 - 2 * 5
-    # the 2.2" gap stops 60mm first, the 1.5" one 50mm (shut by ruin-b)
-    assert "narrowest base that fails it: 60mm" in text
-    assert "narrowest base that fails it: 50mm" in text
-    assert "<td>ruin-b</td>" in text
-    assert f">{PHASE_CAP}</td>" in text  # the hull's objective out of reach
+        # the gap picture, reach x 2 sides (of 60 mm: 25 and 50 mm lack a side on the first
+        # layout), odds x 2 sides (of 25 mm, the only base with odds: blue's is missing on
+        # the second layout)
+        pictures = 1 + 2 + (2 if layout == LAYOUTS[0] else 0)
+        assert text.count("<svg") == pictures, (layout, text.count("<svg"))
+        assert len(re.findall(r'class="nk( nm)?"', text)) == 2 and "objective 5" in text
+        assert f"&gt;{PHASE_CAP}" in text  # the hull's centre objective out of reach
+        card = got[f"cards/{stem}.html"]
+        assert card.count("<svg") == 1 and "Set-up" in card
 
 
-def test_balance_is_ordered_by_imbalance(report: tuple[Path, str]) -> None:
-    _, text = report
-    balance = text[text.index('id="balance"'):text.index('id="plots"')]
-    boards = balance[:balance.index("most unbalanced bases")]
-    # the second layout leans to red (blue deploys 6" further off): it comes first
+def test_gaps_take_the_colour_of_the_largest_base_through(
+        report: tuple[Path, dict[str, str]]) -> None:
+    _, got = report
+    text = got[f"layouts/{STEMS[1]}.html"]
+    # narrowest first: 1 is the 1.5" gap (25 mm through), 2 the 2.2" one (50 mm through with
+    # 0.23" to spare: marginal under 0.25")
+    assert "largest base through: 25mm, 0.52&quot; to spare<" in text
+    assert "largest base through: 50mm, 0.23&quot; to spare (marginal)" in text
+    assert ">2!<" in text and ">1<" in text
+    assert "<td>ruin-b</td>" in text   # what shuts the 1.5" gap for 50mm
+    card = got[f"cards/{STEMS[1]}.html"]
+    assert "marginal (N!)" in card and 'class="mg">0.23<' in card
+
+
+def test_a_wider_margin_or_a_narrower_one(tmp_path: Path) -> None:
+    from tabletop.survey.report import render
+    from tabletop.survey.report_data import load
+
+    write_fixture(tmp_path)
+    survey = load(tmp_path)
+    strict = render(survey, margin=0.6).layouts[STEMS[1]]
+    loose = render(survey, margin=0.2).layouts[STEMS[1]]
+    assert ">1!<" in strict and ">2!<" in strict    # 0.52" and 0.23" both under 0.6"
+    assert "!<" not in loose.replace("+", "")
+
+
+def test_identical_bases_share_a_row(report: tuple[Path, dict[str, str]]) -> None:
+    _, got = report
+    index = got["report.html"]
+    comparison = index[index.index('id="comparison"'):index.index('id="balance"')]
+    # the hull and 60 mm are stopped by both gaps everywhere: one row; 25 mm by none
+    assert f"<td>60mm, {html.escape(BASES[3][0])}</td>" in comparison
+    assert "<td>25mm</td>" in comparison
+    # the fixture's phases do not depend on the base: one table for 25 and 50 mm, which
+    # both lack one side on the first layout, one for 60 mm, which has both
+    assert "25mm, 50mm, M=6" in comparison and "<b>60mm, M=6" in comparison
+    page = got[f"layouts/{STEMS[1]}.html"]
+    assert "<td>25mm, 50mm, 60mm</td>" in page
+
+
+def test_balance_shows_ties_as_ties(report: tuple[Path, dict[str, str]]) -> None:
+    _, got = report
+    index = got["report.html"]
+    balance = index[index.index('id="balance"'):index.index('id="bases"')]
+    boards = balance[:balance.index("Furthest beyond the tolerance")]
+    # the second layout leans to red (blue deploys 6" further off): it comes first; the
+    # first is mirrored: every comparison a tie
     first, second = (boards.index(f">{html.escape(lay)}</a>") for lay in LAYOUTS[::-1])
     assert first < second
-    assert "<td>red</td>" in boards and "<td>even</td>" in boards
-    assert text.count("; favours red by") == 1 and text.count("; even") == 1  # board summaries
+    assert "<td>red</td>" in boards and "<td>tie</td>" in boards
+    rows = balance[balance.index("Furthest beyond the tolerance"):]
+    assert html.escape(LAYOUTS[0]) + "</a>" not in rows and "red by" in rows
+    assert "Tolerance</b>: equal phases are a tie; ground within 2%" in balance
+    assert "(board, base, M) are ties" in balance
 
 
-def test_counts_failed_and_missing_jobs(report: tuple[Path, str]) -> None:
-    _, text = report
-    assert "2 failed</a>, 1 missing" in text
-    assert "the value is not a reach value" in text
-    assert html.escape(f"ValueError: {HOSTILE}") in text
+def test_counts_failed_and_missing_jobs(report: tuple[Path, dict[str, str]]) -> None:
+    _, got = report
+    index = got["report.html"]
+    assert "2 failed</a>, 1 missing" in index
+    assert "the value is not a reach value" in index
+    assert html.escape(f"ValueError: {HOSTILE}") in index
+    assert "1 jobs of this board have no result yet" in got[f"layouts/{STEMS[1]}.html"]
 
 
-def test_hostile_strings_are_escaped(report: tuple[Path, str]) -> None:
-    _, text = report
-    assert text.count("<script") == 1  # the page's own sorting script
-    assert 'alert("x")' not in text
-    links = _Links()
-    links.feed(text)
-    assert "script" not in links.tags[:-1] and links.tags.count("script") == 1
+def test_hostile_strings_are_escaped(report: tuple[Path, dict[str, str]]) -> None:
+    _, got = report
+    for name, text in got.items():
+        assert 'alert("x")' not in text, name
+        tags = links_of(text).tags
+        scripts = 0 if name.startswith("cards/") else 1  # the pages' own sorting script
+        assert tags.count("script") == scripts and text.count("<script") == scripts, name
 
 
-def test_no_broken_link_or_image(report: tuple[Path, str]) -> None:
-    page, text = report
-    links = _Links()
-    links.feed(text)
-    assert links.refs
-    for ref in links.refs:
-        if ref.startswith("#"):
-            assert ref[1:] in links.ids, ref
-        elif ref.startswith("data:"):
-            assert ref.startswith(("data:image/png;base64,", "data:image/svg+xml")), ref[:40]
-        else:
-            assert "://" not in ref and (page.parent / ref).is_file(), ref
+def test_no_broken_link_or_image(report: tuple[Path, dict[str, str]]) -> None:
+    out, got = report
+    parsed = {name: links_of(text) for name, text in got.items()}
+    for name, links in parsed.items():
+        for ref in links.refs:
+            if ref.startswith("data:"):
+                assert ref.startswith(("data:image/png;base64,", "data:image/svg+xml")), ref
+                continue
+            assert "://" not in ref, ref
+            path, _, anchor = ref.partition("#")
+            target = (out / name).parent / path if path else out / name
+            target = target.resolve()
+            assert target.is_file(), (name, ref)
+            if anchor:
+                assert anchor in parsed[str(target.relative_to(out.resolve()))].ids, (name, ref)
 
 
-def test_rebuilding_gives_the_same_bytes(report: tuple[Path, str]) -> None:
-    page, text = report
-    assert build_report(page.parent).read_text(encoding="utf-8") == text
+def test_rebuilding_gives_the_same_bytes(report: tuple[Path, dict[str, str]]) -> None:
+    out, got = report
+    build_report(out)
+    assert pages(out) == got
+
+
+def test_no_page_over_a_few_megabytes(report: tuple[Path, dict[str, str]]) -> None:
+    _, got = report
+    assert max(len(t.encode()) for t in got.values()) < 1_000_000
 
 
 def test_without_matplotlib_the_page_names_the_missing_plots(
@@ -270,25 +351,30 @@ def test_a_plan_it_cannot_use_is_a_user_error(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.browser
-def test_opens_in_headless_chromium(report: tuple[Path, str], tmp_path: Path) -> None:
+def test_opens_in_headless_chromium(report: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
-    page, text = report
+    out, got = report
     # headless screenshots are of the top of the page: for the boards, a copy with every
     # board's details open (the page's own script opens the one a link points to)
-    opened = tmp_path / "report-open.html"
-    opened.write_text(text.replace("<details ", "<details open "), encoding="utf-8")
-    for name, url, size in (("page.png", page.as_uri(), "1200,2400"),
-                            ("boards.png", opened.as_uri(), "1200,9000")):
-        shot = tmp_path / name
-        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
-                        "--hide-scrollbars", f"--screenshot={shot}", f"--window-size={size}",
-                        url], check=True, capture_output=True, timeout=120)
-        pixels = read_png(shot).reshape(-1, 3)
-        colours = np.unique(pixels // 16, axis=0)
-        assert len(colours) > 20, f"{name} looks blank"
-        assert (pixels.min(axis=1) < 200).mean() > 0.02, f"{name} has almost nothing drawn"
+    opened = out / "layouts" / "open.html"
+    opened.write_text(got[f"layouts/{STEMS[1]}.html"].replace("<details ", "<details open "),
+                      encoding="utf-8")
+    try:
+        for name, url, size in (("page.png", (out / "report.html").as_uri(), "1200,2400"),
+                                ("boards.png", opened.as_uri(), "1200,6000")):
+            shot = tmp_path / name
+            subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                            "--hide-scrollbars", f"--screenshot={shot}",
+                            f"--window-size={size}", url], check=True, capture_output=True,
+                           timeout=120)
+            pixels = read_png(shot).reshape(-1, 3)
+            colours = np.unique(pixels // 16, axis=0)
+            assert len(colours) > 20, f"{name} looks blank"
+            assert (pixels.min(axis=1) < 200).mean() > 0.02, f"{name} has almost nothing drawn"
+    finally:
+        opened.unlink()
 
 
 DATA = KDC_DATA
@@ -298,12 +384,13 @@ DATA = KDC_DATA
 @pytest.mark.skipif(not (DATA / "terrain-layouts.json").is_file(),
                     reason=f"the 40kdc data is not beside the repository ({DATA})")
 def test_report_of_real_layouts(tmp_path: Path) -> None:
-    """Two real layouts, their gap-fit and advance-odds jobs run in-process (reach, seconds a
-    job, left without results): the report draws both boards and names what is missing."""
+    """Two real layouts on their own maps, their gap-fit and advance-odds jobs run in-process
+    (reach, seconds a job, left without results): the pages draw both boards and name what is
+    missing."""
     from tabletop.survey import parse_bases, plan, run_job
 
     layouts = ["take-and-hold-mirror-1", "gw-11e-crucible"]
-    p = plan(DATA / "terrain-layouts.json", layouts=layouts, deployments=["tipping-point"],
+    p = plan(DATA / "terrain-layouts.json", layouts=layouts,
              bases=parse_bases("32mm,oval 75x42mm,60mm"))
     (tmp_path / "results").mkdir()
     for job in p["jobs"]:
@@ -314,17 +401,16 @@ def test_report_of_real_layouts(tmp_path: Path) -> None:
                                                                     encoding="utf-8")
         del job["scenario"]
     (tmp_path / "plan.json").write_text(json.dumps(p), encoding="utf-8")
-    text = build_report(tmp_path).read_text(encoding="utf-8")
-    links = _Links()
-    links.feed(text)
-    assert len(links.details) == 2 and all(lay in text for lay in layouts)
+    build_report(tmp_path)
+    got = pages(tmp_path)
     reach_jobs = sum(j["measure"] == "reach" for j in p["jobs"])
-    assert f"0 failed, {reach_jobs} missing" in text
-    assert text.count('class="nk"') > 10  # gaps drawn on both boards
-    assert text.count("<svg") == 2 * (1 + 2)  # gaps and both sides' advance odds
-    assert "No reach rings for this board" in text
-    for ref in links.refs:
-        assert ref.startswith(("#", "data:")) and (ref[0] != "#" or ref[1:] in links.ids)
+    assert f"0 failed, {reach_jobs} missing" in got["report.html"]
+    for layout in layouts:
+        text = got[f"layouts/{layout}.html"]
+        assert len(re.findall(r'class="nk( nm)?"', text)) >= 5  # gaps drawn
+        assert text.count("<svg") == 1 + 2  # gaps and both sides' advance odds
+        assert "No reach rings for this board" in text
+        assert "Set-up" in got[f"cards/{layout}.html"]
 
 
 def test_a_result_keyed_by_no_number_counts_as_failed(tmp_path: Path) -> None:
