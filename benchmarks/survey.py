@@ -103,13 +103,12 @@ def main() -> int:
     if not layouts_path.exists():
         sys.exit(f"no 40kdc data at {args.data}; give --data FOLDER")
 
-    full = plan(layouts_path)
+    full = plan(layouts_path, all_pairings=True)
     own = {lay["id"]: lay.get("deployment_pattern_id") for lay in kdc.read_layouts(layouts_path)}
     layout_ids = list(own)[: args.layouts]
     bases = parse_bases(args.bases)
-    sample = plan(layouts_path, layouts=layout_ids, bases=bases)
-    sample["jobs"] = [j for j in sample["jobs"]  # each layout on its own map
-                      if j["deployment"] == (args.deployment or own[j["layout"]])]
+    sample = plan(layouts_path, layouts=layout_ids, bases=bases,  # each on its own map
+                  deployments=[args.deployment] if args.deployment else None)
     n = len(sample["jobs"])
     mix = Counter(j["measure"] for j in sample["jobs"])
     print(f"sample: {len(layout_ids)} layouts ({', '.join(layout_ids)}), bases "

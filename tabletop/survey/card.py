@@ -34,7 +34,6 @@ from tabletop.survey.compare import (
     GROUND_TIE,
     Board,
     Gap,
-    collapse,
     phase_text,
 )
 from tabletop.survey.report_boards import (
@@ -117,7 +116,9 @@ def _gaps_block(board: Board, colours: dict[str, str], margin: float) -> str:
         notes.append(f"{_e(_span(over))} cross the terrain beside some gaps (dense terrain: "
                      "INFANTRY and the like) and go over it instead.")
     tail = "".join(f'<p class="more">{n}</p>' for n in notes)
-    return ("<h2>Gaps (the narrowest that stop a base)</h2><table class=\"gaps\"><thead><tr>"
+    cols = "".join(f'<col class="c{i}">' for i in range(1, 6))
+    return ("<h2>Gaps (the narrowest that stop a base)</h2><table class=\"gaps\">"
+            f"<colgroup>{cols}</colgroup><thead><tr>"
             "<th>#</th><th>in</th><th>Largest base through</th><th>spare</th>"
             "<th>Narrowest stopped</th></tr></thead><tbody>"
             + "".join(_gap_rows(shown, colours, margin)) + "</tbody></table>" + tail)
@@ -141,33 +142,17 @@ def _verdicts(board: Board) -> str:
         return "<h2>Movement</h2><p>No reach results for this board.</p>"
     n_obj = len(board.info.objectives)
     sides = board.sides
-
-    def row_key(base: str) -> tuple[object, ...]:
-        out = []
-        for s in sides:
-            r = board.reach[(s, base)]
-            out.append(tuple((m, r.centre.get(m), tuple(r.moves[m]))
-                             for m in sorted(r.moves, key=float)))
-        return tuple(out)
-
-    groups = collapse((b, row_key(b)) for b in movers)
     head = ('<tr><th rowspan="2">M</th>'
             + "".join(f'<th colspan="{n_obj + 1}" class="sd s{i}">{_e(s)}</th>'
                       for i, s in enumerate(sides)) + "</tr><tr>"
             + "".join("<th>C</th>" + "".join(f"<th>{i}</th>" for i in range(1, n_obj + 1))
                       for _ in sides) + "</tr>")
     parts = []
-    for names, _ in groups:
+    for names, _ in board.phase_groups():
         base = names[0]
-        ms = sorted(board.reach[(sides[0], base)].moves, key=float)
         rows = []
-        for m in ms:
-            per_side = []
-            for s in sides:
-                r = board.reach[(s, base)]
-                moves = list(r.moves.get(m, []))
-                per_side.append([r.centre.get(m)] + [moves[i] if i < len(moves) else None
-                                                     for i in range(n_obj)])
+        for m in board.ms(base):
+            per_side = [board.targets(s, base, m) for s in sides]
             cells = []
             for k in range(len(sides)):
                 for i in range(n_obj + 1):
@@ -247,7 +232,10 @@ th,td{border:.2mm solid #bbb;padding:.2mm 1mm;text-align:left;vertical-align:top
 th{background:#eee}td.n{text-align:right;white-space:nowrap}
 table.ph{table-layout:fixed;font-size:7.2pt}
 table.ph td,table.ph th{text-align:center;padding:.1mm 0}
-table.ph td:first-child,table.ph th:first-child{width:8mm}td,th{white-space:nowrap}
+table.ph td:first-child,table.ph th:first-child{width:8mm}table.ph td{white-space:nowrap}
+table.gaps{table-layout:fixed;font-size:7.2pt}table.gaps td.n{white-space:nowrap}
+table.gaps col.c1{width:9mm}table.gaps col.c2{width:8mm}table.gaps col.c4{width:9mm}
+table.gaps col.c5{width:25mm}
 td.b{background:#dff3e3;font-weight:700}tr.adv td{background:#fbf6e6}
 th.s0{color:#c0392b}th.s1{color:#2b6cb0}
 .cols{display:flex;gap:3mm}.cols>div{flex:1 1 0;min-width:0}.cols>div+div{flex:1.15 1 0}

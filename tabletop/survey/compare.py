@@ -380,6 +380,31 @@ class Board:
     def verdict(self) -> Verdict | None:
         return verdict(self.leans)
 
+    def targets(self, side: str, base: str, m: str) -> list[int | None]:
+        """Phases of ``side``'s ``base`` with M ``m`` to the centre, then to each objective
+        (``None`` where out of reach or not measured)."""
+        r = self.reach.get((side, base))
+        if r is None:
+            return [None] * (1 + len(self.info.objectives))
+        moves = list(r.moves.get(m, []))
+        return [r.centre.get(m)] + [moves[i] if i < len(moves) else None
+                                    for i in range(len(self.info.objectives))]
+
+    def phases_key(self, base: str) -> tuple[object, ...]:
+        """Everything the phases of ``base`` say on this board (every side, M, target): bases
+        with equal keys share a row."""
+        return tuple((s, m, tuple(self.targets(s, base, m)))
+                     for s in self.sides for m in self.ms(base))
+
+    def ms(self, base: str) -> list[str]:
+        """The M of ``base``'s reach on this board, in order."""
+        return sorted({m for s in self.sides if (s, base) in self.reach
+                       for m in self.reach[(s, base)].moves}, key=float)
+
+    def phase_groups(self) -> list[tuple[list[str], tuple[object, ...]]]:
+        """The reach bases in groups of identical phases."""
+        return collapse((b, self.phases_key(b)) for b in self.reach_bases())
+
     def reach_bases(self) -> list[str]:
         """The bases with a reach result for every side, in the catalogue's order."""
         names = [j.base.name for j in self.jobs if j.measure == "gap-fit"] + \

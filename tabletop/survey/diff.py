@@ -232,10 +232,8 @@ def _phase_changes(a: Board, b: Board) -> list[str]:
     for base in common:
         found = []
         for s in sides:
-            ra, rb = a.reach[(s, base)], b.reach[(s, base)]
-            for m in sorted(set(ra.moves) & set(rb.moves), key=float):
-                va = [ra.centre.get(m), *ra.moves[m]]
-                vb = [rb.centre.get(m), *rb.moves[m]]
+            for m in [m for m in a.ms(base) if m in b.ms(base)]:
+                va, vb = a.targets(s, base, m), b.targets(s, base, m)
                 names = _targets(max(len(va), len(vb)) - 1)
                 for i, name in enumerate(names):
                     x = va[i] if i < len(va) else None

@@ -1,10 +1,12 @@
 """The layout survey's jobs as plain data: the base catalogue, the plan, one job's run, balance.
 
-A *plan* lists every board (a 40kdc layout with a deployment map, as scenario TOML text) and
-every job on it; a *job* is a JSON-serialisable dict that :func:`run_job` answers with a
-JSON-serialisable result, in any process, in any order (the contract is on the survey page of
-the docs, ``docs/survey.md``, and in ``tabletop.survey``'s docstring). What the measures mean is in
-:mod:`tabletop.survey.measures`.
+A *plan* lists every board (a layout on a deployment map, its own by default, as scenario TOML
+text: from a 40kdc file with :func:`plan`, the current community layouts with
+:func:`plan_dataset`, scenario files with :func:`plan_scenarios`, any boards with
+:func:`plan_boards`) and every job on it; a *job* is a JSON-serialisable dict that
+:func:`run_job` answers with a JSON-serialisable result, in any process, in any order (the
+contract is on the docs' Survey and cards page and in ``tabletop.survey``'s docstring). What
+the measures mean is in :mod:`tabletop.survey.measures`.
 """
 
 from __future__ import annotations

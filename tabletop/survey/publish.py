@@ -46,6 +46,10 @@ def boards_plan(specs: Sequence[str], *, layouts_path: str | Path | None = None,
     deployment map (or ``deployment``). ``bases`` default to the built-in catalogue (or the
     unit data beside ``layouts_path``); ``reach_bases`` (reach and advance odds; ``None``:
     every base) that are not in it are added."""
+    for s in specs:
+        if Path(s).suffix.lower() in SCENARIO_SUFFIXES and not Path(s).is_file():
+            raise UserError(f"{printable(s)}: no such scenario file (a layout is named by its "
+                            "id, a draft by its .toml or .json file)")
     files = [s for s in specs if is_scenario(s)]
     ids = [s for s in specs if not is_scenario(s)]
     if files and ids:

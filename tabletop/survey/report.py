@@ -204,34 +204,22 @@ def _phase_comparison(numbered: Sequence[tuple[int, Board]], stems: dict[str, st
         return "<h3>Phases to the centre and the objectives</h3><p>No reach results yet.</p>"
 
     def key(name: str) -> tuple[object, ...]:
-        out: list[object] = []
-        for _, bd in numbered:
-            if name not in bd.reach_bases():
-                out.append(None)
-                continue
-            out.append(tuple((m, bd.reach[(s, name)].centre.get(m), tuple(bd.reach[(s, name)]
-                                                                          .moves[m]))
-                             for s in bd.sides for m in sorted(bd.reach[(s, name)].moves,
-                                                               key=float)))
-        return tuple(out)
+        return tuple(bd.phases_key(name) if name in bd.reach_bases() else None
+                     for _, bd in numbered)
 
     n_obj = max((len(bd.info.objectives) for _, bd in numbered), default=0)
     parts = []
     for names, _ in collapse((n, key(n)) for n in movers):
         base = names[0]
         ms = sorted({m for _, bd in numbered if base in bd.reach_bases()
-                     for m in bd.reach[(bd.sides[0], base)].moves}, key=float)
+                     for m in bd.ms(base)}, key=float)
         for m in ms:
             rows = []
             for n, bd in numbered:
                 if base not in bd.reach_bases():
                     continue
-                per = []
-                for s in bd.sides[:2]:
-                    r = bd.reach[(s, base)]
-                    mv = list(r.moves.get(m, []))
-                    per.append((s, [r.centre.get(m)] + [mv[i] if i < len(mv) else None
-                                                        for i in range(n_obj)]))
+                per = [(s, bd.targets(s, base, m) + [None] * (n_obj - len(bd.info.objectives)))
+                       for s in bd.sides[:2]]
                 row = [f'<a href="{LAYOUTS}/{e(stems[bd.info.layout])}.html#b{n}">'
                        f"{e(bd.info.layout)}</a>"
                        + ("" if bd.info.own else f" · {e(bd.info.deployment)}")]

@@ -126,17 +126,6 @@ def _legend(board: Board, bases: Sequence[Base], colours: dict[str, str]) -> str
     return f'<ul class="legend">{"".join(items)}</ul>'
 
 
-def _same_phases(board: Board) -> list[tuple[list[str], object]]:
-    """The reach bases in groups of identical phases (every side, M, objective, centre)."""
-    def key(base: str) -> tuple[object, ...]:
-        return tuple(tuple((m, r.centre.get(m), tuple(r.moves[m]))
-                           for m, r in ((m, board.reach[(s, base)])
-                                        for m in sorted(board.reach[(s, base)].moves,
-                                                        key=float)))
-                     for s in board.sides)
-    return collapse((b, key(b)) for b in board.reach_bases())
-
-
 def _reference(board: Board, bases: Sequence[Base], with_rings: bool) -> str | None:
     """The base the maps are drawn for: the one most units use among those with results."""
     have = [b for b in bases if all(
@@ -156,7 +145,7 @@ def _reach_maps(board: Board, bases: Sequence[Base], anchor: str) -> str:
     for i, side in enumerate(board.sides):
         picture, m = reach_picture(board, anchor, side, i, board.reach[(side, ref)])
         figs.append(f"<figure>{picture}<figcaption>{e(side)}</figcaption></figure>")
-    same = next((g for g, _ in _same_phases(board) if ref in g), [ref])
+    same = next((g for g, _ in board.phase_groups() if ref in g), [ref])
     also = [n for n in same if n != ref]
     note = (f" The phases of {e(', '.join(also))} are the same as this base's." if also else "")
     c = svg.side_colour(board.sides[0], 0) if board.sides else "#555"
@@ -189,7 +178,7 @@ def _odds_maps(board: Board, bases: Sequence[Base], anchor: str) -> str:
 
 
 def _phases_table(board: Board) -> str:
-    groups = _same_phases(board)
+    groups = board.phase_groups()
     if not groups:
         return "<p>No reach result for this board.</p>"
     n_obj = len(board.info.objectives)
@@ -201,13 +190,8 @@ def _phases_table(board: Board) -> str:
     rows = []
     for names, _ in groups:
         base = names[0]
-        for m in sorted(board.reach[(board.sides[0], base)].moves, key=float):
-            per = []
-            for s in board.sides:
-                r = board.reach[(s, base)]
-                mv = list(r.moves.get(m, []))
-                per.append([r.centre.get(m)] + [mv[i] if i < len(mv) else None
-                                                for i in range(n_obj)])
+        for m in board.ms(base):
+            per = [board.targets(s, base, m) for s in board.sides]
             row = [e(", ".join(names)), e(m)]
             for k, s in enumerate(board.sides):
                 for i in range(n_obj + 1):

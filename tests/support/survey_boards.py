@@ -88,15 +88,17 @@ def fake_data(folder: Path, layout_ids: list[str],
     return folder / "terrain-layouts.json"
 
 
-def survey_in_process(plan: dict[str, Any], folder: Path) -> Any:
-    """Run every job of ``plan`` in this process, write the survey folder as the runner
-    would (plan.json without the scenario texts, one result a job) and read it back."""
+def survey_in_process(plan: dict[str, Any], folder: Path, *,
+                      made_up: tuple[str, ...] = ()) -> Any:
+    """Run every job of ``plan`` in this process (those of the measures ``made_up``: made up
+    by :func:`made_up_reach`), write the survey folder as the runner would (plan.json without
+    the scenario texts, one result a job) and read it back."""
     from tabletop.survey.jobs import run_job
     from tabletop.survey.report_data import load
 
     (folder / "results").mkdir(parents=True, exist_ok=True)
     for j in plan["jobs"]:
-        result = run_job(j)
+        result = made_up_reach(plan, j) if j["measure"] in made_up else run_job(j)
         (folder / "results" / f"{j['id']}.json").write_text(json.dumps(result),
                                                             encoding="utf-8")
     bare = {**plan, "jobs": [{k: v for k, v in j.items() if k != "scenario"}
@@ -126,3 +128,28 @@ def gap_board(*, east_x: float = 16.1, extra: list[tuple[str, str, list[tuple]]]
                ("east", "dense", rect(east_x, 5.0, east_x + 10.9, 15.0)), *(extra or [])]
     return board_text(30, 20, terrain, {"red": rect(0, 0, 30, 3), "blue": rect(0, 17, 30, 20)},
                       [(15, 10), (5, 1.5), (25, 18.5)], name=name)
+
+
+def made_up_reach(plan: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
+    """A result of a reach or advance-odds job of ``plan`` made up, not measured: phases that
+    differ by base and side (so a card shows one table per base, its largest verdicts)."""
+    info = plan["boards"][job["board"]]
+    n = len(info["objectives"])
+    k = 1 + sorted(str(b["name"]) for b in plan["bases"]).index(str(job["base"]["name"]))
+    s = 0 if job["side"] == info_sides(info)[0] else 1
+    ms = ("5", "6", "8", "10", "12")
+    if job["measure"] == "reach":
+        value: dict[str, Any] = {
+            "objectives": info["objectives"],
+            "moves": {m: [(i + k + s) % 7 or None for i in range(n)] for m in ms},
+            "centre": dict.fromkeys(ms, k + s),
+            "area": {m: [100.0 * (1 + s), 200.0, 300.0] for m in ms}, "rings": {}}
+    else:
+        value = {"M": 6, "start": [10, 10], "bands": [],
+                 "objectives": [(i % 6) + 1 for i in range(n)], "centre": 3}
+    return {"id": job["id"], "job": {a: b for a, b in job.items() if a != "scenario"},
+            "ok": True, "error": None, "seconds": 0, "value": value}
+
+
+def info_sides(info: dict[str, Any]) -> list[str]:
+    return list(info["zones"])

@@ -22,6 +22,7 @@ from tabletop.survey.compare import boards_of
 from tabletop.survey.jobs import plan_scenarios
 from tabletop.survey.report import sorted_bases
 
+from support.current_data import needs_wh40kdc
 from support.pngio import read_png
 from support.survey_boards import gap_board, round_base, survey_in_process, vehicle_base
 
@@ -120,3 +121,23 @@ def test_the_card_as_a_picture(survey, tmp_path: Path) -> None:  # type: ignore[
     pixels = read_png(png)
     assert pixels.shape[:2] == (2246, 1588)      # A4 at 96 dpi, twice
     assert len(np.unique(pixels.reshape(-1, 3) // 16, axis=0)) > 20
+
+
+@pytest.mark.browser
+@needs_chromium
+@needs_wh40kdc
+def test_a_current_layout_card_prints_on_one_page(tmp_path: Path) -> None:
+    """The current layout with the most set-up marks (bm-purge-vs-disrupt-03: 46 on 16 pieces),
+    gap-fit of the whole catalogue measured, reach and advance odds of two bases made up with
+    different phases (the largest the card's verdicts get): one page of A4 and of Letter."""
+    from tabletop.survey.jobs import plan_dataset
+    from tabletop.survey.publish import write_card
+
+    p = plan_dataset(layouts=["bm-purge-vs-disrupt-03"], reach_bases=["32mm", "60mm"])
+    survey = survey_in_process(p, tmp_path / "s", made_up=("reach", "advance-odds"))
+    text = card_of(survey)
+    assert text.count("<h3>") == 2 and text.count("<li") >= 16
+    for paper in ("a4", "letter"):
+        pdf = write_card(lambda p, sheet: card_of(survey, paper=p, sheet=sheet),
+                         tmp_path / f"{paper}.pdf", paper=paper)
+        assert _pages(pdf) == 1, paper

@@ -124,7 +124,8 @@ def test_bad_diff_command_lines(tmp_path: Path, capsys: pytest.CaptureFixture[st
             (["survey", "diff", str(a)], "survey diff: give two layouts or two scenario files"),
             (["survey", "diff", str(a), str(a), "-o", "x.pdf"], "the picture of a diff is"),
             (["survey", "diff", str(a), "some-layout"], "give two scenario files or two "
-                                                         "layout ids, not one of each")):
+                                                         "layout ids, not one of each"),
+            (["survey", "diff", str(a), "gone.toml"], "gone.toml: no such scenario file")):
         assert main(argv) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and said in err[0], err
