@@ -108,3 +108,15 @@ def test_a_survey_of_one_layout_runs_and_a_rerun_does_nothing(
     assert main(["survey", "--report", str(out)]) == 0
     assert capsys.readouterr().out == f"report: {out}/report.html\n"
     assert (out / "report.html").read_text() == page
+
+
+def test_the_command_lines_defaults_are_the_surveys() -> None:
+    """The command line states the survey's defaults without importing it (--help stays
+    fast): they must agree."""
+    from tabletop.cli import survey as cli
+    from tabletop.survey.card import PAPERS
+    from tabletop.survey.compare import GAP_MARGIN
+    from tabletop.survey.publish import REACH_BASES
+
+    assert cli.PAPERS == tuple(PAPERS) and cli.GAP_MARGIN == GAP_MARGIN
+    assert cli.REACH_BASES == REACH_BASES
