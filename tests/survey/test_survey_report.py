@@ -423,3 +423,26 @@ def test_a_result_keyed_by_no_number_counts_as_failed(tmp_path: Path) -> None:
     text = build_report(tmp_path).read_text(encoding="utf-8")
     assert "3 failed</a>" in text and "a key of M must be a number" in text
     assert "<b>six" not in text
+
+
+def test_a_card_and_the_pages_from_a_survey_folder(report: tuple[Path, dict[str, str]],
+                                                   tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from tabletop.cli import main
+
+    out, got = report
+    card = tmp_path / "card.html"
+    assert main(["survey", "--card", LAYOUTS[1], "--report", str(out), "-o", str(card)]) == 0
+    assert capsys.readouterr().out == f"card: {card}\n"
+    # the report's card but for its link to the layout's page (a card written elsewhere)
+    link = re.compile(r' &middot; <a href="\.\./layouts/[^"]*">[^<]*</a>')
+    assert card.read_text(encoding="utf-8") == link.sub("", got[f"cards/{STEMS[1]}.html"])
+    assert main(["survey", "--card", "nowhere", "--report", str(out), "-o", str(card)]) == 2
+    assert "has no such layout" in capsys.readouterr().err
+    # the pages elsewhere (a survey on read-only storage): the index, and beside it the rest
+    elsewhere = tmp_path / "pages" / "index.html"
+    elsewhere.parent.mkdir()
+    assert main(["survey", "--report", str(out), "-o", str(elsewhere)]) == 0
+    assert elsewhere.read_text(encoding="utf-8") == got["report.html"]
+    assert (elsewhere.parent / "layouts" / f"{STEMS[0]}.html").is_file()
+    assert (elsewhere.parent / "cards" / f"{STEMS[0]}.html").is_file()
