@@ -8,6 +8,9 @@ import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+# SDL would turn SIGTERM into a quit event (which asks about unsaved changes): a test run stopped
+# by `timeout` would never stop
+os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
 
 
 @pytest.fixture

@@ -41,7 +41,7 @@ from tabletop.view.blockdrag import BlockTool, handle_points, max_displacement, 
 from tabletop.view.bridge import MoveRow, Outcome, Rules, StepPreview
 from tabletop.view.controller import Controller, Intent, SetupSource, ghost_models, setup_source
 from tabletop.view.dialogs import Choice, Dialog, draw_dialog
-from tabletop.view.dicetray import TrayRoll, tray_rolls
+from tabletop.view.dicetray import TrayRoll, purpose, tray_rolls
 from tabletop.view.emergency import GroupSetup, pending_group_setup
 from tabletop.view.history import History, SessionLog
 from tabletop.view.identity import Ref
@@ -125,6 +125,8 @@ class App:
         self._after_save: str | None = None
         """What to do once a save the player was asked about is written (``quit``)."""
         self._alert_rects: list[tuple[pygame.Rect, int]] = []
+        self.dice_agreed: set[tuple[str, str]] = set()
+        """``(unit, purpose)`` of the rolls the player agreed to (asked once each)."""
         self.grid = False
         self.engagement = False
         self.help = False
@@ -408,6 +410,13 @@ class App:
                                                    describe_entry(entry.before, entry.actions))
         self._show(self.state)
 
+    def commit(self) -> None:
+        """Enter: commit the selected unit's move (an emergency disembark: send it), asking
+        first when that rolls dice (hazards)."""
+        action = self.group.action() if self.group is not None else {"do": "commit"}
+        if self.dice_first(action, ("commit",)):
+            self.apply(action)
+
     def cancel_selection(self) -> bool:
         """Esc: take back the selection of a unit none of whose models has moved (the rules'
         ``cancel``: the unit is free again, its dice stand for a new selection)."""
@@ -477,21 +486,51 @@ class App:
 
     def select(self, unit: str, move: str, mode: str | None = None) -> Outcome | None:
         """Select ``unit`` for ``move``; a unit already selected with nothing staged changes
-        its move type (its dice stand: an advance selected again keeps its roll)."""
+        its move type (its dice stand: an advance selected again keeps its roll). A selection
+        that would roll dice asks first (:meth:`dice_first`); ``None`` while it asks."""
         sel = self.state.battle.selection
-        if sel is not None and sel.unit == unit and not sel.staged and (
-                sel.move != move or (mode is not None and sel.mode != mode)):
-            self.cancel_selection()
+        again = sel is not None and sel.unit == unit and not sel.staged and (
+            sel.move != move or (mode is not None and sel.mode != mode))
         action: dict[str, Any] = {"do": "select", "unit": unit, "move": move}
         if mode is not None:
             action["mode"] = mode
         for flag in sorted(self.select_flags):
             if any(r.move == move and flag in r.flags for r in self.eligibility(unit)):
                 action[flag] = True
+        if not self.dice_first(action, ("select", unit, move, mode), cancel_first=again):
+            return None
+        if again:
+            self.cancel_selection()
         out = self.apply(action)
         if out.ok:
             self.select_flags = set()
         return out
+
+    def dice_first(self, action: dict[str, Any], then: tuple[Any, ...], *,
+                   cancel_first: bool = False) -> bool:
+        """Whether ``action`` may go ahead now: ``False`` when it would roll dice the player
+        has not agreed to for that unit and purpose yet, and a dialog asks first (saying what
+        is rolled, for whom, and that dice stand); once agreed, ``then`` (what to do again:
+        ``("select", unit, move, mode)``, ``("commit",)``, ``("next", confirmed)``) is done.
+        Each unit is asked once per purpose (an advance, a Desperate Escape...)."""
+        state = self.state
+        if cancel_first:
+            undone = self.rules.apply(state, {"do": "cancel"})
+            state = undone.state if undone.ok else state
+        rolls = self.rules.would_roll(state, action)
+        new = [(u, w, n) for u, w, n in rolls if (u, w) not in self.dice_agreed]
+        if not new:
+            return True
+        lines = [f"{purpose(w)} for {turn.unit_label(state, u) if u else 'the game'}: {n} "
+                 f"{'die' if n == 1 else 'dice'}." for u, w, n in new]
+        lines.append("Dice stand once rolled: undo cannot take them back.")
+        self.dialog = Dialog("Roll dice?", lines,
+                             [Choice("y", "Roll [Enter]", "roll"),
+                              Choice("n", "Not now [Esc]", "cancel")],
+                             purpose="dice", data={"then": then,
+                                                   "agree": tuple((u, w) for u, w, _ in new)})
+        self.dirty = True
+        return False
 
     def next_action(self) -> dict[str, Any]:
         """The ``next`` Space sends: with the options chosen in the panel."""
@@ -533,7 +572,9 @@ class App:
                                  data={"confirmed": confirmed | {"removal"}})
             self.dirty = True
             return
-        self.apply(self.next_action())
+        action = self.next_action()
+        if self.dice_first(action, ("next", confirmed)):
+            self.apply(action)
 
     def removal_preview(self) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
         """The models the next Space would remove for coherency (with the models chosen), and
@@ -681,6 +722,21 @@ class App:
                 self.save()  # quits once written (after asking, if it must ask)
             elif value == "discard":
                 self.running = False
+        elif d.purpose == "dice":
+            if value == "roll":
+                agreed = d.data.get("agree", ())
+                assert isinstance(agreed, tuple)
+                self.dice_agreed.update(agreed)
+                then = d.data["then"]
+                assert isinstance(then, tuple)
+                if then[0] == "select":
+                    self.select(*then[1:])
+                elif then[0] == "commit":
+                    self.commit()
+                elif then[0] == "next":
+                    self.next_step(confirmed=then[1])
+            else:
+                self.message = "no dice rolled"
         elif d.purpose == "replace-save":
             if value in ("beside", "replace"):
                 self.save(Path(str(d.data[value if value == "beside" else "path"])),
@@ -765,7 +821,7 @@ class App:
             elif k == "select":
                 self.select(it.data["unit"], it.data["move"], it.data.get("mode"))
             elif k == "commit":
-                self.apply(self.group.action() if self.group is not None else {"do": "commit"})
+                self.commit()
             elif k == "next":
                 self.next_step()
             elif k == "cancel":

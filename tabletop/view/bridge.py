@@ -101,6 +101,29 @@ class Rules:
         return Outcome(state=res.state, ok=res.ok, reasons=tuple(res.reasons),
                        events=tuple(res.events), violations=tuple(res.violations))
 
+    def would_roll(self, state: GameState, action: Mapping[str, Any]
+                   ) -> list[tuple[str, str, int]]:
+        """``(unit, purpose, dice)`` of the first roll ``action`` would make now for each unit
+        (tried on the immutable state, so nothing is rolled; the rolls that follow from one,
+        a flee roll after a failed rally, are left out, as naming them would tell its
+        result); empty for an action that cannot roll (its schema has no ``dice``) or would be
+        refused."""
+        ruleset = rulesets.of(state)
+        if "dice" not in ruleset.actions.get(str(action.get("do")), {}):
+            return []
+        res = ruleset.apply(state, dict(action))
+        if not res.ok:
+            return []
+        first: dict[str, tuple[str, int]] = {}
+        for e in res.events:
+            if e.get("kind") == "roll" and isinstance(e.get("dice"), list):
+                unit, what = str(e.get("unit") or ""), str(e.get("what", "roll"))
+                if unit not in first:
+                    first[unit] = (what, len(e["dice"]))
+                elif first[unit][0] == what:  # the same roll in several events
+                    first[unit] = (what, first[unit][1] + len(e["dice"]))
+        return [(u, w, n) for u, (w, n) in first.items()]
+
     def display(self, state: GameState) -> GameState:
         """The board as drawn: models staged for a set-up shown where they were placed."""
         return rulesets.of(state).display(state)

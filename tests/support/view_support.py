@@ -69,6 +69,15 @@ def post(app: App, kind: int, **kw: object) -> None:
     app.step()
 
 
+def roll(app: App) -> list[str]:
+    """Answer the window's "Roll dice?" question with Enter; what it said it would roll."""
+    d = app.dialog
+    assert d is not None and d.purpose == "dice", (d, app.message)
+    said = list(d.lines)
+    key(app, pygame.K_RETURN)
+    return said
+
+
 def drag(app: App, a: tuple[float, float], b: tuple[float, float], *, steps: int = 6,
          mod: int = 0) -> None:
     """Drag with the left button from board point ``a`` to ``b`` (inches)."""

@@ -12,6 +12,7 @@ from tabletop.scenario.io import load_scenario, save_scenario, shipped
 from tabletop.view.app import App
 
 from support.view_support import key, panel_text
+from support.view_support import roll as roll_dice
 
 RAW = re.compile(r"(?<![\w-])(move-units|battle-shock|remain-stationary|fall-back|desperate-escape"
                  r"|ordered-retreat|land-raider|assault-terminators|intercessors|terminators"
@@ -76,7 +77,9 @@ def test_what_each_action_did_is_said_with_the_unit_and_the_move(demo, monkeypat
     key(app, pygame.K_RETURN)
     assert app.message == 'Intercessor Squad: normal move committed (10 models moved, up to 1.5").'
     app.ctrl.focus = "lieutenant"
-    key(app, pygame.K_a)
+    key(app, pygame.K_a)  # dice: the window asks first, once for this unit and roll
+    assert app.state.battle.selection is None
+    assert roll_dice(app)[0] == "Advance roll for Lieutenant: 1 die."
     roll = app.state.battle.selection.roll  # type: ignore[union-attr]
     assert app.message.startswith(f'Lieutenant: advance (rolled {roll}: {6 + roll}" in all)')
     key(app, pygame.K_ESCAPE)
@@ -88,6 +91,7 @@ def test_what_each_action_did_is_said_with_the_unit_and_the_move(demo, monkeypat
     assert app.message == "Terminator Squad: remain stationary, done."
     app.ctrl.focus = "scouts"
     key(app, pygame.K_f)
+    assert roll_dice(app)[0] == "Desperate Escape hazard rolls for Scout Squad: 5 dice."
     assert app.message.startswith("Scout Squad: fall back (desperate escape) (Desperate Escape "
                                   "hazard rolls: ")
     assert "Moving: Fall back (desperate escape)" in panel_text(app, monkeypatch)
@@ -108,7 +112,9 @@ def test_a_t9a_step_is_said_by_its_title(tmp_path) -> None:  # type: ignore[no-u
     try:
         key(app, pygame.K_SPACE)
         assert app.message.startswith("Now: round 2 · Movement phase · Rally Fleeing Units · ")
-        key(app, pygame.K_SPACE)  # the Rally step's tests are said with it
+        key(app, pygame.K_SPACE)  # the Rally step's tests are said with it (asked first)
+        assert roll_dice(app) == ["Rally test for archers: 2 dice.",
+                                  "Dice stand once rolled: undo cannot take them back."]
         assert app.message.startswith("Now: round 2 · Movement phase · Move units · "), \
             app.message
         assert "Rally test" in app.message and "move-units" not in app.message

@@ -34,7 +34,7 @@ from tabletop.view.bridge import Rules
 from tabletop.view.controller import Controller
 from tabletop.view.viewport import Viewport
 
-from support.view_support import key, post
+from support.view_support import key, post, roll
 
 
 def lines() -> GameState:
@@ -192,9 +192,15 @@ def block(app: App, unit: str) -> Block:
 
 
 def to_move_units(app: App) -> None:
-    """Space until the move-units step; the rally and flee dice are shown."""
-    while app.state.battle.step != "move-units":
+    """Space until the move-units step; the rally and flee dice are shown (the window asks
+    before rolling them)."""
+    for _ in range(20):
+        if app.state.battle.step == "move-units":
+            return
         key(app, pygame.K_SPACE)
+        if app.dialog is not None and app.dialog.purpose == "dice":
+            roll(app)
+    raise AssertionError(f"never reached the move-units step: {app.message}")
 
 
 def choose(app: App, unit: str, k: int) -> None:

@@ -19,7 +19,7 @@ from tabletop.scenario.io import load_scenario, save_scenario, shipped
 from tabletop.state import Unit
 from tabletop.view.app import App
 
-from support.view_support import key, post
+from support.view_support import key, post, roll
 
 
 @pytest.fixture
@@ -103,8 +103,8 @@ def space_until(app: App, player: str, phase: str, step: str) -> None:
         if (b.active_player, b.phase, b.step) == (player, phase, step):
             return
         key(app, pygame.K_SPACE)
-        if app.dialog is not None:  # units have not moved: confirm
-            assert app.dialog.purpose == "next"
+        if app.dialog is not None:  # units have not moved, or dice: confirm
+            assert app.dialog.purpose in ("next", "dice")
             key(app, pygame.K_RETURN)
     raise AssertionError(f"never reached {player} {phase} {step}: {app.state.battle}")
 
@@ -128,11 +128,13 @@ def test_a_whole_turn_of_the_demo_through_the_window(app: App, tmp_path: Path) -
     used = app.state.battle.dice_used
     click_at(app, st.model("lt1")[1].at)  # type: ignore[arg-type]
     key(app, pygame.K_a)
-    roll = app.state.battle.selection.roll  # type: ignore[union-attr]
+    assert roll(app) == ["Advance roll for Lieutenant: 1 die.",  # asked first
+                         "Dice stand once rolled: undo cannot take them back."]
+    die = app.state.battle.selection.roll  # type: ignore[union-attr]
     key(app, pygame.K_ESCAPE)
     assert app.state.battle.selection is None and "cancelled" in app.message
-    key(app, pygame.K_a)
-    assert app.state.battle.selection.roll == roll  # type: ignore[union-attr]
+    key(app, pygame.K_a)  # its roll stands: nothing to ask
+    assert app.dialog is None and app.state.battle.selection.roll == die  # type: ignore[union-attr]
     key(app, pygame.K_n)  # and another move type instead, without moving anything
     assert app.state.battle.selection.move == "normal"  # type: ignore[union-attr]
     key(app, pygame.K_ESCAPE)
@@ -140,20 +142,23 @@ def test_a_whole_turn_of_the_demo_through_the_window(app: App, tmp_path: Path) -
     # twice: the Lieutenant's die was used once, the Assault Intercessors get the next one
     click_at(app, st.model("asl1")[1].at)  # type: ignore[arg-type]
     key(app, pygame.K_a)
+    roll(app)
     assert app.state.battle.dice_used == used + 2
-    roll = app.state.battle.selection.roll  # type: ignore[union-attr]
+    die = app.state.battle.selection.roll  # type: ignore[union-attr]
     key(app, pygame.K_z, pygame.KMOD_CTRL)
     assert app.state.battle.selection is None and "roll stands" in app.message
     key(app, pygame.K_z, pygame.KMOD_CTRL)
     assert "stand" in app.message and app.state.unit("intercessors").flags  # no further back
     key(app, pygame.K_a)
-    assert app.state.battle.selection.roll == roll  # type: ignore[union-attr]
+    assert app.state.battle.selection.roll == die  # type: ignore[union-attr]
     assert app.state.battle.dice_used == used + 2
     unit_drag(app, "assault", (0.0, 2.5))
     commit(app)
     # -- a fall back: battle-shocked, so Desperate Escape, with hazard rolls tied to models
     roster_click(app, "scouts")
     key(app, pygame.K_f)
+    assert app.state.battle.selection is None  # nothing rolled before the player agrees
+    assert roll(app)[0] == "Desperate Escape hazard rolls for Scout Squad: 5 dice."
     sel = app.state.battle.selection
     assert sel is not None and sel.mode == "desperate-escape", app.message
     hazard = [r for r in app.tray if "hazard" in r.purpose]
@@ -192,7 +197,7 @@ def test_a_whole_turn_of_the_demo_through_the_window(app: App, tmp_path: Path) -
     row = next(r for r in app.rows if r.kind == "next-choice" and r.value == "hormagaunts")
     click_px(app, row.rect.center)
     assert app.next_choice == {"insane-bravery": "hormagaunts"}
-    key(app, pygame.K_SPACE)
+    key(app, pygame.K_SPACE)  # no die: Insane Bravery passes it (nothing to ask)
     brave = [r for r in app.tray if "Insane Bravery" in r.result]
     assert brave and brave[-1].unit == "Hormagaunts"
     assert "insane-bravery" in app.state.player("blue").used
@@ -204,6 +209,7 @@ def test_a_whole_turn_of_the_demo_through_the_window(app: App, tmp_path: Path) -
     commit(app)
     click_at(app, app.state.model("ta1")[1].at)  # type: ignore[arg-type]
     key(app, pygame.K_a)
+    roll(app)
     unit_drag(app, "termagants-a", (1.0, -2.0))
     commit(app)
     space_until(app, "red", "command", "start")
