@@ -37,6 +37,10 @@ class ModelDragQueries(Protocol):
     def zone(self, state: GameState, model_id: str) -> Any:
         """The legal end zone of ``model_id`` for the selected move (``None`` without one)."""
 
+    def unit_zone(self, state: GameState, model_id: str) -> Any:
+        """The legal end zone of ``model_id`` when its whole unit moves with it by one vector:
+        its unit's other models are no obstacle to it (they move too); ``None`` without one."""
+
     def setup_zone(self, state: GameState, model_id: str) -> Any:
         """Where ``model_id`` may be set up in the selected move (``None`` without one)."""
 

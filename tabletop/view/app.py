@@ -176,9 +176,11 @@ class App:
         self._status: tuple[Any, ...] | None = None
         self.group: GroupSetup | None = pending_group_setup(state)
         """A unit set up by one action (a destroyed transport's passengers), being placed."""
+        self._unit_zones: dict[tuple[Ref, str], Any] = {}
+        """Zones of models with their whole unit moving along (Shift-drag), per state."""
         self.ctrl = Controller(self.rules.display(state), self._fit(),
                                zone_fn=self._zone_on_pickup, cap_fn=self.rules.cap,
-                               blocks=self.rules)
+                               blocks=self.rules, unit_zone_fn=self._unit_zone_on_pickup)
         self.zone_seconds: list[float] = []
         self.prefetch = True
         """Compute the zones of the moving unit's slow models while the window is idle
@@ -279,6 +281,22 @@ class App:
         self.zone_seconds.append(time.perf_counter() - t0)
         return z
 
+    def _unit_zone_on_pickup(self, state: GameState, model_id: str) -> Any:
+        """The zone of ``model_id`` with its whole unit moving along (kept per state)."""
+        key = (Ref(self.state), model_id)
+        if key not in self._unit_zones:
+            if any(k[0] != key[0] for k in self._unit_zones):
+                self._unit_zones.clear()
+            t0 = time.perf_counter()
+            try:
+                self._unit_zones[key] = self.rules.unit_zone(self.state, model_id)
+            except UserError as exc:
+                who = turn.unit_label(self.state, self.state.model(model_id)[0].id)
+                self.message = f"{who}: no legal zone for {model_id}: {exc}"
+                self._unit_zones[key] = None
+            self.zone_seconds.append(time.perf_counter() - t0)
+        return self._unit_zones[key]
+
     def warm_one(self) -> bool:
         """Compute one zone ahead of its pick-up while nothing else happens: a model of the
         moving unit whose zone is slow and kept for the state as it stands
@@ -293,8 +311,10 @@ class App:
         if seen is not state:
             done = set()
             self._warmed = (state, done)
-        todo = [m for m in self.rules.warm(state) if m not in done]
-        if not todo:
+        slow = self.rules.warm(state)
+        todo = [m for m in slow if m not in done]
+        whole = [m for m in slow if f"unit:{m}" not in done] if len(slow) > 1 else []
+        if not todo and not whole:
             return False
         px, py = self.ctrl.viewport.to_inches(*self.ctrl.pointer)
 
@@ -302,12 +322,20 @@ class App:
             at = state.model(mid)[1].at
             return math.inf if at is None else math.hypot(at[0] - px, at[1] - py)
 
-        mid = min(todo, key=away)
-        done.add(mid)
         t0 = time.perf_counter()
-        # a model with no zone now: the pick-up computes it again and says why
-        with contextlib.suppress(UserError):
-            self.rules.zone(state, mid)
+        if todo:
+            mid = min(todo, key=away)
+            done.add(mid)
+            # a model with no zone now: the pick-up computes it again and says why
+            with contextlib.suppress(UserError):
+                self.rules.zone(state, mid)
+        else:  # then the zones a Shift-drag of the whole unit asks for
+            mid = min(whole, key=away)
+            done.add(f"unit:{mid}")
+            message = self.message
+            self._unit_zone_on_pickup(state, mid)
+            self._message = message  # a refusal is said at the pick-up, not now
+            self.zone_seconds.pop()
         self.warm_seconds.append(time.perf_counter() - t0)
         return True
 
@@ -905,7 +933,11 @@ class App:
         elif e.type == pygame.MOUSEBUTTONUP:
             if e.button in (4, 5):
                 return
+            d = c.drag
             self.do_intents(c.pointer_up(e.pos, e.button))
+            if d is not None and d.whole_unit and d.limit is not None and \
+                    not self.message.startswith("refused"):
+                self.message += " " + unit_drag_note(self.ctrl.state, d)
         elif e.type == pygame.MOUSEWHEEL:
             pos = c.pointer  # where the last pointer event was
             if self.board_rect().collidepoint(pos):
@@ -1403,6 +1435,14 @@ class App:
                 return None
         return self.state.opponent(self.state.battle.active_player).id
 
+    def _drag_live(self) -> tuple[str, bool] | None:
+        """The status line while a whole unit is Shift-dragged: how far it goes, and which
+        model stops it going further, and why."""
+        d = self.ctrl.drag
+        if d is None or not d.whole_unit:
+            return None
+        return unit_drag_note(self.ctrl.state, d), d.limit is not None
+
     def _draw_hover(self, model_id: str) -> pygame.Rect:
         try:
             unit, m = self.ctrl.state.model(model_id)
@@ -1422,7 +1462,7 @@ class App:
         r = pygame.Rect(0, h - STATUS_H, w - PANEL_W, STATUS_H)
         colour = BAD_RED if self.message.startswith("refused") else render.TEXT
         msg = self.message
-        live = self._block_live()
+        live = self._block_live() or self._drag_live()
         if live is not None:
             msg, bad = live
             colour = BAD_RED if bad else OK_GREEN
@@ -1635,6 +1675,25 @@ def _merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:
                     break
         out.append(r)
     return out
+
+
+def unit_drag_note(state: GameState, d: Any) -> str:
+    """A whole unit's drag in words: how far it goes of what the pointer asks, and the model
+    that stops it going further and why (the first reason its zone gives just beyond)."""
+    asked = math.hypot(*d.wanted)
+    goes = d.offset_t * asked
+    if d.limit is None:
+        return f'The whole unit moves {goes:.2f}"; every model may end there.'
+    s = d.starts[d.limit]
+    ahead = min(d.offset_t + 0.02 / max(asked, 1e-9), 1.0)
+    z = d.zones.get(d.limit)
+    why = ""
+    if z is not None and s is not None and hasattr(z, "explain"):
+        found = z.explain(s[0] + ahead * d.wanted[0], s[1] + ahead * d.wanted[1])
+        if found:
+            why = f" ({turn.named(state, found[0].message)})"
+    return (f'The whole unit moves {goes:.2f}" of {asked:.2f}": {d.limit} stops it going '
+            f"further{why}.")
 
 
 def _skipped_note(before: GameState, after: GameState) -> str:

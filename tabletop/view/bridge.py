@@ -187,6 +187,15 @@ class Rules:
         tool = self._models(state)
         return tool.zone(state, model_id) if tool is not None else None
 
+    def unit_zone(self, state: GameState, model_id: str) -> Any:
+        """The zone of ``model_id`` when its whole unit moves with it by one vector (the unit's
+        other models no obstacle); its plain zone for a tool that does not say."""
+        tool = self._models(state)
+        if tool is None:
+            return None
+        fn = getattr(tool, "unit_zone", None)
+        return fn(state, model_id) if fn is not None else tool.zone(state, model_id)
+
     def setup_zone(self, state: GameState, model_id: str) -> Any:
         """Where ``model_id`` may be set up (ingress, disembark), clear of models placed so far."""
         tool = self._models(state)

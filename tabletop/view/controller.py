@@ -24,6 +24,7 @@ from tabletop.geometry.footprints import Footprint, footprint_distance
 from tabletop.geometry.tolerance import EPS
 from tabletop.state import Block, GameState, Model, Unit
 from tabletop.view.blockdrag import BLOCK_MOVE_KEYS, BlockRules, BlockTool
+from tabletop.view.unitdrag import largest_offset, move_order
 from tabletop.view.viewport import Viewport
 
 __all__ = [
@@ -183,6 +184,15 @@ class Drag:
     ghost_facings: dict[str, float] = field(default_factory=dict)
     """The facing each ghost is drawn at: the witness's last one (the legal end facing closest
     to the model's own), else the facing at pick-up."""
+    whole_unit: bool = False
+    """Shift-drag: every model moves by one vector, as far as the whole unit may
+    (:mod:`tabletop.view.unitdrag`); the zones are each model's with its unit moving along."""
+    offset_t: float = 1.0
+    """How much of the dragged vector the whole unit goes (``1``: all of it)."""
+    limit: str | None = None
+    """The model that stops the whole unit going further, if one does."""
+    wanted: Pt = (0.0, 0.0)
+    """The vector the pointer asks for (the whole unit goes ``offset_t`` of it)."""
 
 
 @dataclass(frozen=True)
@@ -240,6 +250,9 @@ class Controller:
         Inch-to-pixel transform of the board (zoom and pan change it).
     zone_fn:
         ``zone_fn(state, model_id) -> zone or None``, called on pick-up only.
+    unit_zone_fn:
+        ``unit_zone_fn(state, model_id) -> zone or None``: the zone of a model when its whole
+        unit moves with it by one vector (Shift-drag); ``zone_fn`` without one.
     cap_fn:
         ``cap_fn(state, model_id) -> float or None``: the model's whole allowance for the move,
         shown as ``4.7" / 9"``.
@@ -256,10 +269,12 @@ class Controller:
         zone_fn: Callable[[GameState, str], Any] | None = None,
         cap_fn: Callable[[GameState, str], float | None] | None = None,
         blocks: BlockRules | None = None,
+        unit_zone_fn: Callable[[GameState, str], Any] | None = None,
     ) -> None:
         self.state = state
         self.viewport = viewport
         self.zone_fn = zone_fn
+        self.unit_zone_fn = unit_zone_fn
         self.cap_fn = cap_fn
         self.focus: str | None = None
         self.drag: Drag | None = None
@@ -403,11 +418,12 @@ class Controller:
         self.focus = unit.id
         self._update_drag((x, y))
 
-    def _zone(self, model_id: str) -> Any:
-        if self.zone_fn is None:
+    def _zone(self, model_id: str, *, whole_unit: bool = False) -> Any:
+        fn = self.unit_zone_fn if whole_unit and self.unit_zone_fn is not None else self.zone_fn
+        if fn is None:
             return None
         self.zone_calls += 1
-        return self.zone_fn(self.state, model_id)
+        return fn(self.state, model_id)
 
     def _start_drag(self, mid: str, at: Pt, *, whole_unit: bool) -> None:
         unit, m = self.state.model(mid)
@@ -419,7 +435,8 @@ class Controller:
         elif together:
             models += [o for o in unit.models if o.id != mid and o.id in self.picked
                        and o.at is not None]
-        zones = {o.id: self._zone(o.id) for o in models}
+        whole = whole_unit and len(models) > 1
+        zones = {o.id: self._zone(o.id, whole_unit=whole) for o in models}
         for z in zones.values():
             g = getattr(z, "geometry", None)
             if g is not None:
@@ -438,6 +455,7 @@ class Controller:
             cap=cap,
             placing=placing,
             follower_paths=together and not whole_unit,
+            whole_unit=whole,
         )
         self._update_drag(at)
 
@@ -468,6 +486,9 @@ class Controller:
             if d.poses:
                 d.ghost_facings[d.anchor] = d.poses[-1][2]
         vec = (target[0] - start[0], target[1] - start[1]) if start is not None else (0.0, 0.0)
+        if d.whole_unit and start is not None:
+            self._whole_unit(d, vec, exact=exact)
+            return
         for mid in d.models[1:]:
             s = d.starts[mid]
             assert s is not None
@@ -482,6 +503,26 @@ class Controller:
             else:
                 d.legal[mid] = _inside(z, g, exact=exact)
             d.ghosts[mid] = g
+
+    def _whole_unit(self, d: Drag, vec: Pt, *, exact: bool) -> None:
+        """Every model of a Shift-dragged unit by the largest part of ``vec`` the whole unit
+        may go (each within its own zone), the grabbed model's path drawn."""
+        starts = {mid: s for mid in d.models if (s := d.starts[mid]) is not None}
+        off = largest_offset(d.zones, starts, vec, exact=exact)
+        d.offset_t, d.limit, d.wanted = off.t, off.limit, vec
+        d.ghosts = {mid: (s[0] + off.t * vec[0], s[1] + off.t * vec[1])
+                    for mid, s in starts.items()}
+        d.legal = dict.fromkeys(starts, True)
+        a = starts[d.anchor]
+        g = d.ghosts[d.anchor]
+        d.snapped = off.t < 1.0 or d.snapped
+        zone = d.zones.get(d.anchor)
+        if zone is None:
+            d.path, d.length = (a, g), math.dist(a, g)
+            return
+        d.path, d.length, d.poses = zone_witness(zone, a, g)
+        if d.poses:
+            d.ghost_facings[d.anchor] = d.poses[-1][2]
 
     def pointer_move(self, px: Pt) -> list[Intent]:
         """The pointer moved to pixel ``px``."""
@@ -539,7 +580,9 @@ class Controller:
         # what is; Q / E meanwhile turn the model just dropped, the last one moved)
         self.hover = None
         actions: list[dict[str, Any]] = []
-        for mid in d.models:
+        order = (move_order({m: s for m in d.models if (s := d.starts[m]) is not None}, d.wanted)
+                 if d.whole_unit else d.models)
+        for mid in order:
             g = d.ghosts[mid]
             s = d.starts[mid]
             if d.placing:
@@ -554,7 +597,8 @@ class Controller:
                 pts = [list(p) for p in d.poses[1:]]
             elif mid == d.anchor and len(d.path) >= 2:
                 pts = [list(p) for p in d.path[1:]]
-            elif z is not None and (d.follower_paths or getattr(z, "turns", False)):
+            elif z is not None and (d.follower_paths or d.whole_unit
+                                    or getattr(z, "turns", False)):
                 path, _, poses = zone_witness(z, s, g)
                 pts = [list(p) for p in (poses or path)[1:]]
             else:

@@ -40,6 +40,17 @@ class ModelDrag:
         return zones.legal_zone(state, model_id, sel.move, roll=sel.roll, mode=sel.mode,
                                 fly=flying(unit))
 
+    def unit_zone(self, state: GameState, model_id: str) -> zones.Zone | None:
+        """The zone of ``model_id`` when its whole unit moves with it by one vector: the zone on
+        the board without the unit's other models (they move too, so none stands where it
+        stood; translated together, no two of them meet)."""
+        unit, _ = state.model(model_id)
+        if not isinstance(unit, Unit):
+            return None
+        alone = replace(unit, models=tuple(m if m.id == model_id else replace(m, at=None)
+                                           for m in unit.models))
+        return self.zone(state.with_unit(alone), model_id)
+
     def warm(self, state: GameState) -> list[str]:
         """The selected unit's models on a non-round base that have not moved yet in the
         selected move: their zones take tens to hundreds of milliseconds (a turning mover's
