@@ -20,23 +20,27 @@ import shapely
 from shapely.geometry import Point as ShapelyPoint
 from shapely.ops import nearest_points
 
-from tabletop.geometry.footprints import Footprint, footprint_distance
+from tabletop.geometry.footprints import Footprint
 from tabletop.geometry.tolerance import EPS
 from tabletop.state import Block, GameState, Model, Unit
 from tabletop.view.blockdrag import BLOCK_MOVE_KEYS, BlockRules, BlockTool
+from tabletop.view.ruler import (
+    SNAP_PX,
+    Ruler,
+    Target,
+    measure,
+    target_at,
+)
 from tabletop.view.unitdrag import largest_offset, move_order
 from tabletop.view.viewport import Viewport
 
 __all__ = [
     "MOVE_KEYS",
-    "RULER_THRESHOLDS",
     "Controller",
     "Drag",
     "Intent",
-    "Ruler",
     "SetupSource",
     "ZoneLike",
-    "ruler_label",
     "setup_source",
     "zone_path",
     "zone_witness",
@@ -57,13 +61,6 @@ MOVE_KEYS: dict[str, str] = {
 ZOOM_STEP = 1.15
 """Zoom factor per mouse-wheel notch."""
 
-RULER_THRESHOLDS = (1.0, 2.0, 3.0, 6.0, 8.0, 9.0, 12.0)
-"""Distances the rules care about (coherency, engagement, set-up ranges...): near them the ruler
-shows three decimals, so 2.0004" does not read as 2.00"."""
-
-RULER_NEAR = 0.05
-"""How close to a threshold (inches) the ruler switches to three decimals."""
-
 TURN_STEP = 15.0
 """Degrees a model turns per press of Q (counter-clockwise) or E (clockwise)."""
 
@@ -72,13 +69,6 @@ TURN_STEP_FINE = 1.0
 
 BOX_MIN_PX = 4.0
 """A box selection smaller than this (pixels) is a click: it clears the selection."""
-
-
-def ruler_label(distance: float, *, bases: bool = False) -> str:
-    """The ruler's reading: two decimals, three within :data:`RULER_NEAR` of a threshold."""
-    near = any(abs(distance - t) <= RULER_NEAR for t in RULER_THRESHOLDS)
-    s = f'{distance:.3f}"' if near else f'{distance:.2f}"'
-    return s + (" base to base" if bases else "")
 
 
 class ZoneLike(Protocol):
@@ -227,18 +217,6 @@ def setup_source(saved: GameState, shown: GameState) -> SetupSource | None:
     return SetupSource(waiting, unit.transport if unit.location == "embarked" else None)
 
 
-@dataclass
-class Ruler:
-    """The measuring tool: two points, or the closest points of two bases."""
-
-    a: Pt
-    b: Pt
-    a_model: str | None = None
-    b_model: str | None = None
-    distance: float = 0.0
-    label: str = ""
-
-
 class Controller:
     """Pointer and key handling for the board.
 
@@ -343,8 +321,8 @@ class Controller:
             return []
         x, y = self.viewport.to_inches(*px)
         if self.ruler_on:
-            mid = self.model_at(x, y)
-            self.ruler = Ruler(a=(x, y), b=(x, y), a_model=mid)
+            target = self._ruler_target((x, y))
+            self.ruler = Ruler(a=(x, y), b=(x, y), pressed=(x, y), a_target=target)
             self._ruler_down = True
             self._measure()
             return []
@@ -539,7 +517,7 @@ class Controller:
             self._update_drag((x, y))
         elif self.ruler is not None and self._ruler_down:
             self.ruler.b = (x, y)
-            self.ruler.b_model = self.model_at(x, y)
+            self.ruler.b_target = self._ruler_target((x, y))
             self._measure()
         elif self.box is not None:
             self.box = (self.box[0], (x, y))
@@ -741,19 +719,10 @@ class Controller:
 
     # -- ruler ----------------------------------------------------------------------------
     def _measure(self) -> None:
-        r = self.ruler
-        assert r is not None
-        ma = self._placed(r.a_model)
-        mb = self._placed(r.b_model)
-        if ma is not None and mb is not None and ma.id != mb.id:
-            assert ma.at is not None and mb.at is not None
-            r.distance = footprint_distance(ma.base, ma.at, ma.facing, mb.base, mb.at, mb.facing)
-            pa, pb = _closest_points(ma, mb)
-            r.a, r.b = pa, pb
-            r.label = ruler_label(r.distance, bases=True)
-        else:
-            r.distance = math.dist(r.a, r.b)
-            r.label = ruler_label(r.distance)
+        measure(self.state, self.ruler)  # type: ignore[arg-type]
+
+    def _ruler_target(self, p: Pt) -> Target | None:
+        return target_at(self.state, p, SNAP_PX / self.viewport.scale)
 
     def _placed(self, mid: str | None) -> Model | None:
         if mid is None:
@@ -787,11 +756,6 @@ def _snap(zone: Any, p: Pt, fallback: Pt | None, *, exact: bool) -> Pt:
         q = nearest_points(geom, ShapelyPoint(p))[0]
         near = (q.x, q.y)
     return (float(near[0]), float(near[1])) if near is not None else p
-
-
-def _closest_points(a: Model, b: Model) -> tuple[Pt, Pt]:
-    pa, pb = nearest_points(a.footprint, b.footprint)
-    return (pa.x, pa.y), (pb.x, pb.y)
 
 
 def ghost_models(drag: Drag) -> Sequence[tuple[str, Footprint, Pt, float, bool]]:

@@ -6,7 +6,8 @@ import math
 
 import pytest
 
-from tabletop.view.controller import Controller, ruler_label
+from tabletop.view.controller import Controller
+from tabletop.view.ruler import ruler_label
 from tabletop.view.viewport import Viewport
 
 from support.view_support import DiscZone, small_state
