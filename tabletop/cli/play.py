@@ -27,9 +27,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "the current folder), and asks before replacing a file this window did not write; "
         "Ctrl+Shift+S saves as another file; each session also writes its own action log "
         "beside the save (NAME.save.session-N.*), which tabletop apply replays. "
-        "Without FILE: the demo shipped with the package (wh40k-11e); the shipped scenarios "
-        "are played by name, e.g. t9a-lines.toml for The 9th Age (--list, or tabletop "
-        "scenarios, lists them). Keys: H in the window.",
+        "Without FILE: the demo shipped with the package; the shipped scenarios are played by "
+        "name, e.g. t9a-lines.toml (--list, or tabletop scenarios, lists them with the game "
+        "each plays). Keys: H in the window.",
     )
     p.add_argument("file", metavar="FILE", nargs="?", help="scenario file (.toml or .json), "
                    "or the name of a shipped one (demo.toml, t9a-lines.toml, ...)")
