@@ -10,6 +10,8 @@ from tabletop.cli._output import emit
 
 ORDER = 41
 
+OPPONENTS = ("none", "mirror")
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``new`` sub-command."""
@@ -32,6 +34,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="terrain layout id (see --list)")
     p.add_argument("--deployment", metavar="ID",
                    help="deployment map id (default: the layout's own map)")
+    p.add_argument("--roster", metavar="LIST", action="append", default=[],
+                   help="an army list exported from a list builder (a file, or a ListForge share "
+                   "link; give it twice: red's, then blue's)")
+    p.add_argument("--opponent", choices=OPPONENTS,
+                   help="with one --roster: blue's army (none: no units; mirror: the same "
+                   "list; default none)")
     p.add_argument("--unknown-height", type=float, metavar="INCHES",
                    help="height of the terrain pieces the data gives none (default: the "
                    "ruling's, 3\"); written to the scenario as unknown_height")
@@ -89,6 +97,12 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("new: give --layout ID (see tabletop new --list)")
     if not args.output:
         raise UserError("new: give -o SCENARIO.toml (or .json), the file to write")
+    if len(args.roster) > 2:
+        raise UserError(f"--roster: at most two army lists (red's, then blue's), got "
+                        f"{len(args.roster)}")
+    if args.opponent and len(args.roster) != 1:
+        raise UserError("--opponent: chooses blue's army when there is one --roster; "
+                        f"there are {len(args.roster)}")
     if args.unknown_height is not None and not 0 <= args.unknown_height <= 1000:
         raise UserError(f"--unknown-height: {args.unknown_height:g} is out of range; give 0 to "
                         "1000 inches")
@@ -100,6 +114,12 @@ def run(args: argparse.Namespace) -> int:
     lines = [f"layout {board.layout.id} ({board.layout.name}), deployment map "
              f"{board.deployment}, mission matchup {board.layout.mission_matchup or 'none'}",
              f"terrain: {board.summary()}"]
+    if args.roster:
+        from tabletop.importers.rosters import armies
+
+        placed = armies(state, args.roster, opponent=args.opponent or "none")
+        state = placed.state
+        lines.extend(placed.lines)
     _save(state, out)
     emit(lines)
     emit(f"wrote {out}: {state.name}")
@@ -113,7 +133,7 @@ def _run_old(args: argparse.Namespace) -> int:
     from tabletop.importers.kdc import CREDIT, DEPLOYMENTS_FILE, LICENCE, load_data
     from tabletop.importers.kdc_units import new_battle, read_units
 
-    for name in ("unknown_height", "list"):
+    for name in ("roster", "opponent", "unknown_height", "list"):
         if getattr(args, name):
             raise UserError(f"--{name.replace('_', '-')}: belongs to the current data; leave "
                             "--units out to use it")

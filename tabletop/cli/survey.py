@@ -162,10 +162,16 @@ def run(args: argparse.Namespace) -> int:
     return _survey(args, layouts)
 
 
-def _bases(args: argparse.Namespace) -> tuple[Any, list[str] | None]:
+def _bases(args: argparse.Namespace, current_data: bool = False
+           ) -> tuple[Any, list[str] | None]:
     from tabletop.survey.jobs import parse_bases
 
-    bases = parse_bases(args.bases) if args.bases is not None else None
+    known = None
+    if current_data and args.bases is not None:
+        from tabletop.survey import current
+
+        known = current.known()
+    bases = parse_bases(args.bases, known=known) if args.bases is not None else None
     movers = _ids(args.reach_bases, "--reach-bases")
     return bases, movers
 
@@ -203,7 +209,7 @@ def _survey(args: argparse.Namespace, layouts: str | None) -> int:
     if unknown:
         raise UserError(f"--measures: {quote(unknown[0])} is not a measure; give some of "
                         f"{', '.join(MEASURES)}")
-    bases, movers = _bases(args)
+    bases, movers = _bases(args, current_data=layouts is None)
     chosen = _ids(args.layout_ids, "--layouts")
     deployments = _ids(args.deployment_ids, "--deployments")
     if layouts is not None:

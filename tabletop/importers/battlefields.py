@@ -52,6 +52,7 @@ from shapely.geometry import LinearRing, LineString, Polygon
 from tabletop.errors import UserError, quote
 from tabletop.importers import dataset
 from tabletop.importers.kdc import Affine, deployment_zones
+from tabletop.importers.naming import fresh_id
 from tabletop.rules import rulings
 from tabletop.rulesets.wh40k_11e import NAME as WH40K
 from tabletop.state import (
@@ -363,12 +364,7 @@ def _terrain(entries: Sequence[_Entry], counts: Counter[str], unknown: float
     used: set[str] = set()
 
     def new_id(base: str) -> str:
-        tid, n = base, 1
-        while tid in used:
-            n += 1
-            tid = f"{base}-{n}"
-        used.add(tid)
-        return tid
+        return fresh_id(base, used)
 
     for k, e in enumerate(entries):
         r = e.resolved

@@ -23,6 +23,7 @@ __all__ = [
     "LICENCE",
     "MISSING",
     "available",
+    "by_faction",
     "by_id",
     "dataset",
     "raw",
@@ -80,6 +81,16 @@ def by_id(collection: str) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for record in raw()[collection]:
         out.setdefault(str(record["id"]), record)
+    return out
+
+
+@cache
+def by_faction(collection: str, key: str) -> dict[tuple[str, str], dict[str, Any]]:
+    """The records of ``collection`` (``"units"``, ``"unit_compositions"``) by their faction
+    and their ``key`` field (the same unit id recurs across factions), first one wins."""
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    for record in raw()[collection]:
+        out.setdefault((str(record["faction_id"]), str(record[key])), record)
     return out
 
 

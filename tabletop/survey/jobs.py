@@ -46,6 +46,7 @@ __all__ = [
     "board_info",
     "catalogue",
     "entry",
+    "movement_keywords",
     "parse_bases",
     "plan",
     "plan_boards",
@@ -121,7 +122,7 @@ def entry(name: str, spec: Any, fp: Footprint, units: int, keywords: Sequence[st
             "length": round(length, 6), "keywords": list(keywords)}
 
 
-def _movement_keywords(counts: Counter[tuple[str, ...]]) -> list[str]:
+def movement_keywords(counts: Counter[tuple[str, ...]]) -> list[str]:
     """The keyword that decides where most units on a base may go: the commonest
     dense-crossing keyword when most of them have one, else the commonest of VEHICLE and
     MONSTER, else none."""
@@ -180,7 +181,7 @@ def catalogue(units_csv: str | Path | None = None) -> list[dict[str, Any]]:
             [dict(h) for h in hulls()]
     counts, kws, _ = base_counts(units_csv)
     top = sorted(counts, key=lambda b: (-counts[b], b))[:DEFAULT_SIZE]
-    return [entry(b, b, parse_base(b), counts[b], _movement_keywords(kws[b])) for b in top] + \
+    return [entry(b, b, parse_base(b), counts[b], movement_keywords(kws[b])) for b in top] + \
         [dict(h) for h in hulls()]
 
 
@@ -356,8 +357,8 @@ def plan_dataset(*, layouts: Iterable[str] | None = None,
     """The boards of the current community layouts (``wh40kdc``,
     :mod:`tabletop.importers.battlefields`) and every job on them: every layout (or those of
     ``layouts``) with its own deployment map, the maps of ``deployments``, or every map
-    (``all_pairings``); set-up marks from the data's keystones. ``bases`` default to the
-    built-in catalogue."""
+    (``all_pairings``); set-up marks from the data's keystones. ``bases`` default to every
+    distinct base of the data's units (:func:`tabletop.survey.current.catalogue`)."""
     from tabletop.importers import battlefields
 
     known = battlefields.layouts()
@@ -380,7 +381,13 @@ def plan_dataset(*, layouts: Iterable[str] | None = None,
                                        own=b.deployment == lay.deployment,
                                        mission=lay.mission_matchup,
                                        setup=dataset_marks(lay.id), source="wh40kdc"))
-    chosen_b, source = _catalogue_for(bases, None)
+    if bases is None:
+        from tabletop.survey import current
+
+        chosen_b, source = current.catalogue(), {}
+        source = current.source(chosen_b)
+    else:
+        chosen_b, source = _catalogue_for(bases, None)
     return plan_boards(boards, chosen_b, catalogue_source=source, reach_bases=reach_bases)
 
 
@@ -412,7 +419,7 @@ def _catalogue_for(bases: Sequence[Mapping[str, Any]] | None, upath: Path | None
         for b in chosen_b:
             if isinstance(b["spec"], str) and b["spec"] in n_units:
                 b["units"] = n_units[b["spec"]]
-                b["keywords"] = _movement_keywords(kws[b["spec"]])
+                b["keywords"] = movement_keywords(kws[b["spec"]])
         source["units"] = str(upath)
     return chosen_b, source
 

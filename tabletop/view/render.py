@@ -33,7 +33,7 @@ from shapely.ops import nearest_points
 
 from tabletop.files import atomic_write
 from tabletop.geometry.blocks import BlockGeom
-from tabletop.geometry.footprints import Footprint, parse_base
+from tabletop.geometry.footprints import Footprint, parse_base, polygon_of
 from tabletop.geometry.passages import Passage
 from tabletop.geometry.tolerance import mm
 from tabletop.rules import rulings
@@ -110,6 +110,9 @@ TERRAIN_STYLE: dict[str, tuple[RGBA, Colour, int]] = {
     "dangerous": ((150, 70, 60, 200), (96, 30, 24), 2),
 }
 TERRAIN_DEFAULT: tuple[RGBA, Colour, int] = ((140, 140, 140, 200), (80, 80, 80), 2)
+FLOOR_STYLE: tuple[RGBA, Colour, int] = ((90, 66, 44, 70), (236, 222, 190), 1)
+"""An upper floor (``state.floors``): a faint fill and a thin pale dashed outline, over the
+walls; a roofed feature's floor is hatched. No effect on movement."""
 
 ZONE_LAYER_SIZE = (960, 704)
 """Default size of the zone layer: a 60" x 44" battlefield at exactly 16 px per inch."""
@@ -334,6 +337,13 @@ def draw_static(surface: pygame.Surface, state: GameState, vp: Viewport, *,
             _outline(surface, pts, edge, width)
         if t.kind == "dangerous":
             _hatch(surface, t.shape, vp, (96, 30, 24))
+    for f in state.floors:
+        fill, edge, width = FLOOR_STYLE
+        pts = _px(vp, f.polygon)
+        _fill_polygon_alpha(surface, pts, fill)
+        _dashed_polygon(surface, pts, edge, width, dash=5.0)
+        if f.roof:
+            _hatch(surface, polygon_of(f.polygon), vp, _shade(edge, 0.8))
     r = vp.length(mm(OBJECTIVE_DIAMETER_MM) / 2)
     for ox, oy in state.objectives:
         c = vp.to_px(ox, oy)
