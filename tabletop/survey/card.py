@@ -1,19 +1,21 @@
 """A layout's card: the one printable page an organiser publishes for a layout (#29 item 1).
 
 The card is one static HTML page (inline SVG and style, nothing fetched) laid out to print on
-one sheet of A4 or Letter (it fits the area both share, 194 x 263 mm inside 8 mm margins;
-``paper`` fixes the sheet for a PDF), and to read on a screen. It shows:
+one sheet of A4 or Letter (it fits the area both share, 194 x 263 mm inside 8 mm margins: the
+board in a box of 166 x 112 mm whatever its shape, every list bounded; ``paper`` fixes the
+sheet for a PDF), and to read on a screen. It shows:
 
 - the board: terrain, deployment zones, objectives with their range, the set-up marks (each a
   dashed line from its edge to the point it measures, with the distance), and the gaps that
   stop some base of the catalogue, each coloured by the largest base that gets through,
   numbered, with a "!" where that pass is marginal;
-- the gaps: width, the largest base through with its facing and clearance (and the range of
-  facings when it is narrow), the bases that pass only marginally, the narrowest base stopped;
+- the gaps (the narrowest that stop some base, at most :data:`CARD_GAPS`, one line each): width,
+  the largest base through with its facing (and the range of facings when it is narrow), its
+  clearance (in red when marginal), the narrowest base stopped;
 - the movement verdicts: per side, the Movement phases to the centre and to each objective
-  for each M, for the bases with reach results (identical bases in one row), the side that
-  needs fewer marked, and the chance that one advance from the start nearest the centre
-  gets there;
+  for each M, for the bases with reach results (identical bases in one table, at most
+  :data:`CARD_GROUPS` tables), the side that needs fewer marked, and the chance that one
+  advance from the start nearest the centre gets there;
 - the set-up marks as a table, the mission matchup, the data's credit, the margin and the
   tolerances used.
 
@@ -55,6 +57,9 @@ CARD_GAPS = 11
 """Most gaps a card lists (the narrowest that stop some base; the layout's page has all)."""
 CARD_MARKS = 40
 """Most pieces whose set-up marks the card's table lists (the board draws every mark)."""
+CARD_GROUPS = 2
+"""Most tables of phases a card shows (bases with identical phases share one; the layout's
+page has them all)."""
 
 
 def _e(text: object) -> str:
@@ -66,7 +71,7 @@ def _facing(g: object) -> str:
     facings = getattr(g, "facings", None)
     if facing is None:
         return ""
-    text = f" at {facing:g}&deg;"
+    text = f"{facing:.0f}&deg;"
     if facings is not None:
         lo, hi = facings
         if hi - lo < 170:
@@ -87,16 +92,14 @@ def _gap_rows(shown: Sequence[tuple[int, Gap]], colours: dict[str, str], margin:
         big = g.largest
         colour = gap_colour(g, colours)
         sw = f'<span class="sw" style="background:{colour}"></span>'
-        through = "none" if big is None else f"{_e(big.base)}{_facing(big)}"
+        through = "none" if big is None else _e(big.base)
+        facing = "" if big is None else _facing(big)
         spare = "" if big is None or big.spare is None else f"{big.spare:.2f}"
         if big is not None and big.marginal(margin):
             spare = f'<b class="mg">{spare}</b>'
-        others = [m.base for m in g.marginal(margin) if big is None or m.base != big.base]
-        if others:
-            through += f' <span class="mg">(marginal too: {", ".join(map(_e, others))})</span>'
         first = g.fails[0] if g.fails else ""
         rows.append(f'<tr><td class="n">{sw}{_e(gap_label(n, g, margin))}</td>'
-                    f'<td class="n">{g.width:.2f}</td><td>{through}</td>'
+                    f'<td class="n">{g.width:.2f}</td><td>{through}</td><td>{facing}</td>'
                     f'<td class="n">{spare}</td><td>{_e(first)}</td></tr>')
     return rows
 
@@ -116,10 +119,10 @@ def _gaps_block(board: Board, colours: dict[str, str], margin: float) -> str:
         notes.append(f"{_e(_span(over))} cross the terrain beside some gaps (dense terrain: "
                      "INFANTRY and the like) and go over it instead.")
     tail = "".join(f'<p class="more">{n}</p>' for n in notes)
-    cols = "".join(f'<col class="c{i}">' for i in range(1, 6))
+    cols = "".join(f'<col class="c{i}">' for i in range(1, 7))
     return ("<h2>Gaps (the narrowest that stop a base)</h2><table class=\"gaps\">"
             f"<colgroup>{cols}</colgroup><thead><tr>"
-            "<th>#</th><th>in</th><th>Largest base through</th><th>spare</th>"
+            "<th>#</th><th>in</th><th>Largest base through</th><th>facing</th><th>spare</th>"
             "<th>Narrowest stopped</th></tr></thead><tbody>"
             + "".join(_gap_rows(shown, colours, margin)) + "</tbody></table>" + tail)
 
@@ -148,7 +151,8 @@ def _verdicts(board: Board) -> str:
             + "".join("<th>C</th>" + "".join(f"<th>{i}</th>" for i in range(1, n_obj + 1))
                       for _ in sides) + "</tr>")
     parts = []
-    for names, _ in board.phase_groups():
+    groups = board.phase_groups()
+    for names, _ in groups[:CARD_GROUPS]:
         base = names[0]
         rows = []
         for m in board.ms(base):
@@ -162,6 +166,9 @@ def _verdicts(board: Board) -> str:
         odds = _odds_row(board, base, n_obj)
         parts.append(f'<h3>{_e(", ".join(names))}</h3><table class="ph"><thead>{head}</thead>'
                      f"<tbody>{''.join(rows)}{odds}</tbody></table>")
+    more = len(groups) - CARD_GROUPS
+    if more > 0:
+        parts.append(f'<p class="more">and {more} more bases on the layout&rsquo;s page.</p>')
     return ("<h2>Movement phases to the centre (C) and each objective</h2>"
             + "".join(parts))
 
@@ -226,19 +233,22 @@ body{margin:0;font:8.4pt/1.25 "DejaVu Sans",system-ui,sans-serif;color:#111;back
 h1{font-size:14pt;margin:0 0 1mm}h2{font-size:9pt;margin:2.2mm 0 .8mm}
 h3{font-size:8.4pt;margin:1.5mm 0 .5mm}
 p{margin:.6mm 0}.muted{color:#555}.sub{margin-bottom:1.2mm}
-svg.board{width:166mm;height:auto;display:block;margin:0 auto}
+svg.board{width:166mm;height:112mm;display:block;margin:0 auto}
 table{border-collapse:collapse;font-size:7.6pt;width:100%}
 th,td{border:.2mm solid #bbb;padding:.2mm 1mm;text-align:left;vertical-align:top}
 th{background:#eee}td.n{text-align:right;white-space:nowrap}
 table.ph{table-layout:fixed;font-size:7.2pt}
 table.ph td,table.ph th{text-align:center;padding:.1mm 0}
 table.ph td:first-child,table.ph th:first-child{width:8mm}table.ph td{white-space:nowrap}
-table.gaps{table-layout:fixed;font-size:7.2pt}table.gaps td.n{white-space:nowrap}
-table.gaps col.c1{width:9mm}table.gaps col.c2{width:8mm}table.gaps col.c4{width:9mm}
-table.gaps col.c5{width:25mm}
+table.gaps{table-layout:fixed;font-size:7.2pt}
+table.gaps td{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+table.gaps td,table.gaps th{padding:.2mm .6mm}table.gaps td.n{text-overflow:clip}
+table.gaps col.c1{width:10mm}table.gaps col.c2{width:8.5mm}table.gaps col.c4{width:13.5mm}
+table.gaps col.c5{width:9mm}table.gaps col.c6{width:23mm}
+table.gaps .sw{width:2.4mm;height:2.4mm;margin-right:.6mm}
 td.b{background:#dff3e3;font-weight:700}tr.adv td{background:#fbf6e6}
 th.s0{color:#c0392b}th.s1{color:#2b6cb0}
-.cols{display:flex;gap:3mm}.cols>div{flex:1 1 0;min-width:0}.cols>div+div{flex:1.15 1 0}
+.cols{display:flex;gap:3mm}.cols>div{flex:1 1 0;min-width:0}.cols>div:first-child{flex:1.08 1 0}
 .sw{display:inline-block;width:3mm;height:3mm;border:.2mm solid #444;vertical-align:-.5mm;
 margin-right:1mm}.sw.dash{border:none;border-top:.8mm dashed #555;height:0;vertical-align:.6mm}
 ul.legend{list-style:none;padding:0;margin:1mm 0;display:flex;flex-wrap:wrap;gap:.5mm 3mm;
