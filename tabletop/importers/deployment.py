@@ -46,7 +46,8 @@ from tabletop.rulesets.wh40k_11e.checks import (
 )
 from tabletop.state import GameState, Model, Unit
 
-__all__ = ["ANCHORS", "GRID", "MARGIN", "UNIT_GAP", "Group", "facing_of", "set_up"]
+__all__ = ["ANCHORS", "GRID", "MARGIN", "UNIT_GAP", "Group", "facing_of", "grid_points",
+           "inner_radius", "set_up"]
 
 GRID = 0.25
 """Spacing of the candidate spots, inches."""
@@ -85,7 +86,7 @@ def facing_of(state: GameState, player_id: str) -> float:
     return float(round(math.degrees(math.atan2(dx, -dy)) % 360.0))
 
 
-def _inner_radius(fp: Footprint) -> float:
+def inner_radius(fp: Footprint) -> float:
     """The radius of the largest circle about the centre inside the footprint."""
     if isinstance(fp, Round):
         return fp.radius
@@ -113,14 +114,14 @@ class _Board:
         key = (fp.spec if fp.spec != "hull" else repr(fp), facing)
         if key in self.spots:
             return self.spots[key]
-        r_out, r_in = fp.radius, _inner_radius(fp)
+        r_out, r_in = fp.radius, inner_radius(fp)
         inner = self.zone.buffer(-(r_in + MARGIN))
         if not self.features.is_empty:
             inner = inner.difference(self.features.buffer(r_in + MARGIN))
         sure = self.zone.buffer(-(r_out + 2 * MARGIN))
         if not self.features.is_empty:
             sure = sure.difference(self.features.buffer(r_out + 2 * MARGIN))
-        grid = _grid(inner)
+        grid = grid_points(inner)
         if len(grid) and not isinstance(fp, Round):
             ok = shapely.contains_xy(sure, grid[:, 0], grid[:, 1])
             test = np.flatnonzero(~ok)
@@ -136,12 +137,19 @@ class _Board:
         return grid
 
 
-def _grid(region: BaseGeometry) -> np.ndarray:
+def grid_points(region: BaseGeometry, step: float = GRID) -> np.ndarray:
+    """The points of the grid of ``step`` (inches, on multiples of it) inside ``region``, as an
+    ``(n, 2)`` array.
+
+    >>> from shapely.geometry import box
+    >>> grid_points(box(0.1, 0.1, 1.2, 0.6), 0.5).tolist()
+    [[0.5, 0.5], [1.0, 0.5]]
+    """
     if region.is_empty:
         return np.empty((0, 2))
     minx, miny, maxx, maxy = region.bounds
-    xs = np.arange(math.ceil(minx / GRID) * GRID, maxx + 1e-9, GRID)
-    ys = np.arange(math.ceil(miny / GRID) * GRID, maxy + 1e-9, GRID)
+    xs = np.arange(math.ceil(minx / step) * step, maxx + 1e-9, step)
+    ys = np.arange(math.ceil(miny / step) * step, maxy + 1e-9, step)
     mx, my = np.meshgrid(xs, ys)
     gx, gy = mx.ravel(), my.ravel()
     inside = shapely.contains_xy(region, gx, gy)

@@ -37,15 +37,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
-import shapely
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from tabletop.errors import UserError, quote
 from tabletop.files import decode_utf8, read_regular
-from tabletop.geometry.footprints import Footprint, Oval, Rect, parse_base
-from tabletop.geometry.tolerance import mm
+from tabletop.geometry.footprints import parse_base
+from tabletop.importers.deployment import grid_points, inner_radius
 from tabletop.importers.kdc import MAX_FILE_BYTES, verify_state
 from tabletop.scenario.io import MAX_MODELS
 from tabletop.scenario.schema import MAX_BASE_MM, MAX_NUMBER
@@ -357,26 +356,6 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "unit"
 
 
-def _inner_radius(fp: Footprint) -> float:
-    if isinstance(fp, Oval):
-        return mm(min(fp.length_mm, fp.width_mm)) / 2.0
-    if isinstance(fp, Rect):
-        return mm(min(fp.frontage_mm, fp.depth_mm)) / 2.0
-    return fp.radius
-
-
-def _candidates(region: BaseGeometry) -> np.ndarray:
-    if region.is_empty:
-        return np.empty((0, 2))
-    minx, miny, maxx, maxy = region.bounds
-    xs = np.arange(math.ceil(minx / GRID) * GRID, maxx + 1e-9, GRID)
-    ys = np.arange(math.ceil(miny / GRID) * GRID, maxy + 1e-9, GRID)
-    mx, my = np.meshgrid(xs, ys)
-    gx, gy = mx.ravel(), my.ravel()
-    inside = shapely.contains_xy(region, gx, gy)
-    return np.column_stack([gx[inside], gy[inside]])
-
-
 @dataclass
 class _Placed:
     centres: list[tuple[float, float]]
@@ -389,7 +368,7 @@ def _place_unit(want: _Want, index: int, zone: Polygon, obstacles: BaseGeometry,
                 ) -> list[tuple[float, float]] | None:
     bases = [parse_base(p.base or "") for p in want.profiles]
     r_out = [b.radius for b in bases]
-    r_in = [_inner_radius(b) for b in bases]
+    r_in = [inner_radius(b) for b in bases]
     regions: dict[float, np.ndarray] = {}
 
     def cands(r: float) -> np.ndarray:
@@ -397,7 +376,7 @@ def _place_unit(want: _Want, index: int, zone: Polygon, obstacles: BaseGeometry,
             allowed = zone.buffer(-(r + MARGIN))
             if not obstacles.is_empty:
                 allowed = allowed.difference(obstacles.buffer(r + MARGIN))
-            regions[r] = _candidates(allowed)
+            regions[r] = grid_points(allowed, GRID)
         return regions[r]
 
     def free(c: np.ndarray, r: float, own: list[tuple[float, float]],
