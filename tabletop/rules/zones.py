@@ -1390,12 +1390,14 @@ def validate_path(state: GameState, model_id: str, move: str,
             f"{_fmt(sit.limit)} {move} move", (mid,), length, sit.limit, LineString(line)
             if len({tuple(q) for q in line}) > 1 else None))
     line_no = 0
+    along = 0.0
     for a, b in itertools.pairwise(poses):
         if math.dist(a[:2], b[:2]) > 0 or a[2] == b[2]:
             out.extend(_segment_violations(sit, a[:2], b[:2], line_no, a[2]))
             line_no += 1
+            along += math.dist(a[:2], b[:2])
         else:
-            out.extend(turn_violations(sit, a[:2], a[2], b[2], f"before line {line_no + 1}"
+            out.extend(turn_violations(sit, a[:2], a[2], b[2], f"after {_fmt(along)} of its path"
                                        if line_no else "at the start"))
     end = poses[-1]
     out.extend(_end_violations(sit, end[0], end[1], facing=end[2]))

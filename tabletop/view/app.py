@@ -38,6 +38,8 @@ from tabletop.rules.violation import Violation
 from tabletop.state import Block, GameState
 from tabletop.view import render, turn
 from tabletop.view.blockdrag import BlockTool, handle_points, max_displacement, near_obstacles
+from tabletop.view.boardlabels import MarkLabels, draw_placed, expanded, layout_marks, mark_of
+from tabletop.view.boardlabels import leader as draw_placed_leader
 from tabletop.view.bridge import MoveRow, Outcome, Rules, StepPreview
 from tabletop.view.controller import Controller, Intent, SetupSource, ghost_models, setup_source
 from tabletop.view.dialogs import Choice, Dialog, draw_dialog
@@ -46,7 +48,7 @@ from tabletop.view.emergency import GroupSetup, pending_group_setup
 from tabletop.view.history import History, SessionLog
 from tabletop.view.identity import Ref
 from tabletop.view.keeping import Keeper, beside
-from tabletop.view.labels import place_labels
+from tabletop.view.labels import Placed, place_labels
 from tabletop.view.messages import describe, describe_entry, manoeuvre_text, unit_line
 from tabletop.view.notices import draw_alerts, draw_status
 from tabletop.view.panel import (
@@ -125,6 +127,11 @@ class App:
         self._after_save: str | None = None
         """What to do once a save the player was asked about is written (``quit``)."""
         self._alert_rects: list[tuple[pygame.Rect, int]] = []
+        self._unit_labels: list[tuple[float, float, float, float]] = []
+        """The unit labels' boxes as last drawn (the readouts keep off them)."""
+        self._mark_labels = MarkLabels((), ())
+        """The refusal's labels as last placed on the board (summaries expand on hover)."""
+        self._hovered_summary: int | None = None
         self.dice_agreed: set[tuple[str, str]] = set()
         """``(unit, purpose)`` of the rolls the player agreed to (asked once each)."""
         self.grid = False
@@ -925,6 +932,11 @@ class App:
             if moved:
                 self.do_intents(moved)
             after = (c.hover, c.hover_block, c.blocks.hover if c.blocks else None)
+            over = next((i for i, (r, _) in enumerate(self._mark_labels.summaries)
+                         if r.collidepoint(e.pos)), None)
+            if over != self._hovered_summary:
+                self._hovered_summary = over
+                self.dirty = True
             busy = (c.drag is not None or c.pan_from is not None or c.box is not None
                     or (c.ruler is not None and c._ruler_down)
                     or (c.blocks is not None and c.blocks.drag is not None))
@@ -1158,9 +1170,17 @@ class App:
         base = static.copy()
         board = self.board_rect()
         badges = {u.id: [(m.code, m.tone) for m in markers(st, u)] for u in st.units}
-        render.draw_models(base, st, vp, hidden=hidden, selected_unit=focus, outlined=outlined,
-                           badges=badges, picked=frozenset(c.picked) | chosen,
-                           label_bounds=board)
+        # the refusal's labels first (they matter most), off the moving unit's models; the
+        # unit labels then keep off them too
+        bounds = (board.x, board.y, board.w, board.h)
+        moving = render.model_boxes(st, vp, units=[c.selection_unit] if c.selection_unit
+                                    else [], hidden=hidden)
+        self._mark_labels = layout_marks(st, vp, marks, bounds, moving,
+                                         soft=render.model_boxes(st, vp, hidden=hidden))
+        self._unit_labels = render.draw_models(
+            base, st, vp, hidden=hidden, selected_unit=focus, outlined=outlined, badges=badges,
+            picked=frozenset(c.picked) | chosen, label_bounds=board,
+            taken=[p.box for _, p in self._mark_labels.placed])
         if self.engagement:
             enemy = self._enemy_of(focus)
             if enemy is not None:
@@ -1186,7 +1206,9 @@ class App:
                                                        fill=render.ZONE_FILL, edge=None))
             for g in bdrag.limit_ghosts:
                 render.draw_block_limit(base, vp, g)
-        self._draw_marks(base, st, vp, marks, board)
+        for m in marks:
+            render.draw_mark(base, st, vp, m, label=False)
+        draw_placed(base, self._mark_labels.placed)
         self._cache["base"] = (key, base)
         return base
 
@@ -1195,33 +1217,6 @@ class App:
                      sprite: tuple[pygame.Surface, tuple[int, int]] | None) -> None:
         if sprite is not None:
             surface.blit(*sprite)
-
-    def _draw_marks(self, surface: pygame.Surface, st: GameState, vp: Viewport,
-                    marks: list[render.Mark], board: pygame.Rect) -> None:
-        """The refusal's (and live coherency's) geometry, and one label per offending pair,
-        placed so that no two overlap (a leader line to a label moved off its spot)."""
-        labelled = []
-        seen: set[tuple[str, frozenset[str]]] = set()
-        for m in marks:
-            render.draw_mark(surface, st, vp, m, label=False)
-            if not m.label:
-                continue
-            pair = (m.label, frozenset(m.pair))
-            if m.pair and pair in seen:
-                continue
-            seen.add(pair)
-            at = render.mark_anchor(st, m)
-            if at is not None:
-                labelled.append((m.label, vp.to_px(*at)))
-        places = place_labels([(a, render.label_size(s)) for s, a in labelled],
-                              (board.x, board.y, board.w, board.h))
-        for (s, _), p in zip(labelled, places, strict=True):
-            x, y, w, h = p.box
-            if p.leader:
-                centre = (x + w / 2, y + h / 2)
-                pygame.draw.line(surface, (0, 0, 0), p.anchor, centre, 3)
-                pygame.draw.line(surface, render.MARK_LABEL_COLOUR, p.anchor, centre, 1)
-            render.draw_label(surface, s, (x + w / 2, y + h - 1))
 
     def _overlays(self) -> list[pygame.Rect]:
         """What moves with the pointer, drawn on the screen; the rects touched."""
@@ -1241,12 +1236,32 @@ class App:
                 ov.path = render.PathOverlay(drag.path, used + drag.length, drag.cap)
         if c.ruler is not None:
             ov.ruler = (c.ruler.a, c.ruler.b, c.ruler.label)
+        if ov.path is not None or ov.ruler is not None:  # their labels: off the moving unit
+            board = self.board_rect()
+            ov.label_bounds = (board.x, board.y, board.w, board.h)
+            unit = c.selection_unit
+            hidden = frozenset(drag.ghosts) if drag is not None else frozenset()
+            ov.label_avoid = render.model_boxes(st, vp, units=[unit] if unit else [],
+                                                hidden=hidden)
+            ov.label_avoid += [(x - r, y - r, 2 * r, 2 * r) for g in ov.ghosts
+                               for (x, y), r in [(vp.to_px(*g.at), vp.length(g.base.radius))]]
+            ov.label_avoid += self._unit_labels
         rects += render.draw_overlays(screen, st, vp, ov, zone=False)
         if c.box is not None:
             (ax, ay), (bx, by) = (vp.to_px(*c.box[0]), vp.to_px(*c.box[1]))
             r = pygame.Rect(min(ax, bx), min(ay, by), abs(bx - ax) + 1, abs(by - ay) + 1)
             rects.append(pygame.draw.rect(screen, render.PICKED, r, 1))
         rects += self._draw_block_tool(vp)
+        if self._hovered_summary is not None:
+            summaries = self._mark_labels.summaries
+            if self._hovered_summary < len(summaries):
+                rect, group = summaries[self._hovered_summary]
+                board = self.board_rect()
+                avoid = render.model_boxes(st, vp, units=[c.selection_unit]
+                                           if c.selection_unit else [])
+                rects.append(draw_placed(screen, expanded(
+                    group, (board.x, board.y, board.w, board.h),
+                    [*avoid, (rect.x, rect.y, rect.w, rect.h)])))
         self._alert_rects = draw_alerts(screen, self.keeper.alerts, self.board_rect())
         rects += [r for r, _ in self._alert_rects]
         if c.hover and drag is None:
@@ -1265,16 +1280,16 @@ class App:
         marks: list[render.Mark] = []
         if self.refusal is not None:
             for v in self.refusal.violations:
-                marks.append(_violation_mark(v))
+                marks.append(mark_of(v))
             marks += self.block_marks
         unit = self.ctrl.selection_unit
         if unit is not None and self.state.battle.selection is not None:
-            marks += [_violation_mark(v) for v in self.coherency(unit)]
+            marks += [mark_of(v) for v in self.coherency(unit)]
             if self.refusal is None or not self.refusal.violations:
-                marks += [_violation_mark(v) for v in self.end_check(unit)]
+                marks += [mark_of(v) for v in self.end_check(unit)]
         removals, _ = self.removal_preview()
         for u in dict.fromkeys(u for u, _ in removals):
-            marks += [_violation_mark(v) for v in self.coherency(u)]
+            marks += [mark_of(v) for v in self.coherency(u)]
         if removals:
             marks.append(render.Mark(models=tuple(m for _, m in removals)))
         return marks
@@ -1324,20 +1339,34 @@ class App:
 
     def _block_label(self, vp: Any, geom: Any, label: str, clamped: bool, *,
                      bad: bool) -> pygame.Rect:
-        """The live figures of a manoeuvre above its ghost (why it is not legal goes in the
-        status line)."""
+        """The live figures of a manoeuvre by its ghost (why it is not legal goes in the status
+        line), placed inside the board, off the block and its handles, a leader line to it when
+        moved off its first place."""
         if not label:
             return pygame.Rect(0, 0, 0, 0)
-        minx, miny, maxx, _ = geom.polygon.bounds
-        x, y = vp.to_px((minx + maxx) / 2, miny)
-        board = self.board_rect()
         text = label + ("  (limit)" if clamped else "")
-        w = render.font(15, bold=True).size(text)[0]
-        x = min(max(x, board.left + w / 2 + 6), board.right - w / 2 - 6)
-        y = max(y - 18, 30.0)
-        return render.text(self.screen, text, (x, y), size=15, bold=True,
-                           colour=(255, 120, 120) if bad else render.TEXT, anchor="midbottom",
-                           box=(0, 0, 0, 200)).inflate(10, 4)
+        p = self.block_label_place(vp, geom, text)
+        x, y, w, h = p.box
+        rects = [draw_placed_leader(self.screen, p)] if p.leader else []
+        rects.append(render.text(self.screen, text, (x + w / 2, y + h - 2), size=15, bold=True,
+                                 colour=(255, 120, 120) if bad else render.TEXT,
+                                 anchor="midbottom", box=(0, 0, 0, 200)).inflate(10, 4))
+        return render.union_rects(rects)
+
+    def block_label_place(self, vp: Any, geom: Any, text: str) -> Placed:
+        """Where a block's readout ``text`` goes: above the block when there is room, inside
+        the board, off the block and its handles."""
+        minx, miny, maxx, maxy = geom.polygon.bounds
+        board = self.board_rect()
+        f = render.font(15, bold=True)
+        w, h = f.size(text)[0] + 10, f.get_height() + 4
+        (x0, y0), (x1, y1) = vp.to_px(minx, miny), vp.to_px(maxx, maxy)
+        avoid = [(x0, y0, x1 - x0, y1 - y0)]
+        avoid += [(px - 12, py - 12, 24, 24) for px, py in
+                  (vp.to_px(*q) for q in handle_points(geom, vp.scale).values())]
+        (p,) = place_labels([(vp.to_px((minx + maxx) / 2, miny), (w, h))],
+                            (board.x, board.y, board.w, board.h), avoid)
+        return p
 
     def _block_live(self) -> tuple[str, bool] | None:
         """The status line while a block manoeuvre or reform is being built: its verdict."""
@@ -1710,13 +1739,6 @@ def _skipped_note(before: GameState, after: GameState) -> str:
     if here is not None and not here.simulated:
         note += f" The {here.title} phase is not simulated: Space goes on."
     return note
-
-
-def _violation_mark(v: Violation) -> render.Mark:
-    label = ""
-    if v.distance is not None:
-        label = f'{v.distance:.2f}"' + (f' (limit {v.limit:g}")' if v.limit is not None else "")
-    return render.Mark(label=label, geometry=v.geometry, models=v.models[:1], pair=v.models[:2])
 
 
 def _verdict_colour(ok: bool, end_reasons: list[str]) -> tuple[int, int, int]:

@@ -19,7 +19,7 @@ import io
 import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -38,6 +38,7 @@ from tabletop.geometry.passages import Passage
 from tabletop.geometry.tolerance import mm
 from tabletop.rules import rulings
 from tabletop.state import Block, GameState, Model, Unit
+from tabletop.view.labels import Placed, place_labels
 from tabletop.view.shapes import block_geom, block_model_polygons
 from tabletop.view.viewport import Viewport
 
@@ -60,6 +61,8 @@ __all__ = [
     "draw_static",
     "draw_zone",
     "font",
+    "model_boxes",
+    "passage_labels",
     "player_colour",
     "render_board",
     "render_passages",
@@ -181,6 +184,12 @@ class Mark:
     """Footprints to outline where they failed (instead of the models' current places)."""
     pair: tuple[str, ...] = ()
     """The models (or model and terrain) the label is about: one label per pair is drawn."""
+    kind: str = ""
+    """The rule it reports (labels of one kind collapse into one when there are many)."""
+    value: float | None = None
+    """The distance measured, inches."""
+    limit: float | None = None
+    """The distance the rule allows or demands, inches."""
 
 
 @dataclass(frozen=True)
@@ -209,6 +218,12 @@ class Overlays:
     """Draw the engagement ranges of this player's models."""
     ruler: tuple[Pt, Pt, str] | None = None
     hover_model: str | None = None
+    label_avoid: list[tuple[float, float, float, float]] = field(default_factory=list)
+    """Screen boxes the path's and the ruler's labels keep off (the moving unit's models)."""
+    label_bounds: tuple[float, float, float, float] | None = None
+    """Where those labels must stay (the board on screen); the surface without it."""
+    taken_labels: list[tuple[float, float, float, float]] = field(default_factory=list)
+    """Screen boxes of labels placed first (a picture's own): the unit labels keep off them."""
 
 
 # -- helpers ------------------------------------------------------------------------------------
@@ -413,12 +428,16 @@ def draw_models(surface: pygame.Surface, state: GameState, vp: Viewport, *,
                 labels: bool = True, outlined: frozenset[str] = frozenset(),
                 badges: Mapping[str, Sequence[tuple[str, str]]] | None = None,
                 picked: frozenset[str] = frozenset(),
-                label_bounds: pygame.Rect | None = None) -> None:
+                label_bounds: pygame.Rect | None = None,
+                taken: Sequence[tuple[float, float, float, float]] = ()
+                ) -> list[tuple[float, float, float, float]]:
     """Draw every base in its shape and facing, coloured by player, and the unit labels, each
     followed by the unit's ``badges`` (``(code, tone)``: what it did this phase, battle-shock,
-    wounds lost). ``picked`` models get a bright ring. Labels are kept inside ``label_bounds``
-    (the board on screen) when given."""
+    wounds lost). ``picked`` models get a bright ring. Labels are placed off the models and off
+    each other and ``taken`` (labels placed before), inside ``label_bounds`` (the board on
+    screen) when given (:func:`~tabletop.view.labels.place_labels`); their boxes."""
     label_jobs: list[tuple[str, Pt, Colour, str]] = []
+    placed_out: list[tuple[float, float, float, float]] = []
     for unit in state.units:
         col = player_colour(state, unit.player)
         sel = unit.id == selected_unit
@@ -452,25 +471,77 @@ def draw_models(surface: pygame.Surface, state: GameState, vp: Viewport, *,
             label_jobs.append((unit.name or unit.id, (sum(xs) / len(xs), min(ys)), col, unit.id))
     if labels:
         size = 12 if vp.scale < 20 else 14
+        bounds = label_bounds or surface.get_rect()
+        jobs = []
         for s, (x, y), col, uid in label_jobs:
-            px, py = vp.to_px(x, y)
             marks = list((badges or {}).get(uid, ()))
             widths = [font(10, bold=True).size(code)[0] + 6 for code, _ in marks]
-            extra = sum(w + 2 for w in widths)
-            cx = px - extra / 2
-            if label_bounds is not None:
-                half = font(size).size(s)[0] / 2 + 4
-                cx = min(max(cx, label_bounds.left + half),
-                         label_bounds.right - half - extra - 4)
-            r = text(surface, s, (cx, py - 3), size=size, anchor="midbottom",
-                     box=(*_shade(col, 0.35), 200))
-            bx = r.right + 6
-            for (code, tone), w in zip(marks, widths, strict=True):
-                box = pygame.Rect(round(bx), r.y, w, r.h)
-                pygame.draw.rect(surface, BADGE_COLOURS.get(tone, BADGE_COLOURS["done"]), box,
-                                 border_radius=3)
-                text(surface, code, box.center, size=10, bold=True, anchor="center")
-                bx += w + 2
+            tw, th = font(size).size(s)
+            jobs.append((s, vp.to_px(x, y), col, marks, widths,
+                         (tw + 8 + sum(w + 2 for w in widths) + (4 if marks else 0), th + 2)))
+        # off the models (all of them) and off each other, inside the board
+        models = model_boxes(state, vp, hidden=hidden)
+        # the first place tried is just above the anchor: 3 px above the unit's top edge
+        places = place_labels([((ax, ay + 11), wh) for _, (ax, ay), _, _, _, wh in jobs],
+                              (bounds.x, bounds.y, bounds.w, bounds.h), taken=taken,
+                              soft=models, soft_weight=1.0)
+        for (s, _, col, marks, widths, _), p in zip(jobs, places, strict=True):
+            _unit_label(surface, s, col, marks, widths, p, size)
+            placed_out.append(p.box)
+    return placed_out
+
+
+def _unit_label(surface: pygame.Surface, s: str, col: Colour,
+                marks: list[tuple[str, str]], widths: list[int], p: Placed, size: int) -> None:
+    """A unit's label in its box at ``p`` (a leader line to the unit when moved off its
+    place), followed by its badges."""
+    x, y, w, h = p.box
+    if p.leader:
+        _leader(surface, p)
+    back = pygame.Surface((round(w), round(h)), pygame.SRCALPHA)
+    back.fill((*_shade(col, 0.35), 200))
+    surface.blit(back, (round(x), round(y)))
+    r = text(surface, s, (x + 4, y + 1), size=size)
+    bx = r.right + 6
+    for (code, tone), bw in zip(marks, widths, strict=True):
+        box = pygame.Rect(round(bx), r.y, bw, r.h)
+        pygame.draw.rect(surface, BADGE_COLOURS.get(tone, BADGE_COLOURS["done"]), box,
+                         border_radius=3)
+        text(surface, code, box.center, size=10, bold=True, anchor="center")
+        bx += bw + 2
+
+
+def _leader(surface: pygame.Surface, p: Placed) -> pygame.Rect:
+    """A line from a label's anchor to the nearest point of its box; the rect touched."""
+    x, y, w, h = p.box
+    ax, ay = p.anchor
+    near = (min(max(ax, x), x + w), min(max(ay, y), y + h))
+    r = pygame.draw.line(surface, (0, 0, 0), p.anchor, near, 3)
+    pygame.draw.line(surface, (230, 230, 230), p.anchor, near, 1)
+    return r
+
+
+def model_boxes(state: GameState, vp: Viewport, *, units: Iterable[str] | None = None,
+                hidden: frozenset[str] = frozenset()) -> list[tuple[float, float, float, float]]:
+    """The screen boxes ``(x, y, w, h)`` of the placed models (of ``units`` only, if given;
+    t9a blocks as a whole): what labels keep off."""
+    keep = set(units) if units is not None else None
+    out = []
+    for unit in state.units:
+        if keep is not None and unit.id not in keep:
+            continue
+        if isinstance(unit, Block):
+            x0, y0, x1, y1 = block_geom(unit).polygon.bounds
+            (px0, py0), (px1, py1) = vp.to_px(x0, y0), vp.to_px(x1, y1)
+            out.append((px0, py0, px1 - px0, py1 - py0))
+            continue
+        for m in unit.models:
+            if m.at is None or m.id in hidden:
+                continue
+            cx, cy = vp.to_px(*m.at)
+            r = vp.length(m.base.radius)
+            out.append((cx - r, cy - r, 2 * r, 2 * r))
+    return out
 
 
 def _draw_model(surface: pygame.Surface, vp: Viewport, m: Model, col: Colour, *,
@@ -518,9 +589,19 @@ def draw_board(surface: pygame.Surface, state: GameState, vp: Viewport, *,
     if ov.zone is not None:
         draw_zone(surface, ov.zone, vp, fill=ov.zone_colour)
     outlined = frozenset(m for mark in ov.marks if not mark.outlines for m in mark.models)
-    draw_models(surface, state, vp, hidden=ov.hidden_models, selected_unit=ov.selected_unit,
-                labels=labels, outlined=outlined)
-    draw_overlays(surface, state, vp, ov, zone=False)
+    bf = state.battlefield
+    (x0, y0), (x1, y1) = vp.to_px(0, 0), vp.to_px(bf.width, bf.depth)
+    on_board = pygame.Rect(round(x0), round(y0), round(x1 - x0), round(y1 - y0)).clip(
+        surface.get_rect())
+    boxes = draw_models(surface, state, vp, hidden=ov.hidden_models,
+                        selected_unit=ov.selected_unit, labels=labels, outlined=outlined,
+                        label_bounds=on_board, taken=ov.taken_labels)
+    # the overlays' readouts keep off the unit labels and the models they are about
+    moving = model_boxes(state, vp, units=[ov.selected_unit]) if ov.selected_unit else []
+    draw_overlays(surface, state, vp, replace(
+        ov, label_avoid=[*ov.label_avoid, *boxes, *moving],
+        label_bounds=ov.label_bounds or (on_board.x, on_board.y, on_board.w, on_board.h)),
+        zone=False)
 
 
 def draw_zone(surface: pygame.Surface, geom: BaseGeometry, vp: Viewport, *,
@@ -614,14 +695,32 @@ def draw_overlays(surface: pygame.Surface, state: GameState, vp: Viewport, ov: O
         rects.append(surface.get_rect())
     for g in ov.ghosts:
         rects.append(draw_ghost(surface, vp, g))
+    r = surface.get_rect()
+    bounds = ov.label_bounds or (r.x, r.y, r.w, r.h)
     if ov.path is not None and len(ov.path.points) >= 2:
-        rects.append(draw_path(surface, vp, ov.path))
+        rects.append(draw_path(surface, vp, ov.path, bounds=bounds, avoid=ov.label_avoid))
     for mark in ov.marks:
         rects.append(draw_mark(surface, state, vp, mark))
     if ov.ruler is not None:
         a, b, label = ov.ruler
-        rects.append(draw_ruler(surface, vp, a, b, label))
+        rects.append(draw_ruler(surface, vp, a, b, label, bounds=bounds, avoid=ov.label_avoid))
     return rects
+
+
+def _placed_text(surface: pygame.Surface, s: str, anchor: Pt, bounds: tuple[float, ...],
+                 avoid: Sequence[tuple[float, float, float, float]], *, colour: Colour = TEXT,
+                 size: int = 14) -> pygame.Rect:
+    """A bold boxed readout by ``anchor``, placed inside ``bounds`` and off ``avoid``
+    (:func:`~tabletop.view.labels.place_labels`), with a leader line when moved off its first
+    place; the rect touched."""
+    f = font(size, bold=True)
+    w, h = f.size(s)[0] + 8, f.get_height() + 2
+    (p,) = place_labels([(anchor, (w, h))], bounds, avoid)  # type: ignore[arg-type]
+    x, y, _, _ = p.box
+    rects = [_leader(surface, p)] if p.leader else []
+    rects.append(text(surface, s, (x + w / 2, y + h - 1), size=size, bold=True, colour=colour,
+                      anchor="midbottom", box=(0, 0, 0, 200)).inflate(10, 4))
+    return union_rects(rects)
 
 
 def draw_ghost(surface: pygame.Surface, vp: Viewport, g: Ghost) -> pygame.Rect:
@@ -633,15 +732,18 @@ def draw_ghost(surface: pygame.Surface, vp: Viewport, g: Ghost) -> pygame.Rect:
                         _facing_tick(surface, vp, g.base, g.at, g.facing, (255, 255, 255))))
 
 
-def draw_ruler(surface: pygame.Surface, vp: Viewport, a: Pt, b: Pt, label: str) -> pygame.Rect:
-    """The measuring tape from ``a`` to ``b`` (inches) with its label."""
+def draw_ruler(surface: pygame.Surface, vp: Viewport, a: Pt, b: Pt, label: str, *,
+               bounds: tuple[float, float, float, float] | None = None,
+               avoid: Sequence[tuple[float, float, float, float]] = ()) -> pygame.Rect:
+    """The measuring tape from ``a`` to ``b`` (inches) with its label by its middle (inside
+    ``bounds``, off ``avoid``)."""
     pa, pb = vp.to_px(*a), vp.to_px(*b)
     rects = [pygame.draw.line(surface, (20, 20, 20), pa, pb, 4),
              pygame.draw.line(surface, (255, 230, 80), pa, pb, 2)]
     rects += [pygame.draw.circle(surface, (255, 230, 80), p, 4) for p in (pa, pb)]
     mid = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
-    rects.append(text(surface, label, (mid[0], mid[1] - 8), size=14, bold=True,
-                      anchor="midbottom", box=(0, 0, 0, 190)).inflate(10, 4))
+    r = surface.get_rect()
+    rects.append(_placed_text(surface, label, mid, bounds or (r.x, r.y, r.w, r.h), avoid))
     return union_rects(rects)
 
 
@@ -663,17 +765,20 @@ def engagement_geometry(state: GameState, player: str, *,
     return shapely.union_all(rings) if rings else Polygon()
 
 
-def draw_path(surface: pygame.Surface, vp: Viewport, path: PathOverlay) -> pygame.Rect:
-    """Draw a path with a length label (``4.7" / 9"``) at its end; the rect touched."""
+def draw_path(surface: pygame.Surface, vp: Viewport, path: PathOverlay, *,
+              bounds: tuple[float, float, float, float] | None = None,
+              avoid: Sequence[tuple[float, float, float, float]] = ()) -> pygame.Rect:
+    """Draw a path with a length label (``4.7" / 9"``) by its end (inside ``bounds``, off
+    ``avoid``: the moving unit's models); the rect touched."""
     pts = _px(vp, path.points)
     rects = [pygame.draw.lines(surface, (0, 0, 0), False, pts, 5),
              pygame.draw.lines(surface, PATH, False, pts, 2)]
     rects += [pygame.draw.circle(surface, PATH, p, 3) for p in pts[1:-1]]
     label = f'{path.length:.1f}"' + (f' / {_inches(path.cap)}' if path.cap is not None else "")
     over = path.cap is not None and path.length > path.cap + 1e-6
-    rects.append(text(surface, label, (pts[-1][0] + 14, pts[-1][1] - 14), size=15, bold=True,
-                      colour=(255, 120, 120) if over else TEXT, anchor="bottomleft",
-                      box=(0, 0, 0, 200)).inflate(10, 4))
+    r = surface.get_rect()
+    rects.append(_placed_text(surface, label, pts[-1], bounds or (r.x, r.y, r.w, r.h), avoid,
+                              colour=(255, 120, 120) if over else TEXT, size=15))
     return union_rects(rects)
 
 
@@ -1043,7 +1148,14 @@ def render_passages(state: GameState, base: Footprint, found: Sequence[Passage]
     bf = state.battlefield
     size = (round(bf.width * 20 + 40), round(bf.depth * 20 + 68))
     vp = Viewport.fit(bf.width, bf.depth, (0, 28, size[0], size[1] - 28), margin=20)
-    surf = render_board(state, size=size, viewport=vp)
+    labels = passage_labels(state, vp, found)  # placed first: the unit labels keep off them
+    taken = [pl.box for _, _, pl in labels]
+    for p in found:
+        if p.passes:
+            x0, y0, x1, y1 = base.placed(*p.middle, p.facing).bounds
+            (px0, py0), (px1, py1) = vp.to_px(x0, y0), vp.to_px(x1, y1)
+            taken.append((px0, py0, px1 - px0, py1 - py0))
+    surf = render_board(state, size=size, viewport=vp, overlays=Overlays(taken_labels=taken))
     for p in found:
         col = PASSES if p.passes else VIOLATION
         if p.passes:
@@ -1053,10 +1165,27 @@ def render_passages(state: GameState, base: Footprint, found: Sequence[Passage]
         a, b = vp.to_px(*p.neck[0]), vp.to_px(*p.neck[1])
         pygame.draw.line(surf, (0, 0, 0), a, b, 5)
         pygame.draw.line(surf, col, a, b, 3)
-        label = (f'{p.width:.2f}" ok at {p.facing:.0f}°' if p.passes else
-                 f'{p.width:.2f}" < {p.needs:.2f}"' if p.facings is None else
-                 f'{p.width:.2f}" shut by {p.blocked_by}')
-        mx, my = vp.to_px(*p.middle)
-        text(surf, label, (mx, my - 12), size=12, bold=True, colour=col, anchor="midbottom",
-             box=(0, 0, 0, 200))
+    for s, col, pl in labels:
+        x, y, w, h = pl.box
+        if pl.leader:
+            _leader(surf, pl)
+        text(surf, s, (x + w / 2, y + h - 1), size=12, bold=True, colour=col,
+             anchor="midbottom", box=(0, 0, 0, 200))
     return surf
+
+
+def passage_labels(state: GameState, vp: Viewport, found: Sequence[Passage]
+                   ) -> list[tuple[str, Colour, Placed]]:
+    """The label of each passage (its width and the answer), placed off each other and off the
+    models, inside the board, a leader line to its neck when moved off its first place."""
+    bf = state.battlefield
+    labels = [(f'{p.width:.2f}" ok at {p.facing:.0f}°' if p.passes else
+               f'{p.width:.2f}" < {p.needs:.2f}"' if p.facings is None else
+               f'{p.width:.2f}" shut by {p.blocked_by}', PASSES if p.passes else VIOLATION,
+               vp.to_px(*p.middle)) for p in found]
+    f = font(12, bold=True)
+    sizes = [(f.size(s)[0] + 8, f.get_height() + 2) for s, _, _ in labels]
+    (bx0, by0), (bx1, by1) = vp.to_px(0, 0), vp.to_px(bf.width, bf.depth)
+    places = place_labels([(a, wh) for (_, _, a), wh in zip(labels, sizes, strict=True)],
+                          (bx0, by0, bx1 - bx0, by1 - by0), model_boxes(state, vp))
+    return [(s, col, pl) for (s, col, _), pl in zip(labels, places, strict=True)]

@@ -169,8 +169,12 @@ def _pattern(ids: tuple[str, ...]) -> re.Pattern[str]:
 
 def named(state: GameState, text: str) -> str:
     """``text`` (a rule's reason) with unit ids replaced by unit names (model ids stay: they are
-    the only names models have)."""
+    the only names models have); a name already in the text stays as it is (a unit ``squad``
+    named ``Tactical squad`` is not renamed inside its own name)."""
     names = {u.id: u.name for u in state.units if u.name and u.name != u.id}
     if not names or not text:
         return text
-    return _pattern(tuple(names)).sub(lambda m: names[m.group(1)], text)
+    keep = {n for n in names.values() if n not in names}
+    return _pattern(tuple(names) + tuple(sorted(keep))).sub(
+        lambda m: names.get(m.group(1), m.group(1)) if m.group(1) not in keep else m.group(1),
+        text)

@@ -13,7 +13,7 @@ from tabletop.rules.violation import Violation
 from tabletop.rulesets import apply_action
 from tabletop.scenario.io import load_scenario, shipped
 from tabletop.state import GameState
-from tabletop.view.app import _violation_mark
+from tabletop.view.boardlabels import mark_of
 from tabletop.view.render import Mark, mark_anchor
 
 from support.view_support import LR_AT, demo_land_raider, key, post, small_state
@@ -27,7 +27,7 @@ def ok(state: GameState, action: dict) -> GameState:  # type: ignore[type-arg]
 
 def anchors(state: GameState, violations: tuple[Violation, ...]
             ) -> list[tuple[Violation, Point]]:
-    return [(v, Point(mark_anchor(state, _violation_mark(v)))) for v in violations]
+    return [(v, Point(mark_anchor(state, mark_of(v)))) for v in violations]
 
 
 def base_of(state: GameState, mid: str) -> Polygon:
@@ -108,7 +108,8 @@ def test_the_window_draws_the_turn_refusal_label_by_the_land_raider(app_factory)
     key(app, pygame.K_e)
     assert app.refusal is not None and not app.refusal.ok
     labelled = [m for m in app._marks() if m.label]
-    assert labelled and any("limit 0" in m.label for m in labelled)
+    assert labelled and any(m.label.endswith('" off the battlefield') for m in labelled)
+    assert not any("limit 0" in m.label for m in labelled)
     lr = base_of(app.ctrl.state, "lr1")
     for m in labelled:
         assert lr.distance(Point(mark_anchor(app.ctrl.state, m))) < 1e-6
