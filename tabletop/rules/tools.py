@@ -9,6 +9,10 @@ the queries; it never asks which ruleset it plays.
   and the ghost snaps to it (:class:`ModelDragQueries`).
 - :data:`BLOCK_DRAG`: drag a rank-and-file block's front edge or corners to move or wheel it
   (:class:`BlockDragQueries`).
+- :data:`THREAT`: where an enemy unit could charge next turn, and where a unit may end its move
+  out of every charge (:class:`ThreatQueries`; the window's T and O keys, ``tabletop threat``
+  and ``tabletop safe``). A ruleset that answers neither offers a tool whose queries raise
+  :class:`~tabletop.errors.UserError` saying why.
 """
 
 from __future__ import annotations
@@ -19,16 +23,21 @@ from typing import Any, Protocol
 from shapely.geometry.base import BaseGeometry
 
 from tabletop.geometry.blocks import BlockGeom
+from tabletop.rules.threat import Odds, SafeGround, Threat
 from tabletop.rules.violation import Violation
 from tabletop.state import Block, GameState
 
-__all__ = ["BLOCK_DRAG", "MODEL_DRAG", "BlockDragQueries", "BlockRanges", "ModelDragQueries"]
+__all__ = ["BLOCK_DRAG", "MODEL_DRAG", "THREAT", "BlockDragQueries", "BlockRanges",
+           "ModelDragQueries", "ThreatQueries"]
 
 MODEL_DRAG = "model-drag"
 """Drag models to where they end."""
 
 BLOCK_DRAG = "block-drag"
 """Drag a block's front edge or corners."""
+
+THREAT = "threat"
+"""Threat ranges and safe ground."""
 
 
 class ModelDragQueries(Protocol):
@@ -103,3 +112,21 @@ class BlockDragQueries(Protocol):
 
     def can_reform(self, state: GameState) -> bool:
         """Whether the selected block may stage a reform now."""
+
+
+class ThreatQueries(Protocol):
+    """What threat ranges and safe ground ask of a ruleset (:mod:`tabletop.rules.threat`)."""
+
+    def threat(self, state: GameState, unit_id: str, *, max_roll: int = 12) -> Threat:
+        """The threat of ``unit_id`` as the board stands, with its charge bands up to
+        ``max_roll``; :class:`~tabletop.errors.UserError` when the ruleset answers none."""
+
+    def safe(self, state: GameState, unit_id: str, move: str, odds: Odds, *,
+             model: str | None = None, roll: int | None = None, objective: int | None = None
+             ) -> SafeGround:
+        """Where the models of ``unit_id`` (or ``model`` alone) may end ``move`` out of every
+        enemy unit's charge at ``odds``; ``objective`` (1-based): only within range of that
+        objective marker. :class:`~tabletop.errors.UserError` when the ruleset answers none."""
+
+    def moves(self) -> tuple[str, ...]:
+        """The move types :meth:`safe` answers for."""

@@ -25,11 +25,13 @@ from tabletop.errors import UserError, quote
 from tabletop.rules.actions import Losses
 from tabletop.rules.result import ActionResult
 from tabletop.rules.ruleset import Ruleset
+from tabletop.rules.tools import THREAT, ThreatQueries
 from tabletop.rules.turns import TriggerRegistry
 from tabletop.rulesets import t9a_2, wh40k_11e
 from tabletop.state import GameState
 
-__all__ = ["REGISTRY", "Ruleset", "apply_action", "apply_actions", "get", "names", "of"]
+__all__ = ["REGISTRY", "Ruleset", "apply_action", "apply_actions", "get", "names", "of",
+           "threat_queries"]
 
 REGISTRY: Mapping[str, Ruleset] = MappingProxyType({r.name: r for r in (
     wh40k_11e.RULESET,
@@ -55,6 +57,16 @@ def get(name: str) -> Ruleset:
 def of(state: GameState) -> Ruleset:
     """The ruleset of the game ``state``."""
     return get(state.ruleset)
+
+
+def threat_queries(state: GameState) -> ThreatQueries:
+    """The threat ranges and safe ground of the game's ruleset (its ``"threat"`` tool);
+    :class:`~tabletop.errors.UserError` when it offers none (a ruleset that offers one and
+    does not answer says why when asked)."""
+    tool: ThreatQueries | None = of(state).tools.get(THREAT)
+    if tool is None:
+        raise UserError(f"the ruleset {quote(state.ruleset)} answers no threat ranges")
+    return tool
 
 
 def apply_action(state: GameState, action: Mapping[str, Any], *,

@@ -61,7 +61,8 @@ from tabletop.view.panel import (
     group_refusals,
 )
 from tabletop.view.roster import markers
-from tabletop.view.threat import Threat, threat
+from tabletop.view.threatview import Layer as ThreatLayer
+from tabletop.view.threatview import draw_legend
 from tabletop.view.viewport import Viewport
 
 __all__ = ["PANEL_W", "STOP_SIGNALS", "App", "NoDisplay", "manoeuvre_text", "play",
@@ -72,8 +73,6 @@ STATUS_H = 40
 BAD_RED = (255, 110, 110)
 OK_GREEN = (120, 210, 120)
 ACCENT = (255, 226, 110)
-THREAT_MOVE: render.RGBA = (255, 90, 60, 70)
-THREAT_ADVANCE: render.RGBA = (255, 150, 60, 40)
 
 WAIT_MS = 500
 """How long the idle loop sleeps waiting for an event (nothing is drawn while it waits)."""
@@ -163,8 +162,8 @@ class App:
         self._removals: tuple[Any, Any] | None = None
         self.dialog: Dialog | None = None
         self._dialog_buttons: list[tuple[pygame.Rect, str]] = []
-        self.threat_unit: str | None = None
-        self._threat: tuple[Any, Threat | None] | None = None
+        self.threats = ThreatLayer()
+        """What T and O show (:mod:`tabletop.view.threatview`)."""
         self.rows: list[Row] = []
         self._cache: dict[str, tuple[Any, Any]] = {}
         self._elig: tuple[Any, list[MoveRow]] | None = None
@@ -785,34 +784,102 @@ class App:
             self._save_as_answer(str(d.data["path"]), overwrite=True)
 
     def toggle_threat(self) -> None:
-        """T: show (or hide) the threat range of the focused unit."""
+        """T: show (or hide) where the focused unit could charge next turn."""
         unit = self.ctrl.focus
-        if self.threat_unit is not None and (unit is None or unit == self.threat_unit):
-            self.threat_unit = None
+        lay = self.threats
+        if lay.threat_unit is not None and (unit is None or unit == lay.threat_unit):
+            lay.threat_unit, lay.threat = None, None
             self.message = "threat range hidden"
         elif unit is None:
-            self.message = "click a unit first, then T shows where it could reach and engage"
+            self.message = "click a unit first, then T shows where it could charge next turn"
         else:
             t0 = time.perf_counter()
-            th = self._threat_of(unit)
-            if th is None:
-                self.message = f"{turn.unit_label(self.state, unit)}: no threat range " \
-                               "(threat ranges are for units of models on the battlefield)"
+            try:
+                th = self.rules.threat(self.state, unit)
+            except UserError as exc:
+                self.message = f"{turn.unit_label(self.state, unit)}: {exc}"
+                self.dirty = True
+                return
+            lay.threat_unit, lay.threat, lay.threat_state = unit, th, self.state
+            name = turn.unit_label(self.state, unit)
+            took = f"({time.perf_counter() - t0:.2f} s)"
+            if th.charges:
+                self.message = (f"threat of {name}: where a model alone is charged after its "
+                                f"normal move, each roll from 3+ (red, 97%) to 12 (yellow, 3%); "
+                                f"the Charge phase is not simulated {took}")
             else:
-                self.threat_unit = unit
-                how = "fall back" if th.move_type == "fall-back" else "normal move"
-                self.message = (f"threat of {turn.unit_label(self.state, unit)}: where its "
-                                f"models could end a {how} (dark) or an advance of 6\" (light), "
-                                f"grown by 2\" engagement ({time.perf_counter() - t0:.2f} s)")
-                if th.reasons:
-                    self.message += "; " + "; ".join(th.reasons)
+                self.message = f"threat of {name}: {th.move} zone only: {th.reason} {took}"
         self.dirty = True
 
-    def _threat_of(self, unit: str) -> Threat | None:
-        key = (unit, self.ctrl.state.units)
-        if self._threat is None or self._threat[0] != key:
-            self._threat = (key, threat(self.ctrl.state, unit))
-        return self._threat[1]
+    def _refresh_threat(self) -> None:
+        """The threat shown, again for the board as it stands (a model moved)."""
+        lay = self.threats
+        if lay.threat_unit is None or (lay.threat is not None and lay.threat_state is self.state):
+            return
+        try:
+            lay.threat = self.rules.threat(self.state, lay.threat_unit)
+        except (UserError, KeyError):
+            lay.threat_unit, lay.threat = None, None
+        lay.threat_state = self.state
+
+    def toggle_safe(self, *, odds: int = 0, objective: bool = False) -> None:
+        """O: show (or hide) where the focused unit may end its move out of every enemy
+        charge; - and = change the odds, Shift+O the objective it must stay near."""
+        lay = self.threats
+        unit = self.ctrl.focus or self.ctrl.selection_unit
+        if not (odds or objective):
+            if lay.safe_unit is not None and (unit is None or unit == lay.safe_unit):
+                lay.safe_unit, lay.safe = None, None
+                self.message = "safe ground hidden"
+                self.dirty = True
+                return
+            if unit is None:
+                self.message = "click a unit first, then O shows where it may end its move " \
+                               "out of every enemy charge"
+                self.dirty = True
+                return
+            lay.safe_unit = unit
+        elif lay.safe_unit is None:
+            self.message = "O first shows safe ground; then - and = change the odds"
+            self.dirty = True
+            return
+        if odds:
+            lay.change_odds(odds)
+        if objective:
+            lay.next_objective(len(self.state.objectives))
+        self._compute_safe()
+        self.dirty = True
+
+    def _compute_safe(self) -> None:
+        lay = self.threats
+        if lay.safe_unit is None:
+            return
+        st = self.state
+        sel = st.battle.selection
+        move, roll = ("normal", None)
+        if sel is not None and sel.unit == lay.safe_unit and sel.move in ("normal", "advance",
+                                                                            "fall-back"):
+            move, roll = sel.move, sel.roll
+        t0 = time.perf_counter()
+        try:
+            lay.safe = self.rules.safe(st, lay.safe_unit, move, lay.odds, roll=roll,
+                                       objective=lay.objective)
+        except UserError as exc:
+            lay.safe_unit, lay.safe = None, None
+            self.message = str(exc)
+            return
+        lay.safe_state = st
+        sg = lay.safe
+        near = f", near objective {lay.objective}" if lay.objective else ""
+        self.message = (f"safe ground of {turn.unit_label(st, lay.safe_unit)} ({move} move"
+                        f"{near}): green is {lay.odds.text()}; {len(sg.counted)} enemy units "
+                        f"counted, {len(sg.skipped)} not; - / = odds, Shift+O objective "
+                        f"({time.perf_counter() - t0:.2f} s)")
+
+    def _refresh_safe(self) -> None:
+        lay = self.threats
+        if lay.safe_unit is not None and lay.safe_state is not self.state:
+            self._compute_safe()
 
     def _block_refusal_marks(self, state: GameState, block: Block) -> list[render.Mark]:
         """The block outlined where its move was refused, with a line to everything within 1"."""
@@ -882,6 +949,12 @@ class App:
                 self.ctrl.viewport = self._fit()
             elif k == "threat":
                 self.toggle_threat()
+            elif k == "safe":
+                self.toggle_safe()
+            elif k == "safe-odds":
+                self.toggle_safe(odds=int(it.data["step"]))
+            elif k == "safe-objective":
+                self.toggle_safe(objective=True)
             elif k == "toggle":
                 what = it.data["what"]
                 setattr(self, what, not getattr(self, what))
@@ -1151,11 +1224,13 @@ class App:
         focus = c.focus or c.selection_unit
         bt = c.blocks
         bdrag = bt.drag if bt is not None else None
-        threat_th = self._threat_of(self.threat_unit) if self.threat_unit else None
+        self._refresh_threat()
+        self._refresh_safe()
+        lay = self.threats
         chosen = frozenset(m for v in self.next_choice.values() if isinstance(v, list)
                            for m in v)
         key = (vp, size, self.grid, Ref(st), hidden, focus, outlined, frozenset(c.picked),
-               chosen, self.engagement, Ref(threat_th), Ref(drag), Ref(bdrag),
+               chosen, self.engagement, Ref(lay.threat), Ref(lay.safe), Ref(drag), Ref(bdrag),
                Ref(self.refusal), len(self.block_marks))
         hit = self._cache.get("base")
         if hit is not None and hit[0] == key:
@@ -1187,11 +1262,13 @@ class App:
                 col = render._shade(render.player_colour(st, enemy), 1.4)
                 self._blit_sprite(base, render.zone_sprite(
                     render.engagement_geometry(st, enemy), vp, board, fill=(*col, 36), edge=col))
-        if threat_th is not None:
-            self._blit_sprite(base, render.zone_sprite(threat_th.engage_advance, vp, board,
-                                                       fill=THREAT_ADVANCE, edge=None))
-            self._blit_sprite(base, render.zone_sprite(threat_th.engage_move, vp, board,
-                                                       fill=THREAT_MOVE, edge=(255, 120, 90)))
+        for shade in lay.shades():
+            self._blit_sprite(base, render.zone_sprite(shade.geometry, vp, board,
+                                                       fill=shade.fill, edge=shade.edge))
+        lines, rolls = lay.legend(st)
+        if lines:
+            draw_legend(base, (board.x + 8, board.y + 8),
+                        [render.fit_text(t, board.w - 40) for t in lines], rolls)
         if drag is not None:
             zone = drag.zones.get(drag.anchor)
             geom = getattr(zone, "geometry", None)
@@ -1504,8 +1581,11 @@ class App:
             tools.append("grid")
         if self.engagement:
             tools.append("engagement")
-        if self.threat_unit:
+        if self.threats.threat_unit:
             tools.append("threat")
+        if self.threats.safe_unit:
+            tools.append(f"safe {self.threats.odds.need}+" if self.threats.odds.need <= 12
+                         else "safe")
         key = (msg, colour, tuple(tools), r.size)
         if not full and key == self._status:
             return []
@@ -1603,7 +1683,8 @@ class App:
             "Esc cancels a drag, then a selection none of whose models moved.",
             "Ctrl+Z / Ctrl+Y undo and redo over the phase (committed units too; dice stand).",
             "Space: the next step (it asks when units have not moved).",
-            "M ruler · G grid · 2 engagement ranges · T threat range of the clicked unit.",
+            "M ruler · G grid · 2 engagement ranges · T where the clicked unit could charge.",
+            "O where it may end out of every charge (- / = odds, Shift+O near an objective).",
             "Wheel zooms · right/middle drag pans · Home fits the board · P screenshot.",
             "Ctrl+S save (beside the file opened) · Ctrl+Shift+S save as · Ctrl+Q quit.",
         ]

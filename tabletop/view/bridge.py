@@ -19,6 +19,7 @@ from shapely.geometry.base import BaseGeometry
 from tabletop import rulesets
 from tabletop.geometry.blocks import BlockGeom
 from tabletop.rules.ruleset import Eligibility
+from tabletop.rules.threat import Odds, SafeGround, Threat
 from tabletop.rules.tools import (
     BLOCK_DRAG,
     MODEL_DRAG,
@@ -276,6 +277,18 @@ class Rules:
         """Whether the selected block may stage a reform now."""
         tool = self._blocks(state)
         return tool.can_reform(state) if tool is not None else False
+
+    # -- threat ranges and safe ground (:class:`tabletop.rules.tools.ThreatQueries`) ---------
+    def threat(self, state: GameState, unit_id: str) -> Threat:
+        """Where ``unit_id`` could charge next turn; :class:`~tabletop.errors.UserError` saying
+        why when the game's ruleset answers none."""
+        return rulesets.threat_queries(state).threat(state, unit_id)
+
+    def safe(self, state: GameState, unit_id: str, move: str, odds: Odds, *,
+             roll: int | None = None, objective: int | None = None) -> SafeGround:
+        """Where the models of ``unit_id`` may end ``move`` out of every enemy's charge."""
+        return rulesets.threat_queries(state).safe(state, unit_id, move, odds, roll=roll,
+                                                   objective=objective)
 
 
 

@@ -135,6 +135,9 @@ class Intent:
     - ``"focus"``: the unit ``data["unit"]`` is shown in the panel (no rules involved);
     - ``"save"``, ``"save-as"``, ``"screenshot"``, ``"quit"``, ``"fit"`` (zoom to fit);
     - ``"threat"``: show or hide the threat range of the focused unit;
+    - ``"safe"``: show or hide the safe ground of the focused unit (O), ``"safe-odds"``
+      (``step``: +1 stricter, -1 laxer; = and -), ``"safe-objective"`` (Shift+O: near the next
+      objective);
     - ``"toggle"``: flip the view option ``data["what"]`` (``grid``, ``engagement``, ``help``).
     """
 
@@ -626,6 +629,11 @@ class Controller:
                   "space": "next", "t": "threat", "p": "screenshot", "f12": "screenshot"}
         if name in simple:
             return [Intent(simple[name])]
+        if name == "o":
+            return [Intent("safe-objective" if shift else "safe")]
+        odds = {"-": -1, "keypad -": -1, "=": 1, "+": 1, "keypad +": 1}
+        if name in odds:
+            return [Intent("safe-odds", {"step": odds[name]})]
         if name == "r":
             self.picked = set()
             return [Intent("actions", {"actions": [{"do": "reset"}]})]

@@ -14,7 +14,7 @@ from tabletop.errors import UserError
 from tabletop.rules.actions import Field
 from tabletop.rules.result import ActionResult
 from tabletop.rules.ruleset import MoveType, Ruleset
-from tabletop.rules.tools import BLOCK_DRAG, MODEL_DRAG
+from tabletop.rules.tools import BLOCK_DRAG, MODEL_DRAG, THREAT
 from tabletop.rules.turns import Phase, Step, TriggerRegistry, TurnStructure
 from tabletop.state import GameState, Unit
 
@@ -37,7 +37,7 @@ def test_the_registry_holds_one_object_per_ruleset() -> None:
 @pytest.mark.parametrize(("state", "tool"), [(WH, MODEL_DRAG), (T9, BLOCK_DRAG)])
 def test_every_ruleset_answers_the_same_questions(state: GameState, tool: str) -> None:
     r = rulesets.of(state)
-    assert set(r.tools) == {tool}
+    assert set(r.tools) == {tool, THREAT}  # every ruleset answers threats, or says why not
     assert r.turn.phase(state.battle.phase).step(state.battle.step).name == "move-units"
     unit = state.units[0].id
     elig = r.eligibility(state, unit)

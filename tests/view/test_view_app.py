@@ -484,9 +484,10 @@ def test_zoom_to_fit_the_refusal_list_scrolls_and_t_shows_a_threat(tmp_path) -> 
     post(app, pygame.MOUSEBUTTONUP, pos=app.ctrl.viewport.to_px(12.0, 3.0), button=1)
     assert app.ctrl.focus == "foe"
     key(app, pygame.K_t)
-    assert app.threat_unit == "foe" and "threat of Foes" in app.message
+    assert app.threats.threat_unit == "foe" and "threat of Foes" in app.message
+    assert app.threats.threat is not None and app.threats.threat.charges
     key(app, pygame.K_t)
-    assert app.threat_unit is None
+    assert app.threats.threat_unit is None
 
 
 def test_a_signal_stops_the_window_without_asking_and_says_where_the_log_is(  # type: ignore[no-untyped-def]

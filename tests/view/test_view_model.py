@@ -4,26 +4,18 @@ tray, turn texts, threat ranges (no SDL)."""
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import replace
 from pathlib import Path
 
-import pytest
-from shapely.geometry import Point
-
 from tabletop.cli.play import default_save_path
-from tabletop.geometry.footprints import parse_base
 from tabletop.rulesets import apply_action, apply_actions
 from tabletop.scenario.io import load_scenario, save_scenario, shipped
-from tabletop.state import Battle, Battlefield, GameState, Model, Player, Unit
+from tabletop.state import GameState
 from tabletop.view import turn
 from tabletop.view.dicetray import tray_rolls
 from tabletop.view.history import History, SessionLog
 from tabletop.view.labels import place_labels
 from tabletop.view.roster import markers, roster
-from tabletop.view.threat import threat
-
-from support.view_support import small_state
 
 
 def demo() -> GameState:
@@ -218,29 +210,3 @@ def test_next_label_pending_units_and_names() -> None:
     assert not turn.shows_cp(t9a) and turn.shows_cp(s)
 
 
-# -- threat ranges --------------------------------------------------------------------------
-def test_threat_on_open_ground_is_the_move_plus_engagement_disc() -> None:
-    b32 = parse_base("32mm")
-    r = b32.radius
-    lone = Unit("lone", "blue", ("INFANTRY",), 6, 1, 7, 1, (Model("l1", b32, at=(30.0, 22.0)),))
-    far = Unit("far", "red", ("INFANTRY",), 6, 1, 7, 1, (Model("f1", b32, at=(3.0, 3.0)),))
-    s = GameState("open", "wh40k-11e", Battle(2, "red", "movement", step="move-units"),
-                  (Player("red"), Player("blue")), Battlefield(60.0, 44.0), units=(far, lone))
-    th = threat(s, "lone")
-    assert th is not None and th.move_type == "normal"
-    for reach, d in ((th.engage_move, 6.0), (th.engage_advance, 12.0)):
-        want = math.pi * (d + r + 2.0) ** 2
-        assert reach.area == pytest.approx(want, rel=0.01)
-        assert reach.contains(Point(30.0 + d + r + 1.99, 22.0))
-        assert not reach.contains(Point(30.0 + d + r + 2.05, 22.0))
-
-
-def test_threat_of_an_engaged_unit_is_its_fall_back() -> None:
-    th = threat(demo(), "genestealers")
-    assert th is not None and th.move_type == "fall-back"
-    assert th.move.equals(th.advance)
-
-
-def test_no_threat_for_a_unit_off_the_battlefield_or_a_block() -> None:
-    assert threat(demo(), "bladeguard") is None
-    assert threat(small_state(), "squad") is not None

@@ -22,10 +22,10 @@ from tabletop.errors import ident
 from tabletop.rules.actions import ActionSchema, Field
 from tabletop.rules.result import ActionResult
 from tabletop.rules.ruleset import MoveType, Preview, Ruleset
-from tabletop.rules.tools import BLOCK_DRAG
+from tabletop.rules.tools import BLOCK_DRAG, THREAT
 from tabletop.rules.turns import Phase, Step, StepHandler, TriggerRegistry, TurnStructure
 from tabletop.rulesets.t9a_2 import movement
-from tabletop.rulesets.t9a_2.tools import BlockDrag
+from tabletop.rulesets.t9a_2.tools import BlockDrag, NoThreats
 from tabletop.state import Block, GameState
 
 __all__ = ["NAME", "RULESET", "TURN", "T9a2"]
@@ -88,7 +88,7 @@ class T9a2(Ruleset):
     unit_type = Block
 
     def __init__(self) -> None:
-        self.tools = {BLOCK_DRAG: BlockDrag()}
+        self.tools = {BLOCK_DRAG: BlockDrag(), THREAT: NoThreats()}
 
     def on_action(self, state: GameState, action: Mapping[str, Any],
                   triggers: TriggerRegistry | None) -> ActionResult:

@@ -7,16 +7,23 @@ the one manoeuvre (about a millisecond).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, NoReturn
 
 from shapely.geometry.base import BaseGeometry
 
+from tabletop.errors import UserError
 from tabletop.geometry.blocks import BlockGeom
 from tabletop.rules.tools import BlockRanges
 from tabletop.rulesets.t9a_2 import movement, rulings
 from tabletop.state import Block, GameState
 
-__all__ = ["BlockDrag"]
+__all__ = ["NO_THREATS", "BlockDrag", "NoThreats"]
+
+NO_THREATS = ("t9a-2 answers no threat ranges and no safe ground: a block of The 9th Age "
+              "charges in its own Charge phase, before it moves, with a charge move (a wheel "
+              "towards the target, the charged unit's reaction, the rolled charge range) that "
+              "this program does not simulate; it simulates the Movement phase only")
+"""Why t9a-2 answers no threat queries (the window and ``tabletop threat`` / ``safe`` say so)."""
 
 
 class BlockDrag:
@@ -88,3 +95,22 @@ class BlockDrag:
             return False
         return sel.move == "reform" or (sel.move == "advance"
                                         and rulings.SWIFT_REFORM in block.flags)
+
+
+class NoThreats:
+    """The threat queries (:class:`tabletop.rules.tools.ThreatQueries`) of t9a-2: each one says
+    why it is not answered (:data:`NO_THREATS`)."""
+
+    def threat(self, state: GameState, unit_id: str, *, max_roll: int = 12) -> NoReturn:
+        """Not answered: :class:`~tabletop.errors.UserError` saying why."""
+        raise UserError(NO_THREATS)
+
+    def safe(self, state: GameState, unit_id: str, move: str, odds: Any, *,
+             model: str | None = None, roll: int | None = None,
+             objective: int | None = None) -> NoReturn:
+        """Not answered: :class:`~tabletop.errors.UserError` saying why."""
+        raise UserError(NO_THREATS)
+
+    def moves(self) -> tuple[str, ...]:
+        """None."""
+        return ()

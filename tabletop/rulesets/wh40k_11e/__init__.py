@@ -7,7 +7,8 @@ engine reads, :mod:`tabletop.rules.rulings`). Modules:
 - :mod:`.command`: Core CP, half-strength, battle-shock rolls and the Battle-shock step;
 - :mod:`.movement`: move types, the unit's move as a transaction, set-ups, transports;
 - :mod:`.checks`: the end-of-move checks (coherency, overlaps, edge, terrain, engagement);
-- :mod:`.tools`: what the window's model-drag tool asks.
+- :mod:`.tools`: what the window's model-drag tool and threat ranges ask;
+- :mod:`.threat`: threat ranges (charges after the next move) and safe ground.
 
 :data:`RULESET` is the object the registry (:mod:`tabletop.rulesets`) holds.
 """
@@ -22,7 +23,7 @@ from tabletop.rules.actions import ActionSchema, Field
 from tabletop.rules.dice import Dice
 from tabletop.rules.result import ActionResult
 from tabletop.rules.ruleset import MoveType, Preview, Ruleset
-from tabletop.rules.tools import MODEL_DRAG
+from tabletop.rules.tools import MODEL_DRAG, THREAT
 from tabletop.rules.turns import (
     GENERIC_EFFECTS,
     DataEffect,
@@ -38,7 +39,7 @@ from tabletop.rules.turns import (
 )
 from tabletop.rulesets.wh40k_11e import movement
 from tabletop.rulesets.wh40k_11e.command import battle_shock_roll, battle_shock_step, gain_core_cp
-from tabletop.rulesets.wh40k_11e.tools import ModelDrag
+from tabletop.rulesets.wh40k_11e.tools import ModelDrag, Threats
 from tabletop.rulesets.wh40k_11e.warnings import coherency_warnings
 from tabletop.state import GameState, Unit
 
@@ -148,7 +149,7 @@ class Wh40k11e(Ruleset):
     command_points = True
 
     def __init__(self) -> None:
-        self.tools = {MODEL_DRAG: ModelDrag()}
+        self.tools = {MODEL_DRAG: ModelDrag(), THREAT: Threats()}
 
     def apply(self, state: GameState, action: Mapping[str, Any], *,
               triggers: TriggerRegistry | None = None) -> ActionResult:

@@ -27,3 +27,7 @@ DEEP_STRIKE = "DEEP STRIKE"
 AS_CLOSE_AS_POSSIBLE = 0.1
 """Emergency disembark (18.05) "as close as possible": a model is refused if a free spot of its
 set-up zone would put its base more than this closer to the destroyed transport, inches."""
+OBJECTIVE_RANGE = 3.0
+"""A model is in range of an objective marker within this, horizontal inches (rules notes §13)."""
+OBJECTIVE_MARKER_MM = 40.0
+"""An objective marker is a disc of this diameter, millimetres."""

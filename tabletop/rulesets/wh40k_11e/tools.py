@@ -1,7 +1,8 @@
-"""What the window's model-drag tool asks of wh40k-11e (no pygame).
+"""What the window's tools ask of wh40k-11e (no pygame): the model-drag tool and threat ranges.
 
 Zones are computed once per pick-up (:mod:`tabletop.rules.zones`); a model dragged again
-continues with what is left of its allowance.
+continues with what is left of its allowance. Threat ranges and safe ground are
+:mod:`tabletop.rulesets.wh40k_11e.threat`.
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ from dataclasses import replace
 from tabletop.geometry.footprints import Round
 from tabletop.rules import zones
 from tabletop.rules.paths import move_cap
+from tabletop.rules.threat import Odds, SafeGround, Threat
 from tabletop.rules.violation import Violation
 from tabletop.rulesets.wh40k_11e import checks
 from tabletop.rulesets.wh40k_11e.movement import MOVING, SETTING_UP, board, commit_check, flying
 from tabletop.state import GameState, Unit
 
-__all__ = ["ModelDrag"]
+__all__ = ["ModelDrag", "Threats"]
 
 
 class ModelDrag:
@@ -115,3 +117,41 @@ class ModelDrag:
             return []
         return [v for v in commit_check(state)
                 if not v.rule.startswith("coherency") and v.rule != "unplaced"]
+
+
+class Threats:
+    """The threat queries (:class:`tabletop.rules.tools.ThreatQueries`), kept per board: the
+    window asks the same unit again while nothing moves (a state is immutable, so the object
+    and the unit name the answer). A few boards are kept."""
+
+    SLOTS = 16
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[int, str, int], tuple[GameState, Threat]] = {}
+
+    def threat(self, state: GameState, unit_id: str, *, max_roll: int = 12) -> Threat:
+        """The threat of ``unit_id`` (:func:`~tabletop.rulesets.wh40k_11e.threat.unit_threat`)."""
+        from tabletop.rulesets.wh40k_11e.threat import unit_threat
+
+        key = (id(state), unit_id, max_roll)
+        got = self._kept.get(key)
+        if got is not None and got[0] is state:
+            return got[1]
+        th = unit_threat(state, unit_id, max_roll=max_roll)
+        self._kept[key] = (state, th)
+        while len(self._kept) > self.SLOTS:
+            del self._kept[next(iter(self._kept))]
+        return th
+
+    def safe(self, state: GameState, unit_id: str, move: str, odds: Odds, *,
+             model: str | None = None, roll: int | None = None, objective: int | None = None
+             ) -> SafeGround:
+        """Safe ground (:func:`~tabletop.rulesets.wh40k_11e.threat.safe_ground`)."""
+        from tabletop.rulesets.wh40k_11e.threat import safe_ground
+
+        return safe_ground(state, unit_id, move, odds, model=model, roll=roll,
+                           objective=objective)
+
+    def moves(self) -> tuple[str, ...]:
+        """The move types safe ground answers for."""
+        return MOVING

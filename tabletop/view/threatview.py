@@ -1,0 +1,281 @@
+"""Threat ranges and safe ground on the board: the window's T and O keys and the pictures of
+``tabletop threat`` and ``tabletop safe`` (the same drawing).
+
+A threat is drawn as rings, one per charge roll: the ring of roll ``X`` is where a model standing
+alone is first charged on ``X`` (its chance ``P(2D6 >= X)`` in the legend, likelier rings
+stronger), over the enemy unit's move zone. Safe ground is the unit's zones, green where no
+counted enemy charges at the chosen odds and red where one does. The Charge phase is not
+simulated; the legend says so and where the rules applied are written (the docs' rulings).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pygame
+import shapely
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
+
+from tabletop.rules.threat import MAX_ROLL, MIN_ROLL, Odds, SafeGround, Threat, at_least
+from tabletop.state import GameState
+from tabletop.view import render
+from tabletop.view.viewport import Viewport
+
+__all__ = [
+    "NOT_SIMULATED",
+    "SAFE_EDGE",
+    "SAFE_FILL",
+    "Layer",
+    "Shade",
+    "band_colour",
+    "rings",
+    "safe_png",
+    "safe_shades",
+    "threat_png",
+    "threat_shades",
+]
+
+NOT_SIMULATED = "Charge phase not simulated: its rules as applied are in the docs' rulings"
+"""Said wherever charge bands are drawn."""
+SAFE_FILL: render.RGBA = (70, 200, 110, 110)
+SAFE_EDGE: render.Colour = (90, 230, 130)
+THREATENED_FILL: render.RGBA = (230, 70, 60, 70)
+MOVE_FILL: render.RGBA = (255, 255, 255, 22)
+MOVE_EDGE: render.Colour = (235, 235, 235)
+
+
+@dataclass(frozen=True)
+class Shade:
+    """One region to shade: its fill and outline (``None``: none)."""
+
+    geometry: BaseGeometry
+    fill: render.RGBA
+    edge: render.Colour | None = None
+
+
+def band_colour(roll: int) -> render.RGBA:
+    """The fill of the ring of ``roll``: from pale yellow (a 12, 3%) to red (a 3, 97%), the
+    likelier the stronger."""
+    t = float(at_least(roll))
+    lo, hi = (255, 214, 90), (224, 36, 30)
+    c = tuple(round(a + (b - a) * t) for a, b in zip(lo, hi, strict=True))
+    return (c[0], c[1], c[2], round(45 + 100 * t))
+
+
+_RINGS: dict[int, tuple[Threat, int, list[tuple[int, BaseGeometry]]]] = {}
+
+
+def rings(threat: Threat, max_roll: int = MAX_ROLL) -> list[tuple[int, BaseGeometry]]:
+    """``(roll, ring)`` from the least roll up: where a model alone is first charged on that
+    roll (its band less the band of the roll before). Kept for the last threats drawn."""
+    got = _RINGS.get(id(threat))
+    if got is not None and got[0] is threat and got[1] == max_roll:
+        return got[2]
+    out = []
+    before: BaseGeometry = Polygon()
+    for b in threat.bands:
+        if b.roll > max_roll:
+            break
+        g = b.charge
+        if g.is_empty:
+            continue
+        ring = g.difference(before) if not before.is_empty else g
+        if not ring.is_empty:
+            out.append((b.roll, ring))
+        before = g
+    _RINGS[id(threat)] = (threat, max_roll, out)
+    while len(_RINGS) > 8:
+        del _RINGS[next(iter(_RINGS))]
+    return out
+
+
+def threat_shades(threat: Threat, max_roll: int = MAX_ROLL) -> list[Shade]:
+    """What a threat draws, bottom first: its move zone, then its rings (least likely first)."""
+    out = [Shade(threat.move_zone, MOVE_FILL, MOVE_EDGE)]
+    for roll, ring in reversed(rings(threat, max_roll)):
+        c = band_colour(roll)
+        out.append(Shade(ring, c, None))
+    return out
+
+
+def safe_shades(safe: SafeGround) -> list[Shade]:
+    """What safe ground draws: the zones red where charged, green where safe, and the outline
+    of each counted enemy's band at the odds."""
+    zone = shapely.union_all([m.zone for m in safe.models if not m.zone.is_empty])
+    out = [Shade(zone, THREATENED_FILL, None), Shade(safe.safe, SAFE_FILL, SAFE_EDGE)]
+    for th in safe.threats:
+        b = th.band(safe.odds.worst)
+        if b is not None and not b.engage.is_empty:
+            out.append(Shade(b.charge, (0, 0, 0, 0), (230, 80, 60)))
+    return out
+
+
+def legend_lines_threat(state: GameState, threat: Threat, max_roll: int) -> list[str]:
+    """The legend of a threat, one line each."""
+    name = _label(state, threat.unit)
+    if not threat.charges:
+        return [f"{name}: {threat.move} zone only", threat.reason]
+    return [f"{name}: charge after a {threat.move} move", NOT_SIMULATED]
+
+
+def _label(state: GameState, unit_id: str) -> str:
+    try:
+        u = state.unit(unit_id)
+    except KeyError:
+        return unit_id
+    return f"{getattr(u, 'name', None) or u.id}"
+
+
+def draw_legend(surface: pygame.Surface, pos: tuple[int, int], lines: Sequence[str],
+                rolls: Sequence[int] = ()) -> pygame.Rect:
+    """A legend box at ``pos`` (top left): ``lines`` of text, then a swatch per roll with its
+    chance."""
+    f = render.font(13)
+    pad = 6
+    sw = 40
+    w = max([f.size(s)[0] for s in lines] + [len(rolls) * sw]) + 2 * pad
+    h = pad + 17 * len(lines) + (44 if rolls else 0) + pad
+    box = pygame.Rect(pos[0], pos[1], w, h)
+    back = pygame.Surface(box.size, pygame.SRCALPHA)
+    back.fill((16, 16, 20, 215))
+    surface.blit(back, box.topleft)
+    y = box.y + pad
+    for s in lines:
+        render.text(surface, s, (box.x + pad, y), size=13)
+        y += 17
+    x = box.x + pad
+    for roll in rolls:
+        c = band_colour(roll)
+        sq = pygame.Rect(x, y + 2, sw - 4, 12)
+        tile = pygame.Surface(sq.size, pygame.SRCALPHA)
+        tile.fill((*c[:3], min(255, c[3] + 60)))
+        surface.blit(tile, sq.topleft)
+        render.text(surface, f"{roll}+" if roll < MAX_ROLL else "12", (x, y + 15), size=12)
+        render.text(surface, f"{float(at_least(roll)) * 100:.0f}%", (x, y + 29), size=11,
+                    colour=(190, 190, 190))
+        x += sw
+    return box
+
+
+def _paint(surface: pygame.Surface, vp: Viewport, shades: Sequence[Shade]) -> None:
+    for s in shades:
+        if s.geometry.is_empty:
+            continue
+        surface.blit(render.zone_surface(s.geometry, vp, surface.get_size(), fill=s.fill,
+                                         edge=s.edge), (0, 0))
+
+
+def _picture(state: GameState, shades: Sequence[Shade], out: str | os.PathLike[str],
+             caption: str, lines: Sequence[str], rolls: Sequence[int], scale: float,
+             outlined: str | None = None) -> tuple[str, tuple[int, int]]:
+    bf = state.battlefield
+    margin, top = 20, 28
+    legend_h = 17 * len(lines) + (44 if rolls else 0) + 20
+    size = (round(bf.width * scale + 2 * margin),
+            round(bf.depth * scale + 2 * margin + top + legend_h))
+    vp = Viewport(scale=scale, ox=margin, oy=margin + top)
+    surf = render.render_board(state, size=size, viewport=vp, caption=caption,
+                               overlays=render.Overlays(selected_unit=outlined))
+    # the shading goes under the models: the board again, shaded, then the models
+    board = pygame.Surface(size)
+    render.draw_static(board, state, vp)
+    _paint(board, vp, shades)
+    render.draw_models(board, state, vp, selected_unit=outlined)
+    area = pygame.Rect(0, top, size[0], round(bf.depth * scale + 2 * margin))
+    surf.blit(board, area.topleft, area)
+    draw_legend(surf, (margin, area.bottom + 2), lines, rolls)
+    written = render.save_png(surf, out)
+    return str(written), size
+
+
+def threat_png(state: GameState, threat: Threat, out: str | os.PathLike[str], *,
+               max_roll: int = MAX_ROLL, scale: float = 20.0) -> tuple[str, tuple[int, int]]:
+    """The whole board with ``threat`` drawn under the models and its legend below; the path
+    written and the picture's size."""
+    rolls = [r for r, _ in rings(threat, max_roll)] if threat.charges else []
+    return _picture(state, threat_shades(threat, max_roll), out,
+                    f"threat of {threat.unit}", legend_lines_threat(state, threat, max_roll),
+                    rolls, scale, outlined=threat.unit)
+
+
+def safe_lines(state: GameState, safe: SafeGround) -> list[str]:
+    """The legend of safe ground, one line each."""
+    obj = f", within range of objective {safe.objective}" if safe.objective else ""
+    lines = [f"{_label(state, safe.unit)}, {safe.move} move: green is {safe.odds.text()}{obj}",
+             f"counted: {', '.join(safe.counted) or 'no enemy unit'}"]
+    if safe.skipped:
+        lines.append("not counted: " + "; ".join(f"{u} ({w})" for u, w in safe.skipped))
+    lines.append(NOT_SIMULATED)
+    return lines
+
+
+def safe_png(state: GameState, safe: SafeGround, out: str | os.PathLike[str], *,
+             scale: float = 20.0) -> tuple[str, tuple[int, int]]:
+    """The whole board with ``safe`` drawn under the models and its legend below."""
+    shades = safe_shades(safe)
+    if safe.objective is not None:
+        x, y = state.objectives[safe.objective - 1]
+        ring = shapely.Point(float(x), float(y)).buffer(3.0 + 20 / 25.4, quad_segs=32)
+        shades.append(Shade(ring, (0, 0, 0, 0), (232, 196, 72)))
+    return _picture(state, shades, out, f"safe ground of {safe.unit}",
+                    [render.fit_text(s, round(state.battlefield.width * scale))
+                     for s in safe_lines(state, safe)], [], scale, outlined=safe.unit)
+
+
+@dataclass
+class Layer:
+    """What the window shows of threats: the threat of one unit (T), safe ground of one unit
+    (O) at odds the player chooses (- and =), optionally near one objective (Shift+O)."""
+
+    threat_unit: str | None = None
+    safe_unit: str | None = None
+    odds: Odds = field(default_factory=lambda: Odds(MAX_ROLL + 1))
+    objective: int | None = None
+    threat: Threat | None = None
+    safe: SafeGround | None = None
+    threat_state: GameState | None = field(default=None, repr=False)
+    """The board :attr:`threat` is for."""
+    safe_state: GameState | None = field(default=None, repr=False)
+    """The board :attr:`safe` is for."""
+
+    def shades(self) -> list[Shade]:
+        """What to shade, bottom first."""
+        out: list[Shade] = []
+        if self.threat is not None:
+            out += threat_shades(self.threat)
+        if self.safe is not None:
+            out += safe_shades(self.safe)
+        return out
+
+    def legend(self, state: GameState) -> tuple[list[str], list[int]]:
+        """The legend's lines and the rolls of its swatches."""
+        lines: list[str] = []
+        rolls: list[int] = []
+        if self.threat is not None:
+            lines += legend_lines_threat(state, self.threat, MAX_ROLL)
+            rolls = [r for r, _ in rings(self.threat)] if self.threat.charges else []
+        if self.safe is not None:
+            lines += [s for s in safe_lines(state, self.safe) if s != NOT_SIMULATED]
+            if NOT_SIMULATED not in lines:
+                lines.append(NOT_SIMULATED)
+            lines.append("- / = change the odds · Shift+O: near an objective · O hides")
+        return lines, rolls
+
+    def change_odds(self, step: int) -> Odds:
+        """One roll stricter (``step`` 1: safe from one roll more) or laxer (-1)."""
+        need = min(max(self.odds.need + step, MIN_ROLL + 1), MAX_ROLL + 1)
+        self.odds = Odds(need)
+        return self.odds
+
+    def next_objective(self, count: int) -> int | None:
+        """The next objective filter: none, then 1 to ``count``, then none again."""
+        if count <= 0:
+            self.objective = None
+        elif self.objective is None:
+            self.objective = 1
+        else:
+            self.objective = self.objective + 1 if self.objective < count else None
+        return self.objective
