@@ -62,7 +62,7 @@ from tabletop.view.panel import (
 )
 from tabletop.view.roster import markers
 from tabletop.view.threatview import Layer as ThreatLayer
-from tabletop.view.threatview import draw_legend
+from tabletop.view.threatview import draw_legend, legend_corner
 from tabletop.view.viewport import Viewport
 
 __all__ = ["PANEL_W", "STOP_SIGNALS", "App", "NoDisplay", "manoeuvre_text", "play",
@@ -73,6 +73,9 @@ STATUS_H = 40
 BAD_RED = (255, 110, 110)
 OK_GREEN = (120, 210, 120)
 ACCENT = (255, 226, 110)
+
+LEGEND_W = 560
+"""Widest line of the threat legend, pixels (longer ones wrap)."""
 
 WAIT_MS = 500
 """How long the idle loop sleeps waiting for an event (nothing is drawn while it waits)."""
@@ -309,8 +312,11 @@ class App:
         (:meth:`Rules.warm`, a vehicle's or a bike's: 50-700 ms), the one nearest the
         pointer first. Picking that model up then finds it ready; an event that comes in the
         meantime waits for this one zone at most. ``False`` when there was none to do."""
-        if not self.prefetch or self.ctrl.drag is not None or self.group is not None or \
-                self.dialog is not None:
+        if self.ctrl.drag is not None or self.group is not None or self.dialog is not None:
+            return False
+        if self._warm_threats():
+            return True
+        if not self.prefetch:
             return False
         state = self.state
         seen, done = self._warmed
@@ -811,16 +817,32 @@ class App:
                 self.message = f"threat of {name}: {th.move} zone only: {th.reason} {took}"
         self.dirty = True
 
-    def _refresh_threat(self) -> None:
-        """The threat shown, again for the board as it stands (a model moved)."""
+    def _warm_threats(self) -> bool:
+        """While idle: the threat and safe ground shown, again for the board as it stands
+        (a model moved: until then the legend says they are being updated), then the threat
+        of the focused unit, so that T finds it ready. ``False`` when there was nothing to do."""
         lay = self.threats
-        if lay.threat_unit is None or (lay.threat is not None and lay.threat_state is self.state):
-            return
-        try:
-            lay.threat = self.rules.threat(self.state, lay.threat_unit)
-        except (UserError, KeyError):
-            lay.threat_unit, lay.threat = None, None
-        lay.threat_state = self.state
+        st = self.state
+        if lay.threat_unit is not None and lay.threat_state is not st:
+            try:
+                lay.threat = self.rules.threat(st, lay.threat_unit)
+            except (UserError, KeyError):
+                lay.threat_unit, lay.threat = None, None
+            lay.threat_state = st
+            self.dirty = True
+            return True
+        if lay.safe_unit is not None and lay.safe_state is not st:
+            self._compute_safe()
+            self.dirty = True
+            return True
+        focus = self.ctrl.focus
+        if self.prefetch and focus is not None and focus != lay.threat_unit and \
+                (focus, st) != lay.warmed:
+            lay.warmed = (focus, st)
+            with contextlib.suppress(UserError, KeyError):
+                self.rules.threat(st, focus)  # kept by the ruleset's tool for this board
+            return True
+        return False
 
     def toggle_safe(self, *, odds: int = 0, objective: bool = False) -> None:
         """O: show (or hide) where the focused unit may end its move out of every enemy
@@ -875,11 +897,6 @@ class App:
                         f"{near}): green is {lay.odds.text()}; {len(sg.counted)} enemy units "
                         f"counted, {len(sg.skipped)} not; - / = odds, Shift+O objective "
                         f"({time.perf_counter() - t0:.2f} s)")
-
-    def _refresh_safe(self) -> None:
-        lay = self.threats
-        if lay.safe_unit is not None and lay.safe_state is not self.state:
-            self._compute_safe()
 
     def _block_refusal_marks(self, state: GameState, block: Block) -> list[render.Mark]:
         """The block outlined where its move was refused, with a line to everything within 1"."""
@@ -1224,8 +1241,6 @@ class App:
         focus = c.focus or c.selection_unit
         bt = c.blocks
         bdrag = bt.drag if bt is not None else None
-        self._refresh_threat()
-        self._refresh_safe()
         lay = self.threats
         chosen = frozenset(m for v in self.next_choice.values() if isinstance(v, list)
                            for m in v)
@@ -1245,6 +1260,9 @@ class App:
         base = static.copy()
         board = self.board_rect()
         badges = {u.id: [(m.code, m.tone) for m in markers(st, u)] for u in st.units}
+        for shade in lay.shades():  # threat rings and safe ground, under the models
+            self._blit_sprite(base, render.zone_sprite(shade.geometry, vp, board,
+                                                       fill=shade.fill, edge=shade.edge))
         # the refusal's labels first (they matter most), off the moving unit's models; the
         # unit labels then keep off them too
         bounds = (board.x, board.y, board.w, board.h)
@@ -1262,13 +1280,11 @@ class App:
                 col = render._shade(render.player_colour(st, enemy), 1.4)
                 self._blit_sprite(base, render.zone_sprite(
                     render.engagement_geometry(st, enemy), vp, board, fill=(*col, 36), edge=col))
-        for shade in lay.shades():
-            self._blit_sprite(base, render.zone_sprite(shade.geometry, vp, board,
-                                                       fill=shade.fill, edge=shade.edge))
         lines, rolls = lay.legend(st)
         if lines:
-            draw_legend(base, (board.x + 8, board.y + 8),
-                        [render.fit_text(t, board.w - 40) for t in lines], rolls)
+            width = min(board.w - 40, LEGEND_W)
+            lines = [w for t in lines for w in render.wrap_text(t, width)]
+            draw_legend(base, legend_corner(st, vp, board, lines, rolls), lines, rolls)
         if drag is not None:
             zone = drag.zones.get(drag.anchor)
             geom = getattr(zone, "geometry", None)

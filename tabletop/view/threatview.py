@@ -31,6 +31,9 @@ __all__ = [
     "Layer",
     "Shade",
     "band_colour",
+    "draw_legend",
+    "legend_corner",
+    "legend_size",
     "rings",
     "safe_png",
     "safe_shades",
@@ -45,6 +48,10 @@ SAFE_EDGE: render.Colour = (90, 230, 130)
 THREATENED_FILL: render.RGBA = (230, 70, 60, 70)
 MOVE_FILL: render.RGBA = (255, 255, 255, 22)
 MOVE_EDGE: render.Colour = (235, 235, 235)
+OUTLINE_MARGIN = 4.0
+"""Safe ground outlines each counted enemy's band only this near the zones, inches."""
+OUTLINE_WIDTH = 0.06
+"""Width of those outlines, inches."""
 
 
 @dataclass(frozen=True)
@@ -106,10 +113,19 @@ def safe_shades(safe: SafeGround) -> list[Shade]:
     of each counted enemy's band at the odds."""
     zone = shapely.union_all([m.zone for m in safe.models if not m.zone.is_empty])
     out = [Shade(zone, THREATENED_FILL, None), Shade(safe.safe, SAFE_FILL, SAFE_EDGE)]
+    if zone.is_empty:
+        return out
+    x0, y0, x1, y1 = zone.bounds
+    near = (x0 - OUTLINE_MARGIN, y0 - OUTLINE_MARGIN, x1 + OUTLINE_MARGIN, y1 + OUTLINE_MARGIN)
     for th in safe.threats:
         b = th.band(safe.odds.worst)
-        if b is not None and not b.engage.is_empty:
-            out.append(Shade(b.charge, (0, 0, 0, 0), (230, 80, 60)))
+        if b is not None and not b.charge.is_empty:
+            # its outline near the zones, as a thin stroke (a clipped polygon would show the
+            # clipping box)
+            edge = shapely.clip_by_rect(b.charge.boundary, *near)
+            if not edge.is_empty:
+                out.append(Shade(edge.buffer(OUTLINE_WIDTH / 2, quad_segs=2),
+                                 (230, 80, 60, 190), None))
     return out
 
 
@@ -133,12 +149,9 @@ def draw_legend(surface: pygame.Surface, pos: tuple[int, int], lines: Sequence[s
                 rolls: Sequence[int] = ()) -> pygame.Rect:
     """A legend box at ``pos`` (top left): ``lines`` of text, then a swatch per roll with its
     chance."""
-    f = render.font(13)
     pad = 6
     sw = 40
-    w = max([f.size(s)[0] for s in lines] + [len(rolls) * sw]) + 2 * pad
-    h = pad + 17 * len(lines) + (44 if rolls else 0) + pad
-    box = pygame.Rect(pos[0], pos[1], w, h)
+    box = pygame.Rect(pos, legend_size(lines, rolls))
     back = pygame.Surface(box.size, pygame.SRCALPHA)
     back.fill((16, 16, 20, 215))
     surface.blit(back, box.topleft)
@@ -158,6 +171,30 @@ def draw_legend(surface: pygame.Surface, pos: tuple[int, int], lines: Sequence[s
                     colour=(190, 190, 190))
         x += sw
     return box
+
+
+def legend_size(lines: Sequence[str], rolls: Sequence[int] = ()) -> tuple[int, int]:
+    """The size of :func:`draw_legend`'s box."""
+    f = render.font(13)
+    w = max([f.size(s)[0] for s in lines] + [len(rolls) * 40]) + 12
+    return w, 12 + 17 * len(lines) + (44 if rolls else 0)
+
+
+def legend_corner(state: GameState, vp: Viewport, board: pygame.Rect, lines: Sequence[str],
+                  rolls: Sequence[int] = ()) -> tuple[int, int]:
+    """Where the legend goes: the corner of ``board`` (the board on screen) whose box covers the
+    fewest models."""
+    w, h = legend_size(lines, rolls)
+    pts = [vp.to_px(m.at[0], m.at[1]) for _, m in state.placed_models() if m.at is not None]
+    best: tuple[int, tuple[int, int]] | None = None
+    for x, y in ((board.x + 8, board.y + 8), (board.right - w - 8, board.y + 8),
+                 (board.x + 8, board.bottom - h - 8), (board.right - w - 8, board.bottom - h - 8)):
+        box = pygame.Rect(x, y, w, h)
+        n = sum(1 for p in pts if box.collidepoint(p))
+        if best is None or n < best[0]:
+            best = (n, (x, y))
+    assert best is not None
+    return best[1]
 
 
 def _paint(surface: pygame.Surface, vp: Viewport, shades: Sequence[Shade]) -> None:
@@ -220,9 +257,10 @@ def safe_png(state: GameState, safe: SafeGround, out: str | os.PathLike[str], *,
         x, y = state.objectives[safe.objective - 1]
         ring = shapely.Point(float(x), float(y)).buffer(3.0 + 20 / 25.4, quad_segs=32)
         shades.append(Shade(ring, (0, 0, 0, 0), (232, 196, 72)))
-    return _picture(state, shades, out, f"safe ground of {safe.unit}",
-                    [render.fit_text(s, round(state.battlefield.width * scale))
-                     for s in safe_lines(state, safe)], [], scale, outlined=safe.unit)
+    width = round(state.battlefield.width * scale)
+    lines = [w for s in safe_lines(state, safe) for w in render.wrap_text(s, width)]
+    return _picture(state, shades, out, f"safe ground of {safe.unit}", lines, [], scale,
+                    outlined=safe.unit)
 
 
 @dataclass
@@ -240,6 +278,8 @@ class Layer:
     """The board :attr:`threat` is for."""
     safe_state: GameState | None = field(default=None, repr=False)
     """The board :attr:`safe` is for."""
+    warmed: tuple[str, GameState] | None = field(default=None, repr=False)
+    """The unit whose threat was last computed ahead, and on which board."""
 
     def shades(self) -> list[Shade]:
         """What to shade, bottom first."""
@@ -251,9 +291,13 @@ class Layer:
         return out
 
     def legend(self, state: GameState) -> tuple[list[str], list[int]]:
-        """The legend's lines and the rolls of its swatches."""
+        """The legend's lines and the rolls of its swatches (the first line says when what is
+        drawn is for the board before the last move, until the idle window has drawn it again)."""
         lines: list[str] = []
         rolls: list[int] = []
+        if (self.threat is not None and self.threat_state is not state) or \
+                (self.safe is not None and self.safe_state is not state):
+            lines.append("updating for the board as it stands...")
         if self.threat is not None:
             lines += legend_lines_threat(state, self.threat, MAX_ROLL)
             rolls = [r for r, _ in rings(self.threat)] if self.threat.charges else []

@@ -31,14 +31,20 @@ What is computed (each step errs on the side of showing more, :mod:`tabletop.geo
   whose free space contains the true one, minus where it may not end, drawn inside the true
   forbidden areas). A model on a non-round base moves as the largest disc inside its base (it
   goes wherever the base goes) and engages as its circumscribed circle.
-- ``R(X)``: where a model can end a charge of ``X``: ``Z`` together with the points that
-  both (a) a single path of ``M + X`` from where the models stand reaches, and (b) a path of ``X``
-  from the boundary of ``Z`` reaches (sources every :data:`SPACING` inches, each reaching
-  ``X + SPACING / 2``). Every true charge end lies in both, so in ``R(X)``. Where the point of
-  the path at ``M`` may end a move (no other model's engagement range, no terrain feature on
-  the way), (a) is exact and ``R(X)`` is the true set; where the move must stop short (a screen,
-  a wall it crosses), (b) decides, within ``SPACING / 2`` of a charge roll. When nothing stops a
-  move short anywhere in reach, (a) alone is exact and (b) is not computed.
+- ``R(X)``: where a model can end a charge of ``X``. (a) A single path of ``M + X`` from where
+  the models stand reaches every charge end; it is exact where the point of the path at ``M``
+  may end a move. (b) Where that point may not (within engagement range of the other side, on a
+  wall the model crosses: the move must stop short) deeper than :data:`DEEP` from where it may,
+  the points within ``X`` of that place are in doubt, and there a path of ``X`` from the
+  boundary of ``Z`` decides (sources every :data:`SPACING` inches, each reaching ``X + SPACING /
+  2``; every charge end lies within ``X`` of ``Z``). For a MONSTER or VEHICLE the points only a
+  path over the other side's small models reaches within ``M + X`` are in doubt too (it may pass
+  over them in its move, not in its charge). So ``R(X)`` holds every charge end, is exact where
+  nothing stops a move short, within ``DEEP * pi / 2`` where the move could stop that little
+  short, and within ``SPACING / 2`` of a roll where (b) decides. What a smaller roll reaches a
+  larger one does (the doubt of ``X`` leaves out ``R(X - 1)``). A FLY unit adds one path of
+  ``M + X - 2"`` over everything (HOVER: no 2"), covering every way of taking to the skies in
+  the move, the charge or both: there a band may be up to 2" too generous.
 - ``engage``: ``R(X)`` grown by the circumscribed radius and engagement range; ``declare``: ``Z``
   grown by the circumscribed radius and ``X``.
 """
@@ -85,7 +91,8 @@ from tabletop.rules.threat import (
 from tabletop.rulesets.wh40k_11e import rulings as rules11
 from tabletop.state import GameState, Model, Unit
 
-__all__ = ["ADVANCE_ROLL", "MOVES", "RULES", "SPACING", "safe_ground", "unit_threat"]
+__all__ = ["ADVANCE_ROLL", "MOVES", "RULES", "SPACING", "clear_caches", "engaged", "safe_ground",
+           "unit_threat"]
 
 DEEP = 0.05
 """A place a move reaches and may not end, within this of one where it may, lets a single path
@@ -259,9 +266,6 @@ class _Maps:
     no_end: BaseGeometry
     no_end_key: object
     terrain: BaseGeometry
-    passed: BaseGeometry
-    """The other side's models a move passes over and a charge may not (a MONSTER or
-    VEHICLE's), grown by the mover: where its single path may be too generous."""
 
 
 def _maps(board: GameState, unit: Unit, g: _Group) -> _Maps:
@@ -273,14 +277,9 @@ def _maps(board: GameState, unit: Unit, g: _Group) -> _Maps:
     r = g.r_in
     circles, polys = _obstacles(foes, big_only=False)
     charge = outer_map(W, H, r, circles, polys + blocks)
-    passed: BaseGeometry = Polygon()
     if big:
         bc, bp = _obstacles(foes, big_only=True)
         move = outer_map(W, H, r, bc, bp + blocks)
-        small = [c for c in circles if c not in set(bc)]
-        passed = _union([Point(x, y).buffer(re + r + EPS, quad_segs=8) for x, y, re in small]
-                        + [Polygon(p).buffer(r + EPS, quad_segs=8) for p in polys
-                           if p not in set(bp)])
     else:
         move = charge
     sky = outer_map(W, H, r, (), ()) if unit.has(rulings.FLY) else None
@@ -288,7 +287,7 @@ def _maps(board: GameState, unit: Unit, g: _Group) -> _Maps:
     terrain = _end_terrain(board)
     no_end = _no_end(circles, polys, terrain, r)
     return _Maps(move, charge, sky, penalty, no_end, ("threat-no-end", circles, polys, terrain, r),
-                 _terrain_region(terrain, r), passed)
+                 _terrain_region(terrain, r))
 
 
 def _minus(a: BaseGeometry, b: BaseGeometry) -> BaseGeometry:
@@ -306,6 +305,14 @@ def _union(parts: Iterable[BaseGeometry]) -> BaseGeometry:
 
 def _reach(rm: ReachMap, starts: Sequence[tuple[float, float]], d: float) -> BaseGeometry:
     return reach_from_points(rm, starts, d) if d >= 0 else Polygon()
+
+
+def clear_caches() -> None:
+    """Forget the outer maps and end regions kept between threats (benchmarks of a cold start;
+    never needed in play: they are keyed by everything they depend on)."""
+    outer_map.cache_clear()
+    _no_end.cache_clear()
+    _terrain_region.cache_clear()
 
 
 # --------------------------------------------------------------------------------------------
@@ -389,11 +396,9 @@ def _group_bands(mp: _Maps, g: _Group, rolls: Sequence[int], spacing: float, adv
     z = _minus(reach, mp.no_end)
     adv = _minus(_reach(mp.move, g.starts, g.M + ADVANCE_ROLL), mp.no_end) if advance else None
     # where one path of M + X may be too generous (module docstring): beyond the places a move
-    # reaches and may not end, deeper than DEEP from where it may; for a MONSTER or VEHICLE,
-    # beyond the models it moves over and may not charge over
+    # reaches and may not end, deeper than DEEP from where it may
     deep = _minus(polygonal(reach.intersection(clipped(mp.no_end, reach.bounds))),
                   grow(z, DEEP)) if not reach.is_empty else Polygon()
-    over = mp.passed if not mp.passed.is_empty else Polygon()
     samples = boundary_samples(z, spacing) if not z.is_empty else None
     grow_e = g.r_out + rulings.ENGAGEMENT_RANGE + EPS
     out: dict[int, tuple[BaseGeometry, BaseGeometry]] = {}
@@ -405,7 +410,11 @@ def _group_bands(mp: _Maps, g: _Group, rolls: Sequence[int], spacing: float, adv
         r = _reach(mp.move, g.starts, g.M + x)
         if sky is not None:
             r = _union([r, _reach(sky, g.starts, g.M + x - mp.penalty)])
-        doubt = _union([grow(deep, x + SLACK), grow(over, x + SLACK)])
+        doubt = grow(deep, x + SLACK)
+        if mp.move is not mp.charge:
+            # a MONSTER or VEHICLE: where only a path over the other side's small models gets
+            # within M + X (such a path may pass over them in the move, not in the charge)
+            doubt = _union([doubt, _minus(r, _reach(mp.charge, g.starts, g.M + x))])
         if not doubt.is_empty:
             assert samples is not None
             # what a smaller roll reaches, a larger one does: only the rest is in doubt (the
