@@ -117,20 +117,20 @@ def demo(runs: int) -> None:
                 if which == "new":
                     clear()
                     b = fresh(state)
-                    t["cold"].append(timed(lambda b=b: th.unit_threat(b, uid)))
+                    t["cold"].append(timed(lambda b=b, uid=uid: th.unit_threat(b, uid)))
                     b = fresh(state)
-                    t["warm"].append(timed(lambda b=b: th.unit_threat(b, uid)))
+                    t["warm"].append(timed(lambda b=b, uid=uid: th.unit_threat(b, uid)))
                     from tabletop import rulesets
 
                     tool = rulesets.threat_queries(b)
                     tool.threat(b, uid)
-                    t["cached"].append(timed(lambda b=b, tool=tool: tool.threat(b, uid)))
+                    t["cached"].append(timed(lambda b=b, tool=tool, uid=uid: tool.threat(b, uid)))
                 else:
                     clear()
                     b = fresh(state)
-                    t["pcold"].append(timed(lambda b=b: previous_t(b, uid)))
+                    t["pcold"].append(timed(lambda b=b, uid=uid: previous_t(b, uid)))
                     b = fresh(state)
-                    t["pwarm"].append(timed(lambda b=b: previous_t(b, uid)))
+                    t["pwarm"].append(timed(lambda b=b, uid=uid: previous_t(b, uid)))
         n = len([m for m in state.unit(uid).models if m.at is not None])  # type: ignore[union-attr]
         cpu = {k: [c for c, _ in v] for k, v in t.items()}
         wall = {k: [w for _, w in v] for k, v in t.items()}

@@ -32,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     who.add_argument("--model", metavar="ID", help="id of the model")
     who.add_argument("--unit", metavar="ID", help="id of the unit (every model of it)")
     p.add_argument("--move", required=True, metavar="TYPE",
-                   help="move type (wh40k-11e: normal, advance, fall-back)")
+                   help="move type (the ruleset's: normal, advance or fall-back for a game of "
+                   "models)")
     p.add_argument("--roll", type=int, metavar="N", help="the advance roll (advance moves)")
     p.add_argument("--odds", default="never", metavar="P",
                    help="safe unless this roll or more is rolled (9+), or where a charge "

@@ -314,7 +314,7 @@ class App:
         meantime waits for this one zone at most. ``False`` when there was none to do."""
         if self.ctrl.drag is not None or self.group is not None or self.dialog is not None:
             return False
-        if self._warm_threats():
+        if self._warm_threats(shown=True):
             return True
         if not self.prefetch:
             return False
@@ -327,7 +327,7 @@ class App:
         todo = [m for m in slow if m not in done]
         whole = [m for m in slow if f"unit:{m}" not in done] if len(slow) > 1 else []
         if not todo and not whole:
-            return False
+            return self._warm_threats(shown=False)
         px, py = self.ctrl.viewport.to_inches(*self.ctrl.pointer)
 
         def away(mid: str) -> float:
@@ -817,12 +817,22 @@ class App:
                 self.message = f"threat of {name}: {th.move} zone only: {th.reason} {took}"
         self.dirty = True
 
-    def _warm_threats(self) -> bool:
-        """While idle: the threat and safe ground shown, again for the board as it stands
-        (a model moved: until then the legend says they are being updated), then the threat
-        of the focused unit, so that T finds it ready. ``False`` when there was nothing to do."""
+    def _warm_threats(self, *, shown: bool) -> bool:
+        """While idle: with ``shown``, the threat and safe ground shown, again for the board as
+        it stands (a model moved: until then the legend says they are being updated); else the
+        threat of the focused unit (not the one moving), so that T finds it ready. ``False``
+        when there was nothing to do."""
         lay = self.threats
         st = self.state
+        if not shown:
+            focus = self.ctrl.focus
+            if focus is None or focus == lay.threat_unit or focus == self.ctrl.selection_unit \
+                    or (focus, st) == lay.warmed:
+                return False
+            lay.warmed = (focus, st)
+            with contextlib.suppress(UserError, KeyError):
+                self.rules.threat(st, focus)  # kept by the ruleset's tool for this board
+            return True
         if lay.threat_unit is not None and lay.threat_state is not st:
             try:
                 lay.threat = self.rules.threat(st, lay.threat_unit)
@@ -834,13 +844,6 @@ class App:
         if lay.safe_unit is not None and lay.safe_state is not st:
             self._compute_safe()
             self.dirty = True
-            return True
-        focus = self.ctrl.focus
-        if self.prefetch and focus is not None and focus != lay.threat_unit and \
-                (focus, st) != lay.warmed:
-            lay.warmed = (focus, st)
-            with contextlib.suppress(UserError, KeyError):
-                self.rules.threat(st, focus)  # kept by the ruleset's tool for this board
             return True
         return False
 
