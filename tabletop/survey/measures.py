@@ -97,6 +97,7 @@ __all__ = [
     "reach",
     "start_point",
     "start_region",
+    "written_region",
 ]
 
 PHASE_CAP = 12
@@ -120,7 +121,8 @@ MARKER_RADIUS = mm(40.0) / 2
 WKT_DECIMALS = 3
 """Decimals of the coordinates in the WKT of results."""
 SIMPLIFY = 0.01
-"""Rings are simplified to within this (inches) before they are written."""
+"""Rings are simplified to within this (inches) before they are written, inwards only: a
+written region lies inside the region measured (:func:`written_region`)."""
 LAYER_STEP = 45.0
 """Facing step of a non-round base's layers in reach: 4 facings over an oval's, a
 rectangle's or a symmetric hull's half turn, 8 for a Land Raider's (the zone engine uses 30
@@ -321,9 +323,31 @@ def _polygonal(g: BaseGeometry) -> BaseGeometry:
     return shapely.union_all(parts) if parts else Polygon()
 
 
+def written_region(g: BaseGeometry) -> BaseGeometry:
+    """``g`` as a result writes it: simplified to within :data:`SIMPLIFY` and on the grid of
+    :data:`WKT_DECIMALS` decimals, valid, and **inside** ``g`` (a region written holds no
+    point the region measured does not: no position without a witness).
+
+    A plain simplification is not: where a region wraps round a grown obstacle's corner its
+    boundary is concave, and a chord of it cuts into the obstacle (on a walled board 0.002 sq
+    in of a written ring lay inside a wall's grown corner, up to 0.002" deep); rounding the
+    coordinates moves a vertex by up to half a unit's diagonal and can make a ring cross
+    itself. So ``g`` is first shrunk by one unit (every point of the shrunk set, its arcs'
+    chords included, lies more than half a unit's diagonal inside ``g``), the simplification
+    is cut back to the shrunk set, and the coordinates are snapped to the grid (GEOS's snap
+    rounding keeps the result valid and moves no point by more than half a diagonal)."""
+    if g.is_empty:
+        return Polygon()
+    unit = 10.0 ** -WKT_DECIMALS
+    inner = g.buffer(-unit, quad_segs=2)
+    if inner.is_empty:
+        return Polygon()
+    cut = shapely.intersection(shapely.simplify(inner, SIMPLIFY, preserve_topology=True), inner)
+    return _polygonal(shapely.set_precision(_polygonal(cut), unit))
+
+
 def _wkt(g: BaseGeometry) -> str:
-    g = shapely.simplify(g, SIMPLIFY, preserve_topology=True) if not g.is_empty else g
-    return shapely.to_wkt(g, rounding_precision=WKT_DECIMALS, trim=True)
+    return shapely.to_wkt(written_region(g), rounding_precision=WKT_DECIMALS, trim=True)
 
 
 @dataclass

@@ -150,6 +150,33 @@ def test_reach_against_fast_marching_on_a_walled_board() -> None:
         assert not (inside & (d > k * M + 0.15)).any()
 
 
+def test_written_rings_are_valid_and_never_inside_a_wall() -> None:
+    """A reach ring as a result writes it (simplified, 3 decimals) holds no point the base
+    cannot stand on: the region wraps round the walls' grown corners, and a plain
+    simplification's chords cut into them (0.002 sq in inside a grown corner on this board,
+    on either engine), while rounding made rings cross themselves."""
+    W, H = 24.0, 16.0
+    walls = [("w1", "impassable", rect(8, 0, 9, 7)), ("w2", "impassable", rect(8, 9.5, 9, 16)),
+             ("w3", "impassable", rect(14, 4, 15, 12))]
+    text = board_text(W, H, walls, {"red": rect(0, 0, 3, 16), "blue": rect(21, 0, 24, 16)},
+                      [(20, 8)])
+    r = mm(32) / 2
+    got = measures.reach(loads_scenario(text), round_base(32), "red", moves=[5], phases=2,
+                         rings=5, cap=2)
+    # the walls grown by the base's radius (inscribed arcs: every point of it is illegal)
+    grown = shapely.union_all([shapely.Polygon(p).buffer(r, quad_segs=32) for _, _, p in walls])
+    for wkt in got["rings"]["5"]:
+        ring = shapely.from_wkt(wkt)
+        assert ring.is_valid, shapely.is_valid_reason(ring)
+        assert ring.intersection(grown).area < 1e-9
+        assert ring.area > 50
+    # the written form of a region lies inside it, within the simplification of its boundary
+    g = shapely.Point(10, 8).buffer(6).difference(shapely.box(8, 0, 9, 7).buffer(r))
+    w = measures.written_region(g)
+    assert w.is_valid and w.difference(g).area < 1e-12
+    assert shapely.hausdorff_distance(w, g) <= measures.SIMPLIFY + 2e-3
+
+
 def test_moves_compose_one_by_one_across_terrain_a_model_may_not_end_on() -> None:
     """A barricade 1.6" deep across the way: infantry crosses it but may not stop on it, so
     two moves of 3" from just behind it reach less far than one path of 6"."""
