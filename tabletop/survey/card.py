@@ -243,8 +243,8 @@ table.ph td:first-child,table.ph th:first-child{width:8mm}table.ph td{white-spac
 table.gaps{table-layout:fixed;font-size:7.2pt}
 table.gaps td{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 table.gaps td,table.gaps th{padding:.2mm .6mm}table.gaps td.n{text-overflow:clip}
-table.gaps col.c1{width:10mm}table.gaps col.c2{width:8.5mm}table.gaps col.c4{width:13.5mm}
-table.gaps col.c5{width:9mm}table.gaps col.c6{width:23mm}
+table.gaps col.c1{width:10mm}table.gaps col.c2{width:8.5mm}table.gaps col.c4{width:12.5mm}
+table.gaps col.c5{width:9mm}table.gaps col.c6{width:25.5mm}
 table.gaps .sw{width:2.4mm;height:2.4mm;margin-right:.6mm}
 td.b{background:#dff3e3;font-weight:700}tr.adv td{background:#fbf6e6}
 th.s0{color:#c0392b}th.s1{color:#2b6cb0}

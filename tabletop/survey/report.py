@@ -181,7 +181,7 @@ def _gap_comparison(numbered: Sequence[tuple[int, Board]], stems: dict[str, str]
     for names, counts in collapse(keyed):
         if all(k is None for k in counts):
             continue
-        cells = [e(", ".join(names))]
+        cells = [f'<td class="nw">{"<br>".join(e(n) for n in names)}</td>']
         for k in counts:
             if k is None:
                 cells.append("–")
