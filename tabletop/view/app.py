@@ -33,7 +33,6 @@ from shapely.geometry import LineString
 
 from tabletop import rulesets
 from tabletop.errors import UserError
-from tabletop.rules.tools import BLOCK_DRAG, MODEL_DRAG
 from tabletop.rules.violation import Violation
 from tabletop.state import Block, GameState
 from tabletop.view import render, turn
@@ -45,12 +44,13 @@ from tabletop.view.controller import Controller, Intent, SetupSource, ghost_mode
 from tabletop.view.dialogs import Choice, Dialog, draw_dialog
 from tabletop.view.dicetray import TrayRoll, purpose, tray_rolls
 from tabletop.view.emergency import GroupSetup, pending_group_setup
+from tabletop.view.helpkeys import help_rows
 from tabletop.view.history import History, SessionLog
 from tabletop.view.identity import Ref
 from tabletop.view.keeping import Keeper, beside
 from tabletop.view.labels import Placed, place_labels
 from tabletop.view.messages import describe, describe_entry, manoeuvre_text, unit_line
-from tabletop.view.notices import draw_alerts, draw_status
+from tabletop.view.notices import draw_alerts, draw_help, draw_status
 from tabletop.view.panel import (
     PANEL_W,
     BlockPanel,
@@ -185,6 +185,7 @@ class App:
         self._status: tuple[Any, ...] | None = None
         self.group: GroupSetup | None = pending_group_setup(state)
         """A unit set up by one action (a destroyed transport's passengers), being placed."""
+        self._setup_area: tuple[Any, Any] | None = None
         self._unit_zones: dict[tuple[Ref, str], Any] = {}
         """Zones of models with their whole unit moving along (Shift-drag), per state."""
         self.ctrl = Controller(self.rules.display(state), self._fit(),
@@ -289,6 +290,24 @@ class App:
             z = None
         self.zone_seconds.append(time.perf_counter() - t0)
         return z
+
+    def setup_area(self) -> Any:
+        """Where the next model waiting to be set up may go (ingress, disembark, an emergency
+        disembark), shaded as soon as the unit is selected (kept per state); ``None``."""
+        src = self.ctrl.setup
+        if src is None or not src.waiting:
+            return None
+        mid = src.waiting[0]
+        key = (Ref(self.state), mid, len(self.group.placed) if self.group is not None else 0)
+        if self._setup_area is None or self._setup_area[0] != key:
+            geom = None
+            with contextlib.suppress(UserError):  # no area now: the pick-up says why
+                g = self.group
+                zone = (g.zone(self.state, mid) if g is not None else
+                        self.rules.zone(self.state, mid))
+                geom = getattr(zone, "geometry", None)
+            self._setup_area = (key, geom)
+        return self._setup_area[1]
 
     def _unit_zone_on_pickup(self, state: GameState, model_id: str) -> Any:
         """The zone of ``model_id`` with its whole unit moving along (kept per state)."""
@@ -1060,6 +1079,8 @@ class App:
             name = pygame.key.name(e.key)
             self.do_intents(c.key(name, ctrl=bool(mods & pygame.KMOD_CTRL),
                                   shift=bool(mods & pygame.KMOD_SHIFT)))
+            if c.blocks is not None and c.blocks.note:  # what a key did not do, and why
+                self.message, c.blocks.note = c.blocks.note, ""
 
     def _dialog_event(self, e: pygame.event.Event) -> None:
         d = self.dialog
@@ -1247,9 +1268,10 @@ class App:
         lay = self.threats
         chosen = frozenset(m for v in self.next_choice.values() if isinstance(v, list)
                            for m in v)
+        setup = self.setup_area() if drag is None else None
         key = (vp, size, self.grid, Ref(st), hidden, focus, outlined, frozenset(c.picked),
                chosen, self.engagement, Ref(lay.threat), Ref(lay.safe), Ref(drag), Ref(bdrag),
-               Ref(self.refusal), len(self.block_marks))
+               Ref(self.refusal), len(self.block_marks), Ref(setup))
         hit = self._cache.get("base")
         if hit is not None and hit[0] == key:
             return hit[1]  # type: ignore[no-any-return]
@@ -1288,6 +1310,9 @@ class App:
             width = min(board.w - 40, LEGEND_W)
             lines = [w for t in lines for w in render.wrap_text(t, width)]
             draw_legend(base, legend_corner(st, vp, board, lines, rolls), lines, rolls)
+        if setup is not None:  # where the models waiting to be set up may go, before a drag
+            self._blit_sprite(base, render.zone_sprite(setup, vp, board,
+                                                       fill=render.SETUP_FILL))
         if drag is not None:
             zone = drag.zones.get(drag.anchor)
             geom = getattr(zone, "geometry", None)
@@ -1677,45 +1702,11 @@ class App:
         return [self.screen.blit(surf, (w - PANEL_W, 0))]
 
     def _draw_help(self) -> None:
+        """H: every key for the board in front of the player (:mod:`tabletop.view.helpkeys`),
+        in two columns when one does not fit."""
         st = self.state
-        keys = " · ".join(f"{m.key.upper()} {m.title.lower()}"
-                          for m in rulesets.of(st).move_types)
-        lines = ["Click a model (or a unit in the roster) to show its unit; its move types:",
-                 *_wrap(keys, 86)]
-        tools = self.rules.tools(st)
-        if MODEL_DRAG in tools:
-            lines += [
-                "Drag a model of the moving unit: the shaded area is where it may end; the ghost",
-                "snaps to it. Shift-drag: the whole unit. Ctrl+click or a box on empty ground",
-                "picks several models: they move together, each along its own legal path.",
-                "Models set up (ingress, disembark) are dragged from the panel's list.",
-            ]
-        if BLOCK_DRAG in tools:
-            lines += [
-                "Drag a block's front edge (or body) to move straight, a front corner to wheel",
-                "about the other; reform with [ ] (files), , . and arrows (facing) or the",
-                "handles, Enter reforms. The shaded area is the legal range.",
-            ]
-        lines += [
-            "Enter commits the move (a refusal leaves the models where they are, to fix).",
-            "Backspace over a staged model puts it back alone · R resets the unit.",
-            "Esc cancels a drag, then a selection none of whose models moved.",
-            "Ctrl+Z / Ctrl+Y undo and redo over the phase (committed units too; dice stand).",
-            "Space: the next step (it asks when units have not moved).",
-            "M ruler · G grid · 2 engagement ranges · T where the clicked unit could charge.",
-            "O where it may end out of every charge (- / = odds, Shift+O near an objective).",
-            "Wheel zooms · right/middle drag pans · Home fits the board · P screenshot.",
-            "Ctrl+S save (beside the file opened) · Ctrl+Shift+S save as · Ctrl+Q quit.",
-        ]
-        br = self.board_rect()
-        w = max(render.font(13).size(s)[0] for s in lines) + 24
-        h = len(lines) * 20 + 20
-        box = pygame.Surface((w, h), pygame.SRCALPHA)
-        box.fill((10, 10, 14, 235))
-        x, y = br.centerx - w // 2, br.centery - h // 2
-        self.screen.blit(box, (x, y))
-        for i, s in enumerate(lines):
-            render.text(self.screen, s, (x + 12, y + 10 + 20 * i), size=13)
+        rows = help_rows(rulesets.of(st).move_types, self.rules.tools(st))
+        draw_help(self.screen, rows, self.board_rect())
 
 
 class NoDisplay(RuntimeError):
@@ -1771,19 +1762,6 @@ def stop_on_signals(app: App) -> Callable[[], None]:
                 signal.signal(sig, h)
 
     return restore
-
-
-def _wrap(s: str, width: int) -> list[str]:
-    """``s`` cut into lines of at most ``width`` characters, at spaces."""
-    out: list[str] = []
-    line = ""
-    for word in s.split(" "):
-        if line and len(line) + 1 + len(word) > width:
-            out.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    return [*out, line] if line else out
 
 
 def _merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:

@@ -337,6 +337,8 @@ class BlockTool:
         self.wheel_calls = 0
         """How many times the wheel range was asked of the rules (once per manoeuvre)."""
         self.preview_calls = 0
+        self.note = ""
+        """What the last key did not do, and why (the window says it, then clears it)."""
         self._ranges: tuple[GameState, BlockRanges] | None = None
         self._wheel: tuple[GameState, tuple[float, float]] | None = None
         self._obstacles: tuple[GameState, list[tuple[str, BaseGeometry]]] | None = None
@@ -608,9 +610,15 @@ class BlockTool:
             return None
         r = self._reform_base(state)
         if r is None:
-            return None
+            self.note = ("no reform now: a block reforms in a move that allows it (the Reform "
+                         "move, F), before any other manoeuvre")
+            return []
         if name in files:
-            r.files = max(1, min(block.models, r.files + files[name]))
+            want = r.files + files[name]
+            r.files = max(1, min(block.models, want))
+            if r.files != want:
+                self.note = (f"{block.models} files at most: the unit has {block.models} models"
+                             if want > block.models else "1 file at least")
         else:
             step = turns[name]
             if shift and abs(step) < 90:

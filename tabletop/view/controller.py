@@ -61,6 +61,9 @@ MOVE_KEYS: dict[str, str] = {
 ZOOM_STEP = 1.15
 """Zoom factor per mouse-wheel notch."""
 
+REFORM_KEYS = ("[", "]", ",", ".", "up", "down", "left", "right")
+"""Keys that edit a block's reform (said when there is none to edit)."""
+
 TURN_STEP = 15.0
 """Degrees a model turns per press of Q (counter-clockwise) or E (clockwise)."""
 
@@ -613,6 +616,10 @@ class Controller:
                 return [Intent("actions", {"actions": acts, "stop_on_refusal": True})
                         ] if acts else []
         block = self._focus_block()
+        if bt is not None and block is not None and name in REFORM_KEYS:
+            bt.note = ("no reform now: select the block for a move that reforms (the Reform "
+                       "move, F) first")
+            return []
         if block is not None and name in BLOCK_MOVE_KEYS:
             return [Intent("select", {"unit": block, "move": BLOCK_MOVE_KEYS[name]})]
         if name in MOVE_KEYS and block is None:

@@ -237,4 +237,5 @@ def unit_line(state: GameState, unit_id: str) -> str:
         return (f"{name}: moving, {_title(state, sel.move, sel.mode)}; {how}, "
                 "Enter commits.")
     keys = ", ".join(f"{t.key.upper()} {t.title.lower()}" for t in turn.move_types(state))
-    return f"{name} ({turn.player_name(state, u.player)}): {keys} (or click one); T threat."
+    threat = "" if isinstance(u, Block) else "; T threat range"  # blocks have none
+    return f"{name} ({turn.player_name(state, u.player)}): {keys} (or click one){threat}."

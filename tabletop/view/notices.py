@@ -13,7 +13,7 @@ import pygame
 
 from tabletop.view import render
 
-__all__ = ["ALERT_BG", "STATUS_LINES", "draw_alerts", "draw_status", "status_lines"]
+__all__ = ["ALERT_BG", "STATUS_LINES", "draw_alerts", "draw_help", "draw_status", "status_lines"]
 
 ALERT_BG = (120, 28, 28, 238)
 ALERT_EDGE = (255, 140, 140)
@@ -76,3 +76,41 @@ def draw_status(surface: pygame.Surface, rect: pygame.Rect, message: str, colour
     if tools:
         render.text(surface, "  ".join(tools), (rect.right - 8, rect.y + 4), size=13,
                     colour=ACCENT, anchor="topright")
+
+
+def draw_help(surface: pygame.Surface, rows: list[tuple[str, str]], area: pygame.Rect) -> None:
+    """The key list (``(keys, what)``, a row without keys a heading) over ``area``: keys in a
+    column of their own, the words wrapped, in two columns of rows when one is too tall."""
+    kf = render.font(13, bold=True)
+    key_w = max(kf.size(k)[0] for k, _ in rows if k) + 14
+    ncol = 1
+    while True:
+        col_w = min((area.w - 40) // ncol, 620)
+        text_w = col_w - key_w - 20
+        laid = [(k, render.wrap_text(t, text_w if k else col_w - 20, size=13,
+                                     bold=not k)) for k, t in rows]
+        heights = [18 * len(lines) + (8 if not k else 2) for k, lines in laid]
+        per = -(-len(rows) // ncol)
+        tallest = max(sum(heights[c * per:(c + 1) * per]) for c in range(ncol))
+        if tallest + 30 <= area.h or ncol == 2:
+            break
+        ncol = 2
+    w, h = col_w * ncol + 20, min(tallest + 30, area.h)
+    box = pygame.Surface((w, h), pygame.SRCALPHA)
+    box.fill((10, 10, 14, 238))
+    x0, y0 = area.centerx - w // 2, area.centery - h // 2
+    surface.blit(box, (x0, y0))
+    for c in range(ncol):
+        y = y0 + 14
+        x = x0 + 10 + c * col_w
+        for (k, lines), hh in list(zip(laid, heights, strict=True))[c * per:(c + 1) * per]:
+            if not k:
+                y += 6
+                for i, line in enumerate(lines):
+                    render.text(surface, line, (x + 4, y + 18 * i), size=13, bold=True,
+                                colour=ACCENT)
+            else:
+                render.text(surface, k, (x + 4, y), size=13, bold=True)
+                for i, line in enumerate(lines):
+                    render.text(surface, line, (x + key_w, y + 18 * i), size=13)
+            y += hh - (6 if not k else 0)

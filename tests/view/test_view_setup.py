@@ -135,3 +135,23 @@ def test_the_panel_names_where_the_models_come_from(demo, monkeypatch) -> None: 
     key(app, pygame.K_i)
     text = panel_text(app, monkeypatch)
     assert "Drag each model from this list onto the shaded area:" in text, text
+
+
+def test_the_set_up_area_is_shaded_as_soon_as_the_unit_is_selected(app_factory) -> None:  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    app = app_factory(transport_board(selected=False))
+    app.draw()
+    before = pygame.surfarray.array3d(app.screen).copy()
+    app.ctrl.focus = "riders"
+    key(app, pygame.K_d)
+    assert app.state.battle.selection is not None, app.message
+    area = app.setup_area()
+    assert area is not None and not area.is_empty  # within 3" of the Rhino
+    assert area.distance(app.state.model("rh1")[1].footprint) < 3.0 + 1e-6
+    app.draw()
+    after = pygame.surfarray.array3d(app.screen)
+    c = area.representative_point()
+    x, y = (round(v) for v in app.ctrl.viewport.to_px(c.x, c.y))
+    assert not np.array_equal(before[x, y], after[x, y])  # shaded there, no drag begun
+    assert app.ctrl.drag is None
