@@ -207,6 +207,11 @@ def test_behind_a_screen_the_move_stops_short_and_the_bands_hold_every_charge(mo
         rim = shapely.points(shapely.get_coordinates(shapely.segmentize(band.boundary, 0.05)))
         assert float(shapely.distance(exact, rim).max()) <= SPACING / 2 + 0.01, x
         assert band.equals(single.band(x).engage)  # type: ignore[union-attr]
+    for x in range(3, MAX_ROLL):  # the bands grow with the roll
+        lo, hi = th.band(x), th.band(x + 1)
+        assert lo is not None and hi is not None
+        pts = shapely.points(shapely.get_coordinates(lo.charge))
+        assert float(shapely.distance(hi.charge, pts).max()) < 1e-6, x
     behind = Point(30.0, 20.0 + R32 + 2.5)
     if monster:  # it moves over the screen and charges from beyond it on a 3
         assert th.least_roll(behind.x, behind.y) == 3

@@ -42,7 +42,7 @@ What is computed (each step errs on the side of showing more, :mod:`tabletop.geo
   over them in its move, not in its charge). So ``R(X)`` holds every charge end, is exact where
   nothing stops a move short, within ``DEEP * pi / 2`` where the move could stop that little
   short, and within ``SPACING / 2`` of a roll where (b) decides. What a smaller roll reaches a
-  larger one does (the doubt of ``X`` leaves out ``R(X - 1)``). A FLY unit adds one path of
+  larger one does. A FLY unit adds one path of
   ``M + X - 2"`` over everything (HOVER: no 2"), covering every way of taking to the skies in
   the move, the charge or both: there a band may be up to 2" too generous.
 - ``engage``: ``R(X)`` grown by the circumscribed radius and engagement range; ``declare``: ``Z``
@@ -402,7 +402,6 @@ def _group_bands(mp: _Maps, g: _Group, rolls: Sequence[int], spacing: float, adv
     samples = boundary_samples(z, spacing) if not z.is_empty else None
     grow_e = g.r_out + rulings.ENGAGEMENT_RANGE + EPS
     out: dict[int, tuple[BaseGeometry, BaseGeometry]] = {}
-    settled: BaseGeometry = z  # the answer for the roll before (bands grow with the roll)
     for x in rolls:
         if x <= MIN_ROLL or z.is_empty:
             out[x] = (Polygon(), Polygon())
@@ -417,19 +416,15 @@ def _group_bands(mp: _Maps, g: _Group, rolls: Sequence[int], spacing: float, adv
             doubt = _union([doubt, _minus(r, _reach(mp.charge, g.starts, g.M + x))])
         if not doubt.is_empty:
             assert samples is not None
-            # what a smaller roll reaches, a larger one does: only the rest is in doubt (the
-            # part of it in reach asks for sources; the whole is taken off, so that no sliver
-            # of the single path's rim is left where the two outlines run together)
-            doubt = _minus(doubt, settled)
+            # the part of the doubt in reach asks for sources; the whole is taken off, so that
+            # no sliver of the single path's rim is left where the two outlines run together
             asked = polygonal(doubt.intersection(r))
             two = reach_from_region(mp.charge, z, x, spacing, samples, within=asked)
             if sky is not None and x - mp.penalty >= 0:
                 two = _union([two, reach_from_region(
                     sky, z, x - mp.penalty, spacing, samples, within=asked)])
             r = _minus(r, _minus(doubt, two))
-        r = _union([r, settled])
-        settled = r
-        r = _minus(r, mp.terrain)
+        r = _minus(_union([r, z]), mp.terrain)
         out[x] = (grow(r, grow_e), grow(z, g.r_out + x + EPS))
     return z, adv, out
 
