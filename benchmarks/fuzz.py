@@ -2,11 +2,16 @@
 
     python benchmarks/fuzz.py [-n 100000] [--family scenario,actions,...] [--seed S]
 
-Runs the generators of ``tests/hostile.py`` (the ones the fuzz tests run a few hundred times in
-CI): mutated scenario files (models given ovals, rects and hulls among the mutations), action
-files (paths with facings), zone queries, zone queries of models that turn as they move,
-``tabletop fit`` command lines and other command lines, N inputs in all, shared between the
-families. Prints, per family and in all, how many inputs were accepted,
+Runs the generators of ``tests/support/hostile.py`` and ``tests/support/hostile_data.py`` (the
+ones the fuzz tests run a few dozen to a few hundred times in CI): mutated scenario files
+(models given ovals, rects and hulls among the mutations), action files (paths with facings),
+zone queries, zone queries of models that turn as they move, ``tabletop fit`` command lines and
+other command lines; hostile 40kdc files for the importer (templates, layouts, deployment maps,
+the units CSV: ``import-layout`` and ``new``), survey folders changed after a finished run (edited,
+cut, corrupt and unsealed results, FIFOs, corrupt or foreign plans, a held lock: the survey run
+again and reported) and what may answer at a ``--scheduler`` address (fake servers on
+127.0.0.1: silence, HTTP, random bytes, greeting-like frames); N inputs in all, shared between
+the families. Prints, per family and in all, how many inputs were accepted,
 refused with a message (``UserError``), crashed (any other exception, or an accepted file that
 does not save and load back identically) and were slow (over 2 s of CPU time, which other work on
 a shared machine does not inflate; each input is stopped at 30 s of wall time and counted as
@@ -14,7 +19,8 @@ slow), how many took over 2 s of wall time, the CPU time per input (median, p99,
 first few crashing and slow inputs. The garbage collector runs between inputs, not within their
 timing (hypothesis keeps every input's choices: a full collection over them is not the
 program's time). Memory is capped (``--memory-gb``, default 4) so a memory
-bomb is a crash, not a dead machine. The goal: no crash and no slow input.
+bomb is a crash, not a dead machine; the peak resident memory of each family's process is
+printed. The goal: no crash, no slow input, peak memory under 1 GB.
 """
 
 from __future__ import annotations
@@ -38,10 +44,11 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-import hostile
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
 from tabletop.rules.zones import clear_caches
+
+from support import hostile, hostile_data
 
 FAMILIES = {
     "scenario": (hostile.scenario_files(),  # and the zone engine on each board accepted
@@ -51,7 +58,14 @@ FAMILIES = {
     "turning": (hostile.turning_queries(), hostile.run_turning_query),
     "fit": (hostile.fit_lines(), hostile.run_command),
     "commands": (hostile.command_lines(), hostile.run_command),
+    **{f"kdc-{key}": (hostile_data.kdc_files(key), (lambda k: lambda data: hostile_data.run_kdc(
+        k, data))(key)) for key in hostile_data.KDC_FILES},
+    "survey": (hostile_data.survey_folders(), hostile_data.run_survey_folder),
+    "scheduler": (hostile_data.scheduler_answers(), hostile_data.run_scheduler),
 }
+SINGLE = {"commands", "fit", "survey", "kdc-templates", "kdc-layouts", "kdc-deployments",
+          "kdc-units"}
+"""Families whose input is one value (the others' are argument tuples)."""
 SLOW = 2.0
 """Seconds after which an input counts as slow."""
 STOP = 30.0
@@ -91,7 +105,7 @@ def run_family(name: str, n: int, seed_value: int, keep: Path | None = None,
               suppress_health_check=list(HealthCheck))
     @given(strategy)
     def fuzz(value: Any) -> None:
-        args = (value,) if name in ("commands", "fit") else value
+        args = (value,) if name in SINGLE else value
         if len(times) % 200 == 0:
             gc.collect()  # outside the timing: a full collection over the harness's own data
         gc.disable()  # (hypothesis keeps every input's choices) is not the program's time
@@ -124,7 +138,8 @@ def run_family(name: str, n: int, seed_value: int, keep: Path | None = None,
             print(f"  {name}: {len(times):,} inputs, {dict(counts)}", file=sys.stderr, flush=True)
 
     fuzz()
-    return {"counts": counts, "times": times, "crashes": crashes, "slow": slow}
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    return {"counts": counts, "times": times, "crashes": crashes, "slow": slow, "peak_mb": peak}
 
 
 def _family_task(task: tuple[str, int, int, Path | None, float]) -> tuple[str, dict[str, Any]]:
@@ -158,10 +173,11 @@ def main() -> int:
     all_times: list[float] = []
     print(f"fuzz: {args.n:,} inputs, seed {args.seed}, memory capped at {args.memory_gb:g} GB, "
           f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
-    print(f"{'family':<10} {'inputs':>8} {'accepted':>9} {'refused':>9} {'crashed':>8} "
-          f"{'slow':>5} {f'wall>{args.slow:g}s':>8} {'median':>9} {'p99':>9} {'max':>8}  "
-          "(CPU time)")
+    print(f"{'family':<16} {'inputs':>8} {'accepted':>9} {'refused':>9} {'crashed':>8} "
+          f"{'slow':>5} {f'wall>{args.slow:g}s':>8} {'median':>9} {'p99':>9} {'max':>8} "
+          f"{'peak MB':>8}  (CPU time; peak resident memory of the family's process)")
     reports = []
+    peaks: list[float] = []
     started = time.perf_counter()
     tasks = [(name, n, args.seed, args.keep, args.slow)
              for name, n in zip(families, share, strict=True) if n]
@@ -172,15 +188,18 @@ def main() -> int:
             total.update(c)
             all_times += t
             reports.append((name, r))
-            print(f"{name:<10} {len(t):>8,} {c['accepted']:>9,} {c['refused']:>9,} "
+            print(f"{name:<16} {len(t):>8,} {c['accepted']:>9,} {c['refused']:>9,} "
                   f"{c['crashed']:>8,} {c['slow']:>5,} {c['wall']:>8,} "
                   f"{statistics.median(t) * 1e3:>7.1f}ms "
-                  f"{t[int(0.99 * (len(t) - 1))] * 1e3:>7.1f}ms {t[-1]:>7.2f}s", flush=True)
+                  f"{t[int(0.99 * (len(t) - 1))] * 1e3:>7.1f}ms {t[-1]:>7.2f}s "
+                  f"{r['peak_mb']:>8,.0f}", flush=True)
+            peaks.append(r["peak_mb"])
     t = sorted(all_times)
-    print(f"{'all':<10} {len(t):>8,} {total['accepted']:>9,} {total['refused']:>9,} "
+    print(f"{'all':<16} {len(t):>8,} {total['accepted']:>9,} {total['refused']:>9,} "
           f"{total['crashed']:>8,} {total['slow']:>5,} {total['wall']:>8,} "
           f"{statistics.median(t) * 1e3:>7.1f}ms "
-          f"{t[int(0.99 * (len(t) - 1))] * 1e3:>7.1f}ms {t[-1]:>7.2f}s")
+          f"{t[int(0.99 * (len(t) - 1))] * 1e3:>7.1f}ms {t[-1]:>7.2f}s "
+          f"{max(peaks, default=0):>8,.0f}")
     print(f"wall time {time.perf_counter() - started:,.0f} s, load average now "
           f"{os.getloadavg()[0]:.1f}")
     for name, r in reports:

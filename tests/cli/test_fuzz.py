@@ -1,8 +1,9 @@
 """Fuzzing in CI: hostile scenario files (with the zone of a mover, and of one that turns, on
 each board accepted), action files (paths with facings), zone queries (of models that turn too,
-with their witnesses checked), ``tabletop fit`` and other command lines never crash, hang or
-write a file that does not load back (a few hundred examples, about 20 s; ``benchmarks/fuzz.py``
-runs the same generators for 100,000)."""
+with their witnesses checked), ``tabletop fit`` and other command lines, 40kdc files for the
+importer, survey folders and what answers at a scheduler's address never crash, hang or write a
+file that does not load back (a few dozen to a few hundred examples each;
+``benchmarks/fuzz.py`` runs the same generators for 100,000)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from support import hostile
+from support import hostile, hostile_data
 
 
 def fuzz(examples: int) -> settings:
@@ -56,3 +57,30 @@ def test_fit_command_lines(argv: list[str]) -> None:
 @given(hostile.command_lines())
 def test_command_lines(argv: list[str]) -> None:
     hostile.run_command(argv)
+
+
+# -- issue 28: hostile data and hostile networks ---------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", hostile_data.KDC_FILES)
+def test_40kdc_files(key: str) -> None:
+    @fuzz(25)
+    @given(hostile_data.kdc_files(key))
+    def run(data: Any) -> None:
+        hostile_data.run_kdc(key, data)
+    run()
+
+
+@pytest.mark.slow
+@fuzz(25)
+@given(hostile_data.survey_folders())
+def test_survey_folders(changes: list[tuple[str, int, int]]) -> None:
+    hostile_data.run_survey_folder(changes)
+
+
+@fuzz(15)
+@given(hostile_data.scheduler_answers())
+def test_scheduler_addresses(answer: tuple[str, bytes | None]) -> None:
+    pytest.importorskip("distributed", reason="the Dask tests need the cluster extra")
+    hostile_data.run_scheduler(*answer)

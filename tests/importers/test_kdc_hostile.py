@@ -253,12 +253,12 @@ def test_the_limits_below_the_file_size_hold(tmp_path: Path) -> None:
                                 ".zones[0].shape.points: a polygon has 3 to 64 points, got "
                                 "100,000"]
     data = kdc_toys.Data()
-    kdc_toys._fan_out(data, depth=3, width=10)  # 10 + 100 + 1,000 features: one too many
+    kdc_toys.fan_out(data, depth=3, width=10)  # 10 + 100 + 1,000 features: one too many
     paths = kdc_toys.write(tmp_path, data)
     with pytest.raises(UserError, match="adds more than 1,000 features"):
         kdc.layout_state(paths["layouts"], LAYOUT)
     data = kdc_toys.Data()
-    kdc_toys._fan_out(data, depth=2, width=30)  # 30 + 900 features (each a 3" corner)
+    kdc_toys.fan_out(data, depth=2, width=30)  # 30 + 900 features (each a 3" corner)
     data.layouts[0]["pieces"] = data.layouts[0]["pieces"][-1:]
     paths = kdc_toys.write(tmp_path, data)
     state = within(30, kdc.layout_state, paths["layouts"], LAYOUT)

@@ -173,6 +173,24 @@ def test_r11_emergency_disembark() -> None:
     assert not left_out.ok and "p2 can be set up" in left_out.reasons[0]
 
 
+def test_an_emergency_disembark_ends_in_coherency() -> None:
+    """Issue 28: two models on opposite sides of the destroyed transport, each in contact with
+    it (as close as possible) but 4.02" apart, were accepted; every other set-up checks
+    coherency (rules-notes item 3: "must end in coherency, unengaged")."""
+    s = _transport_state()
+    right, left = 22.0 + R32 + 0.01, 18.0 - R32 - 0.01
+    apart = wh40k.emergency_disembark(s, "p", {"p1": (right, 20.0), "p2": (left, 20.0)},
+                                      dice=[6, 6])
+    assert not apart.ok
+    assert [v.rule for v in apart.violations] == ["coherency-2", "coherency-2"]
+    assert apart.reasons[0] == 'coherency: p1 is not within 2" of another model of p (closest ' \
+                               'p2 at 4.02")'
+    assert apart.state == s  # refused: nothing changed, no die rolled
+    side = wh40k.emergency_disembark(s, "p", {"p1": (right, 20.0), "p2": (right, 21.5)},
+                                     dice=[6, 6])
+    assert side.ok
+
+
 @pytest.mark.parametrize(("dist", "legal"), [(3.2, False), (2.9, True)])
 def test_r12_embark_needs_every_model_within_three_inches(dist: float, legal: bool) -> None:
     rhino = unit("t", "red", [(20.0, 20.0)], base="hull", W=10, keywords=["VEHICLE", "TRANSPORT"])

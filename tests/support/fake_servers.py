@@ -26,9 +26,10 @@ def _answer(mode: str, seed: int) -> bytes:
 
 
 @contextlib.contextmanager
-def fake_scheduler(mode: str, seed: int = 1) -> Iterator[str]:
+def fake_scheduler(mode: str, seed: int = 1, payload: bytes | None = None) -> Iterator[str]:
     """``tcp://127.0.0.1:PORT`` of a server behaving as ``mode`` (see :data:`MODES`), until the
-    block ends; ``"refused"``: a port nobody listens on."""
+    block ends; ``"refused"``: a port nobody listens on; with ``payload``, a server that sends
+    those bytes to each connection and then nothing."""
     if mode == "refused":
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
@@ -53,7 +54,7 @@ def fake_scheduler(mode: str, seed: int = 1) -> Iterator[str]:
                 conn.close()
                 continue
             with contextlib.suppress(OSError):
-                conn.sendall(_answer(mode, seed))
+                conn.sendall(_answer(mode, seed) if payload is None else payload)
             held.append(conn)  # kept open, never answered further
 
     thread = threading.Thread(target=serve, daemon=True)

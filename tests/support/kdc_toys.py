@@ -124,24 +124,31 @@ FILES = {"layouts": "terrain-layouts.json", "templates": "terrain-templates.json
          "deployments": "deployment-patterns.json", "units": "units.csv"}
 
 
+def write_bytes(data: Data, key: str) -> bytes:
+    """The bytes of file ``key`` of ``data`` as :func:`write` writes them."""
+    value = getattr(data, key)
+    if key == "units" and isinstance(value, list):
+        value = _csv(value)
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogatepass")
+    return json.dumps(value).encode()
+
+
 def write(folder: Path, data: Data | None = None) -> dict[str, Path]:
     """Write ``data`` (default: the toy set) into ``folder``; the path of each file by key."""
     data = data or Data()
     folder.mkdir(parents=True, exist_ok=True)
     paths = {}
     for key, name in FILES.items():
-        value = getattr(data, key)
-        if key == "units" and isinstance(value, list):
-            value = _csv(value)
-        payload = value if isinstance(value, bytes) else \
-            value.encode("utf-8") if isinstance(value, str) else json.dumps(value).encode()
-        (folder / name).write_bytes(payload)
+        (folder / name).write_bytes(write_bytes(data, key))
         paths[key] = folder / name
     return paths
 
 
 # -- hostile changes -------------------------------------------------------------------------
-def _fan_out(d: Data, depth: int = 8, width: int = 10) -> None:
+def fan_out(d: Data, depth: int = 8, width: int = 10) -> None:
     """Templates each listing ``width`` features of the next, ``depth`` levels: a layout piece
     of the first would expand to width**depth features (the 11 KB file that took 2.3 GB)."""
     tpls = d.templates
@@ -210,7 +217,7 @@ def _points(n: int, r: float = 1.0) -> list[dict[str, float]]:
 
 HOSTILE: dict[str, tuple[str, Callable[[Data], None]]] = {
     # name: (the file it is in, the change)
-    "templates-fan-out": ("templates", _fan_out),
+    "templates-fan-out": ("templates", fan_out),
     "zone-1000000-points": ("deployments", _many_zone_points),
     "layout-200000-pieces": ("layouts", _many_pieces),
     "layouts-deep": ("layouts", _raw("layouts", deep_json(DEEP))),

@@ -1145,8 +1145,9 @@ def _emergency(state: GameState, unit_id: str, placements: Mapping[str, Sequence
 
 def _emergency_violations(setup: GameState, unit_id: str, t: Unit, kept: Sequence[Model],
                           left: Sequence[Model]) -> list[Violation]:
-    """Why an emergency set-up is refused: the set-up rules, "as close as possible", and models
-    left out that could be set up."""
+    """Why an emergency set-up is refused: the set-up rules (wholly within 6", on the
+    battlefield, on no model or terrain, unengaged, in coherency), "as close as possible", and
+    models left out that could be set up."""
     limit = zone_rulings.DISEMBARK_RANGE["emergency"]
     placed = replace(_unit(setup, unit_id), models=tuple(kept), location="battlefield")
     board = setup.with_unit(placed)
@@ -1163,6 +1164,7 @@ def _emergency_violations(setup: GameState, unit_id: str, t: Unit, kept: Sequenc
     vs += checks.edge_violations(board, placed)
     vs += checks.terrain_violations(board, placed)
     vs += checks.engagement_violations(board, placed)
+    vs += checks.coherency_violations(placed)  # a set-up ends in coherency (03.02)
     if vs:
         return vs
     shape = shapely.union_all([exact_polygon(tm) for tm in hull])

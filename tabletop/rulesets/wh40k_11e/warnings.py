@@ -13,10 +13,14 @@ from tabletop.rulesets.wh40k_11e.checks import coherency_violations, fmt
 from tabletop.rulesets.wh40k_11e.movement import restore_coherency
 from tabletop.state import GameState, Unit
 
-__all__ = ["SHOWN_PAIRS", "coherency_warnings"]
+__all__ = ["SHOWN_PAIRS", "SIMULATED", "coherency_warnings"]
 
 SHOWN_PAIRS = 3
 """How many offending pairs one warning line names (the farthest first); the rest are counted."""
+
+SIMULATED = 100
+"""Most models of a unit whose end-of-turn removals a warning works out (it removes one model
+at a time, checking coherency after each: for a unit of 10,000 models spread out, hours)."""
 
 
 def coherency_warnings(state: GameState) -> list[tuple[str, str]]:
@@ -46,11 +50,17 @@ def coherency_warnings(state: GameState) -> list[tuple[str, str]]:
         more = len(vs) - SHOWN_PAIRS
         if more > 0:
             parts.append(f"and {more} more")
-        _, events = restore_coherency(state, u.id)
-        gone = [str(e["model"]) for e in events if e.get("kind") == "destroyed"]
         name = ident(u.id) + (f" ({ident(u.name, name=True)})" if u.name and u.name != u.id
                               else "")
-        out.append((u.id, f"{name} is out of coherency: " + "; ".join(parts)
-                    + f"; the end of the turn would remove {len(gone)} model"
-                    + ("s" if len(gone) != 1 else "") + " (" + idents(gone) + ")"))
+        placed = sum(m.at is not None for m in u.models)
+        if placed > SIMULATED:
+            end = (f"; the end of the turn would remove models until it is in coherency (not "
+                   f"worked out here for a unit of {placed:,} models on the battlefield; it "
+                   f"is for up to {SIMULATED})")
+        else:
+            _, events = restore_coherency(state, u.id)
+            gone = [str(e["model"]) for e in events if e.get("kind") == "destroyed"]
+            end = (f"; the end of the turn would remove {len(gone)} model"
+                   + ("s" if len(gone) != 1 else "") + " (" + idents(gone) + ")")
+        out.append((u.id, f"{name} is out of coherency: " + "; ".join(parts) + end))
     return out
