@@ -43,7 +43,7 @@ JSON_DEPTH = 64
 results need under 10; Python's parser fails with a ``RecursionError`` near 1,000)."""
 
 __all__ = ["JSON_DEPTH", "atomic_write", "decode_utf8", "json_error", "long_number",
-           "nesting", "new_file_mode",
+           "nesting", "new_file_mode", "process_alive",
            "read_json", "read_regular"]
 
 LEGACY_TMP_AGE = 60.0
@@ -230,7 +230,7 @@ def _remove_stale(folder: Path, name: str) -> None:
         m = _TMP_NAME.fullmatch(rest)
         if m:
             pid = int(m["pid"])
-            if pid == os.getpid() or _alive(pid):
+            if pid == os.getpid() or process_alive(pid):
                 continue
         elif not _LEGACY_TMP_NAME.fullmatch(rest):
             continue
@@ -245,7 +245,9 @@ def _remove_stale(folder: Path, name: str) -> None:
                 os.unlink(entry.path)
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (someone else's process, or an odd number, counts as
+    alive: what it left is not ours to remove)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

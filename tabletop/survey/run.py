@@ -68,7 +68,7 @@ from typing import Any
 
 from tabletop import DISTRIBUTION
 from tabletop.errors import UserError, printable, quote
-from tabletop.files import atomic_write
+from tabletop.files import atomic_write, process_alive
 from tabletop.survey import store
 from tabletop.survey.jobs import run_job
 from tabletop.survey.scheduler import connect
@@ -204,18 +204,8 @@ def _remove_stale_markers() -> None:
                     continue
             except OSError:
                 continue
-            if pid.isdigit() and not _alive(int(pid)):
+            if pid.isdigit() and not process_alive(int(pid)):
                 shutil.rmtree(entry.path, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError, OSError):
-        return True
-    return True
 
 
 class _Local:

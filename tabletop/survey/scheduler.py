@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import socket
 import struct
+import threading
 import time
 from typing import Any
 from urllib.parse import urlsplit
@@ -54,6 +55,42 @@ def _recv(sock: socket.socket, n: int, deadline: float) -> bytes:
     return got
 
 
+def _resolve(host: str, port: int, timeout: float) -> list[Any] | None:
+    """``getaddrinfo`` of ``host``, or ``None`` when it takes more than ``timeout`` seconds (a
+    name lookup cannot be interrupted: it is left to finish in a daemon thread)."""
+    box: dict[str, Any] = {}
+
+    def lookup() -> None:
+        try:
+            box["found"] = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except OSError as exc:
+            box["error"] = exc
+
+    worker = threading.Thread(target=lookup, daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        return None
+    if "error" in box:
+        raise box["error"]
+    return list(box["found"])
+
+
+def _connect(addresses: list[Any], timeout: float) -> socket.socket:
+    """A connected socket to the first of ``addresses`` that accepts, within ``timeout``."""
+    error: OSError = OSError("no address")
+    for family, kind, proto, _, where in addresses:
+        sock = socket.socket(family, kind, proto)
+        sock.settimeout(timeout)
+        try:
+            sock.connect(where)
+            return sock
+        except OSError as exc:
+            sock.close()
+            error = exc
+    raise error
+
+
 def probe(address: str, timeout: float) -> None:
     """Check within ``timeout`` seconds that a Dask server answers at ``address``
     (``tcp://HOST:PORT``, or ``HOST:PORT``); a :class:`~tabletop.errors.UserError` naming the
@@ -72,7 +109,11 @@ def probe(address: str, timeout: float) -> None:
         raise UserError(f"{where}: no host in the address; give tcp://HOST:PORT")
     deadline = time.monotonic() + timeout
     try:
-        sock = socket.create_connection((host, port), timeout=timeout)
+        addresses = _resolve(host, port, timeout)
+        if addresses is None:
+            raise UserError(f"{where}: no Dask scheduler answered within {timeout:g} s (the "
+                            f"host name {quote(host)} did not resolve in time); {HINT}")
+        sock = _connect(addresses, max(deadline - time.monotonic(), 0.001))
     except TimeoutError:
         raise UserError(f"{where}: no Dask scheduler answered within {timeout:g} s (no "
                         f"connection); {HINT}") from None
