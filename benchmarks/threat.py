@@ -22,10 +22,17 @@ Run ``python benchmarks/threat.py`` from the repository root. Two parts:
    warm, in total; and safe ground of three attacker units at 9+ (every enemy unit counted or
    skipped), cold and warm.
 
+3. **The window** (``--window``; in a real X11 window when ``Xvfb`` is installed, as
+   ``benchmarks/frame.py`` does): the demo, a unit clicked, then T; wall ms from the key to the
+   frame that shows the threat, with the threat computed while the window was idle after the
+   click (a second of a person moving the mouse: what the window does) and without (T at once,
+   the window's prefetch off), alternately per unit; and O (safe ground at 9+) for a few of red's
+   units.
+
 Prints the machine's load average before and after (a shared machine: read the ratios, which
 come from alternating runs, rather than the absolute figures).
 
-    .venv/bin/python benchmarks/threat.py [--runs N] [--data FOLDER] [--layout ID]
+    .venv/bin/python benchmarks/threat.py [--runs N] [--data FOLDER] [--layout ID] [--window]
 """
 
 from __future__ import annotations
@@ -188,17 +195,108 @@ def real(data: Path, layout: str) -> None:
                   f"({len(sg.counted)} enemy units counted, {len(sg.skipped)} skipped)")
 
 
+def window(size: tuple[int, int] = (1280, 820)) -> None:
+    sys.path.insert(0, str(Path(__file__).parent))
+    from frame import start_xvfb
+
+    xvfb = start_xvfb() if not os.environ.get("SDL_VIDEODRIVER") else None
+    if xvfb is not None:
+        os.environ["DISPLAY"] = xvfb[1]
+        os.environ["SDL_VIDEODRIVER"] = "x11"
+        where = f"a real X11 window (Xvfb on {xvfb[1]})"
+    else:
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+        where = "SDL's dummy driver (no display time)"
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from tabletop.scenario.io import save_scenario
+    from tabletop.view.app import App
+
+    def step_ms(app: App, kind: int, **kw: object) -> float:
+        pygame.event.post(pygame.event.Event(kind, **kw))
+        t = time.perf_counter()
+        app.step()
+        return (time.perf_counter() - t) * 1e3
+
+    def click(app: App, uid: str) -> None:
+        m = next(m for m in app.state.unit(uid).models if m.at is not None)  # type: ignore[union-attr]
+        at = app.ctrl.viewport.to_px(*m.at)
+        step_ms(app, pygame.MOUSEBUTTONDOWN, pos=at, button=1)
+        step_ms(app, pygame.MOUSEBUTTONUP, pos=at, button=1)
+
+    def idle(app: App, seconds: float) -> None:
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            app.step(wait=True)
+
+    print(f"\n3. the window, {size[0]}x{size[1]} in {where}: T after a click, ms to the frame")
+    state = load_scenario(shipped("demo.toml"))
+    units = [u.id for u in state.units if isinstance(u, Unit) and u.location == "battlefield"]
+    got: dict[bool, list[float]] = {True: [], False: []}
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            for i, uid in enumerate(units):
+                row = {}
+                for ahead in ((True, False) if i % 2 == 0 else (False, True)):
+                    clear()
+                    app = App(load_scenario(shipped("demo.toml")),
+                              save_path=Path(tmp) / "b.save.toml", size=size,
+                              saver=save_scenario)
+                    app.prefetch = ahead
+                    app.step()
+                    idle(app, 0.5)  # the first frame and the slow zones of nothing selected
+                    click(app, uid)
+                    if ahead:
+                        idle(app, 1.0)
+                    row[ahead] = step_ms(app, pygame.KEYDOWN, key=pygame.K_t, mod=0,
+                                         unicode="t", scancode=0)
+                    assert app.threats.threat_unit == uid, app.message
+                    pygame.display.quit()
+                got[True].append(row[True])
+                got[False].append(row[False])
+                print(f"  {uid:<14} computed while idle {row[True]:7.1f} ms, at the key "
+                      f"{row[False]:7.1f} ms")
+            print(f"  median: {statistics.median(got[True]):.1f} ms computed while idle, "
+                  f"{statistics.median(got[False]):.1f} ms at the key; max "
+                  f"{max(got[True]):.1f} / {max(got[False]):.1f}")
+            for uid in ("intercessors", "lieutenant", "terminators"):
+                clear()
+                app = App(load_scenario(shipped("demo.toml")),
+                          save_path=Path(tmp) / "b.save.toml", size=size, saver=save_scenario)
+                app.step()
+                click(app, uid)
+                app.threats.odds = parse_odds("9+")
+                ms = step_ms(app, pygame.KEYDOWN, key=pygame.K_o, mod=0, unicode="o",
+                             scancode=0)
+                sg = app.threats.safe
+                assert sg is not None, app.message
+                print(f"  O on {uid} (safe ground at 9+, {len(sg.counted)} enemy units "
+                      f"counted): {ms:.0f} ms to the frame")
+                pygame.display.quit()
+    finally:
+        if xvfb is not None:
+            xvfb[0].terminate()
+            xvfb[0].wait(timeout=10)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data" / "40kdc")
     p.add_argument("--layout", default="gw-11e-crucible")
+    p.add_argument("--window", action="store_true", help="also time T and O in the window")
+    p.add_argument("--only-window", action="store_true", help="only the window part")
     args = p.parse_args()
     from tabletop.geometry.engine import describe
 
     print(f"{describe()}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    demo(args.runs)
-    real(args.data, args.layout)
+    if not args.only_window:
+        demo(args.runs)
+        real(args.data, args.layout)
+    if args.window or args.only_window:
+        window()
     print(f"\nload average after: {os.getloadavg()[0]:.1f}")
 
 

@@ -849,8 +849,13 @@ class App:
                     or (focus, st) == lay.warmed:
                 return False
             lay.warmed = (focus, st)
-            with contextlib.suppress(UserError, KeyError):
-                self.rules.threat(st, focus)  # kept by the ruleset's tool for this board
+            try:
+                th = self.rules.threat(st, focus)  # kept by the ruleset's tool for this board
+            except (UserError, KeyError):
+                return True
+            # and drawn, as T would draw it now
+            self._threat_sprites(ThreatLayer(threat_unit=focus, threat=th, safe=lay.safe,
+                                             safe_unit=lay.safe_unit, odds=lay.odds))
             return True
         if lay.threat_unit is not None and lay.threat_state is not st:
             try:
@@ -1285,9 +1290,8 @@ class App:
         base = static.copy()
         board = self.board_rect()
         badges = {u.id: [(m.code, m.tone) for m in markers(st, u)] for u in st.units}
-        for shade in lay.shades():  # threat rings and safe ground, under the models
-            self._blit_sprite(base, render.zone_sprite(shade.geometry, vp, board,
-                                                       fill=shade.fill, edge=shade.edge))
+        for sprite in self._threat_sprites(lay):  # threat rings, safe ground: under the models
+            self._blit_sprite(base, sprite)
         # the refusal's labels first (they matter most), off the moving unit's models; the
         # unit labels then keep off them too
         bounds = (board.x, board.y, board.w, board.h)
@@ -1332,6 +1336,16 @@ class App:
         draw_placed(base, self._mark_labels.placed)
         self._cache["base"] = (key, base)
         return base
+
+    def _threat_sprites(self, lay: ThreatLayer) -> list[tuple[pygame.Surface, tuple[int, int]]
+                                                      | None]:
+        """What ``lay`` shades, drawn for the board as it is on screen now (kept for the
+        answers and the view: a drag or a hover does not draw it again)."""
+        vp, board = self.ctrl.viewport, self.board_rect()
+        key = (vp, self.screen.get_size(), Ref(lay.threat), Ref(lay.safe))
+        return self._cached("threat", key, lambda: [
+            render.zone_sprite(sh.geometry, vp, board, fill=sh.fill, edge=sh.edge)
+            for sh in lay.shades()])  # type: ignore[no-any-return]
 
     @staticmethod
     def _blit_sprite(surface: pygame.Surface,
