@@ -216,9 +216,12 @@ def window(size: tuple[int, int] = (1280, 820)) -> None:
 
     def step_ms(app: App, kind: int, **kw: object) -> float:
         pygame.event.post(pygame.event.Event(kind, **kw))
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         app.step()
+        cpu.append((time.process_time() - c) * 1e3)
         return (time.perf_counter() - t) * 1e3
+
+    cpu: list[float] = []
 
     def click(app: App, uid: str) -> None:
         m = next(m for m in app.state.unit(uid).models if m.at is not None)  # type: ignore[union-attr]
@@ -235,10 +238,11 @@ def window(size: tuple[int, int] = (1280, 820)) -> None:
     state = load_scenario(shipped("demo.toml"))
     units = [u.id for u in state.units if isinstance(u, Unit) and u.location == "battlefield"]
     got: dict[bool, list[float]] = {True: [], False: []}
+    cpus: dict[bool, list[float]] = {True: [], False: []}
     try:
         with tempfile.TemporaryDirectory() as tmp:
             for i, uid in enumerate(units):
-                row = {}
+                row: dict[object, float] = {}
                 for ahead in ((True, False) if i % 2 == 0 else (False, True)):
                     clear()
                     app = App(load_scenario(shipped("demo.toml")),
@@ -249,18 +253,24 @@ def window(size: tuple[int, int] = (1280, 820)) -> None:
                     idle(app, 0.5)  # the first frame and the slow zones of nothing selected
                     click(app, uid)
                     if ahead:
-                        idle(app, 1.0)
+                        idle(app, 2.0)
                     row[ahead] = step_ms(app, pygame.KEYDOWN, key=pygame.K_t, mod=0,
                                          unicode="t", scancode=0)
+                    row[(ahead, "cpu")] = cpu[-1]
                     assert app.threats.threat_unit == uid, app.message
                     pygame.display.quit()
                 got[True].append(row[True])
                 got[False].append(row[False])
-                print(f"  {uid:<14} computed while idle {row[True]:7.1f} ms, at the key "
-                      f"{row[False]:7.1f} ms")
+                cpus[True].append(row[(True, "cpu")])
+                cpus[False].append(row[(False, "cpu")])
+                print(f"  {uid:<14} computed while idle {row[True]:7.1f} ms (CPU "
+                      f"{row[(True, 'cpu')]:6.1f}), at the key {row[False]:7.1f} ms (CPU "
+                      f"{row[(False, 'cpu')]:6.1f})")
             print(f"  median: {statistics.median(got[True]):.1f} ms computed while idle, "
                   f"{statistics.median(got[False]):.1f} ms at the key; max "
-                  f"{max(got[True]):.1f} / {max(got[False]):.1f}")
+                  f"{max(got[True]):.1f} / {max(got[False]):.1f}; CPU medians "
+                  f"{statistics.median(cpus[True]):.1f} / {statistics.median(cpus[False]):.1f} "
+                  f"ms, max {max(cpus[True]):.1f} / {max(cpus[False]):.1f}")
             for uid in ("intercessors", "lieutenant", "terminators"):
                 clear()
                 app = App(load_scenario(shipped("demo.toml")),
