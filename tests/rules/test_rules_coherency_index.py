@@ -13,12 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop.geometry.footprints import parse_base
-from tabletop.geometry.tolerance import EPS
 from tabletop.rulesets.wh40k_11e import checks
-from tabletop.rulesets.wh40k_11e.checks import MAX_FAR_PAIRS, closest, coherency_violations
+from tabletop.rulesets.wh40k_11e.checks import MAX_FAR_PAIRS, coherency_violations
 from tabletop.rulesets.wh40k_11e.warnings import SIMULATED, coherency_warnings
 from tabletop.state import Model, Unit
 
+from support.coherency_oracle import all_pairs
 from support.hostile import L_HULL
 from support.rules_helpers import scenario, unit
 
@@ -32,23 +32,6 @@ def _unit(points: list[tuple[float, float, str, float]]) -> Unit:
         for k, (x, y, b, f) in enumerate(points))
     return Unit(id="u", player="red", keywords=("INFANTRY",), M=6.0, W=1, Ld=6, OC=1,
                 models=models)
-
-
-def all_pairs(unit: Unit) -> list[tuple[str, tuple[str, ...], float]]:
-    """The coherency violations by measuring every pair (the code the index replaced)."""
-    models = [m for m in unit.models if m.at is not None]
-    if len(models) < 2:
-        return []
-    dist = {(i, j): closest(models[i], models[j])[0]
-            for i in range(len(models)) for j in range(i + 1, len(models))}
-    out = []
-    for i, m in enumerate(models):
-        best = min((dist[min(i, j), max(i, j)], j) for j in range(len(models)) if j != i)
-        if best[0] > 2.0 + EPS:
-            out.append(("coherency-2", (m.id, models[best[1]].id), best[0]))
-    out += [("coherency-9", (models[i].id, models[j].id), d) for (i, j), d in dist.items()
-            if d > 9.0 + EPS]
-    return out
 
 
 def _seen(unit: Unit) -> list[tuple[str, tuple[str, ...], float]]:

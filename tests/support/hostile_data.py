@@ -243,8 +243,8 @@ def _change(out: Path, change: str, which: int, byte: int, held: list[int]) -> N
     results = sorted((out / "results").glob("*.json")) if (out / "results").is_dir() else []
     path = results[which % len(results)] if results else out / "results" / "x.json"
     plan_path = out / "plan.json"
-    with contextlib.suppress(OSError):
-        data = path.read_bytes() if path.is_file() else b""
+    with contextlib.suppress(OSError, ValueError, RecursionError):  # (an edit of a file an
+        data = path.read_bytes() if path.is_file() else b""           # earlier change broke)
         if change in ("edit-value", "edit-seconds", "drop-checksum", "foreign") and data:
             doc = json.loads(data)
             if change == "edit-value":
@@ -297,8 +297,8 @@ def _change(out: Path, change: str, which: int, byte: int, held: list[int]) -> N
             (out / f"notes-{byte}.txt").write_text("mine")
         elif change == "lock-held":
             fd = os.open(out / store.LOCK_FILE, os.O_RDWR | os.O_CREAT)
-            fcntl.flock(fd, fcntl.LOCK_EX)
             held.append(fd)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # (held already: OSError)
         elif change == "devzero":
             path.unlink(missing_ok=True)
             path.symlink_to("/dev/zero")
