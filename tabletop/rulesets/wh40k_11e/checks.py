@@ -310,25 +310,27 @@ class _CoherencyIndex:
         if _diameter(self.centres) + 2 * float(self.off.max()) <= limit:
             return []  # every pair is within the limit: a compact unit
         found = self._candidates(limit, PAIRS_LOOKED_AT)
-        near: set[tuple[int, int]] = set()
         if found is not None:
             a, b, cd = found
             up = a < b
             a, b, cd = a[up], b[up], cd[up]
             within = np.asarray(self._within(a, b, cd, limit), dtype=bool)
-            near = set(zip(a[within].tolist(), b[within].tolist(), strict=True))
-            if n * (n - 1) // 2 - len(near) <= most:
+            if n * (n - 1) // 2 - int(within.sum()) <= most:
+                near = set(zip(a[within].tolist(), b[within].tolist(), strict=True))
                 out = []
                 for i in range(n - 1):
                     out += [(i, j) for j in range(i + 1, n) if (i, j) not in near]
                 return out
         hull = _hull_vertices(self.centres)
         pairs = set()
-        for i in range(n):
-            j = int(hull[np.argmax(np.hypot(*(self.centres[hull] - self.centres[i]).T))])
-            pair = (min(i, j), max(i, j))
-            if j != i and pair not in pairs and not self.within(i, j, limit):
-                pairs.add(pair)
+        for start in range(0, n, 1024):  # each model's farthest hull vertex, in blocks
+            block = self.centres[start:start + 1024]
+            far = np.hypot(*(self.centres[hull][None, :, :] - block[:, None, :]).transpose(
+                2, 0, 1)).argmax(axis=1)
+            for i, j in zip(range(start, start + len(block)), hull[far].tolist(), strict=True):
+                pair = (min(i, j), max(i, j))
+                if j != i and pair not in pairs and not self.within(i, j, limit):
+                    pairs.add(pair)
         return sorted(pairs)
 
 
