@@ -4,13 +4,9 @@ of every enemy unit's charge at chosen odds (the docs' page on threat ranges).""
 from __future__ import annotations
 
 import argparse
-import json
-import os
 from pathlib import Path
-from typing import Any
 
-from tabletop.cli._output import emit
-from tabletop.cli.threat import write
+from tabletop.cli.threat import add_output, answer, png_needs_output
 
 ORDER = 28
 
@@ -42,10 +38,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--objective", type=int, metavar="N",
                    help="only within range (3\") of objective marker N (1 is the first of the "
                    "scenario's objectives)")
-    p.add_argument("--format", choices=FORMATS, default="json",
-                   help="output format (default: json)")
-    p.add_argument("-o", "--output", metavar="OUT",
-                   help="file to write (default: standard output; required for png)")
+    add_output(p, FORMATS)
     p.set_defaults(func=run)
 
 
@@ -58,8 +51,7 @@ def run(args: argparse.Namespace) -> int:
 
     state = load_scenario(Path(args.file))
     odds = parse_odds(args.odds)
-    if args.format == "png" and not args.output:
-        raise UserError("--format png needs an output file: add -o SAFE.png")
+    png_needs_output(args, "SAFE.png")
     tool = rulesets.threat_queries(state)
     model = args.model
     if model is not None:
@@ -74,14 +66,11 @@ def run(args: argparse.Namespace) -> int:
                         f"{', '.join(tool.moves()) or 'no move'}")
     safe = tool.safe(state, unit_id, args.move, odds, model=model, roll=args.roll,
                      objective=args.objective)
-    if args.format == "png":
-        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+    def png(out: str) -> tuple[str, tuple[int, int]]:
         from tabletop.view.threatview import safe_png
 
-        out, size = safe_png(state, safe, args.output)
-        emit(f"wrote {out} ({size[0]}x{size[1]} px)")
-        return 0
-    doc: Any = safe.to_geojson() if args.format == "geojson" else safe.to_json()
-    write(json.dumps(doc), args.output)
+        return safe_png(state, safe, out)
+
+    answer(args, png, safe.to_json, safe.to_geojson)
     return 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,36 +34,57 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--charge-odds", metavar="P",
                    help="only the bands at least this likely: a roll (7+) or a chance (0.58, "
                    "58%%); default every band")
-    p.add_argument("--format", choices=FORMATS, default="geojson",
-                   help="output format (default: geojson)")
+    add_output(p, FORMATS)
+    p.set_defaults(func=run)
+
+
+def add_output(p: argparse.ArgumentParser, formats: tuple[str, ...]) -> None:
+    """``--format`` (the first of ``formats`` by default) and ``-o`` (``threat``, ``safe``)."""
+    p.add_argument("--format", choices=formats, default=formats[0],
+                   help=f"output format (default: {formats[0]})")
     p.add_argument("-o", "--output", metavar="OUT",
                    help="file to write (default: standard output; required for png)")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Load the scenario, ask its ruleset for the threat and write it."""
     from tabletop import rulesets
-    from tabletop.errors import UserError
     from tabletop.rules.threat import band_limit
     from tabletop.scenario.io import load_scenario
 
     state = load_scenario(Path(args.file))
     max_roll = band_limit(args.charge_odds)
-    if args.format == "png" and not args.output:
-        raise UserError("--format png needs an output file: add -o THREAT.png")
+    png_needs_output(args, "THREAT.png")
     th = rulesets.threat_queries(state).threat(state, args.unit, max_roll=max_roll)
+
+    def png(out: str) -> tuple[str, tuple[int, int]]:
+        from tabletop.view.threatview import threat_png
+
+        return threat_png(state, th, out, max_roll=max_roll)
+
+    answer(args, png, lambda: th.to_json(max_roll), lambda: th.to_geojson(max_roll))
+    return 0
+
+
+def png_needs_output(args: argparse.Namespace, example: str) -> None:
+    """The one-line refusal of ``--format png`` without ``-o``."""
+    from tabletop.errors import UserError
+
+    if args.format == "png" and not args.output:
+        raise UserError(f"--format png needs an output file: add -o {example}")
+
+
+def answer(args: argparse.Namespace, png: Callable[[str], tuple[str, tuple[int, int]]],
+           as_json: Callable[[], Any], as_geojson: Callable[[], Any]) -> None:
+    """Write an answer as ``args.format`` asks: a picture (drawn headless), JSON or GeoJSON."""
     if args.format == "png":
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-        from tabletop.view.threatview import threat_png
-
-        out, size = threat_png(state, th, args.output, max_roll=max_roll)
+        out, size = png(args.output)
         emit(f"wrote {out} ({size[0]}x{size[1]} px)")
-        return 0
-    doc: Any = th.to_geojson(max_roll) if args.format == "geojson" else th.to_json(max_roll)
+        return
+    doc = as_geojson() if args.format == "geojson" else as_json()
     write(json.dumps(doc), args.output)
-    return 0
 
 
 def write(text: str, output: str | None) -> None:

@@ -211,7 +211,8 @@ class ChargeBand:
 class Threat:
     """What an enemy unit could do to the other side in its next turn: where its models could
     end their next move (``move_zone``: a normal move, or a fall back when it is engaged;
-    ``advance_zone``: an advance, no charge after it) and, when it may then charge, one
+    ``advance_zone``: an advance, no charge after it; both hold the models' centres) and, when it
+    may then charge, one
     :class:`ChargeBand` per charge roll. Every region errs on the side of showing more (the
     docs' limits page)."""
 
@@ -241,11 +242,11 @@ class Threat:
         return None
 
     def summary(self) -> dict[str, Any]:
-        """Everything but the geometry."""
+        """Everything but the geometry (and the time it took: the same board, the same
+        answer, byte for byte)."""
         return {"ruleset": self.ruleset, "unit": self.unit, "player": self.player,
                 "move": self.move, "charges": self.charges, "reason": self.reason,
-                "rules": list(self.rules), "notes": list(self.notes),
-                "seconds": round(self.seconds, 3)}
+                "rules": list(self.rules), "notes": list(self.notes)}
 
     def to_json(self, max_roll: int = MAX_ROLL) -> dict[str, Any]:
         """The documented JSON shape (``tabletop threat --format json``)."""
@@ -327,8 +328,7 @@ class SafeGround:
                 "odds": self.odds.to_json(), "objective": self.objective,
                 "counted": list(self.counted),
                 "skipped": [{"unit": u, "why": w} for u, w in self.skipped],
-                "rules": list(self.rules), "notes": list(self.notes),
-                "seconds": round(self.seconds, 3)}
+                "rules": list(self.rules), "notes": list(self.notes)}
 
     def to_json(self) -> dict[str, Any]:
         """The documented JSON shape (``tabletop safe --format json``)."""

@@ -55,6 +55,7 @@ def test_threat_geojson_features(capsys: pytest.CaptureFixture[str]) -> None:
     charges = [f for f in doc["features"] if f["properties"]["kind"] == "charge"]
     assert [f["properties"]["roll"] for f in charges] == list(range(12, 1, -1))
     assert charges[0]["properties"]["chance_exact"] == "1/36"
+    assert _run(capsys, "threat", DEMO, "--unit", "warriors")[1] == out  # the same, byte for byte
 
 
 def test_threat_of_an_engaged_unit_and_of_a_t9a_block(capsys: pytest.CaptureFixture[str]

@@ -488,6 +488,25 @@ def test_zoom_to_fit_the_refusal_list_scrolls_and_t_shows_a_threat(tmp_path) -> 
     assert app.threats.threat is not None and app.threats.threat.charges
     key(app, pygame.K_t)
     assert app.threats.threat_unit is None
+    # O: safe ground of the clicked red squad (a normal move); = and - change the odds,
+    # Shift+O keeps it near an objective (there is none on this board: everywhere again)
+    post(app, pygame.MOUSEBUTTONDOWN, pos=app.ctrl.viewport.to_px(6.0, 8.0), button=1)
+    post(app, pygame.MOUSEBUTTONUP, pos=app.ctrl.viewport.to_px(6.0, 8.0), button=1)
+    key(app, pygame.K_o)
+    sg = app.threats.safe
+    assert sg is not None and sg.unit == "squad" and sg.move == "normal", app.message
+    assert sg.counted == ("foe",) and "out of reach of every charge roll" in app.message
+    strict = sg.safe.area
+    key(app, pygame.K_MINUS)
+    key(app, pygame.K_MINUS)
+    assert app.threats.odds.need == 11 and "safe unless 11+" in app.message
+    assert app.threats.safe is not None and app.threats.safe.safe.area >= strict
+    key(app, pygame.K_o, pygame.KMOD_SHIFT)
+    assert app.threats.objective is None
+    lines, _ = app.threats.legend(app.state)
+    assert any("Charge phase not simulated" in t for t in lines)
+    key(app, pygame.K_o)
+    assert app.threats.safe_unit is None and app.threats.safe is None
 
 
 def test_a_signal_stops_the_window_without_asking_and_says_where_the_log_is(  # type: ignore[no-untyped-def]
