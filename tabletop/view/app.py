@@ -1313,7 +1313,8 @@ class App:
         if lines:
             width = min(board.w - 40, LEGEND_W)
             lines = [w for t in lines for w in render.wrap_text(t, width)]
-            draw_legend(base, legend_corner(st, vp, board, lines, rolls), lines, rolls)
+            draw_legend(base, legend_corner(st, vp, board, lines, rolls, lay.shaded()), lines,
+                        rolls)
         if setup is not None:  # where the models waiting to be set up may go, before a drag
             self._blit_sprite(base, render.zone_sprite(setup, vp, board,
                                                        fill=render.SETUP_FILL))
@@ -1345,7 +1346,7 @@ class App:
         key = (vp, self.screen.get_size(), Ref(lay.threat), Ref(lay.safe))
         return self._cached("threat", key, lambda: [
             render.zone_sprite(sh.geometry, vp, board, fill=sh.fill, edge=sh.edge)
-            for sh in lay.shades()])  # type: ignore[no-any-return]
+            for sh in lay.shades(self.state)])  # type: ignore[no-any-return]
 
     @staticmethod
     def _blit_sprite(surface: pygame.Surface,

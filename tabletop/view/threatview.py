@@ -52,6 +52,9 @@ OUTLINE_MARGIN = 4.0
 """Safe ground outlines each counted enemy's band only this near the zones, inches."""
 OUTLINE_WIDTH = 0.06
 """Width of those outlines, inches."""
+OBJECTIVE_RING = 3.0 + 20 / 25.4
+"""The ring drawn about a chosen objective: 3" from its 40 mm marker, inches."""
+OBJECTIVE_EDGE: render.Colour = (232, 196, 72)
 
 
 @dataclass(frozen=True)
@@ -108,16 +111,15 @@ def threat_shades(threat: Threat, max_roll: int = MAX_ROLL) -> list[Shade]:
     return out
 
 
-def safe_shades(safe: SafeGround) -> list[Shade]:
-    """What safe ground draws: the zones red where charged, green where safe, and the outline
-    of each counted enemy's band at the odds."""
+def safe_shades(safe: SafeGround, state: GameState) -> list[Shade]:
+    """What safe ground draws: the zones red where charged, green where safe, the outline of
+    each counted enemy's band at the odds near them, and the objective's range if one is
+    chosen."""
     zone = shapely.union_all([m.zone for m in safe.models if not m.zone.is_empty])
     out = [Shade(zone, THREATENED_FILL, None), Shade(safe.safe, SAFE_FILL, SAFE_EDGE)]
-    if zone.is_empty:
-        return out
-    x0, y0, x1, y1 = zone.bounds
+    x0, y0, x1, y1 = zone.bounds if not zone.is_empty else (0.0, 0.0, 0.0, 0.0)
     near = (x0 - OUTLINE_MARGIN, y0 - OUTLINE_MARGIN, x1 + OUTLINE_MARGIN, y1 + OUTLINE_MARGIN)
-    for th in safe.threats:
+    for th in safe.threats if not zone.is_empty else ():
         b = th.band(safe.odds.worst)
         if b is not None and not b.charge.is_empty:
             # its outline near the zones, as a thin stroke (a clipped polygon would show the
@@ -126,6 +128,12 @@ def safe_shades(safe: SafeGround) -> list[Shade]:
             if not edge.is_empty:
                 out.append(Shade(edge.buffer(OUTLINE_WIDTH / 2, quad_segs=2),
                                  (230, 80, 60, 190), None))
+    if safe.objective is not None and safe.objective <= len(state.objectives):
+        x, y = state.objectives[safe.objective - 1]
+        reach = OBJECTIVE_RING + OUTLINE_WIDTH / 2
+        ring = shapely.Point(float(x), float(y)).buffer(reach, quad_segs=32).difference(
+            shapely.Point(float(x), float(y)).buffer(reach - OUTLINE_WIDTH, quad_segs=32))
+        out.append(Shade(ring, (*OBJECTIVE_EDGE, 230), None))
     return out
 
 
@@ -181,18 +189,24 @@ def legend_size(lines: Sequence[str], rolls: Sequence[int] = ()) -> tuple[int, i
 
 
 def legend_corner(state: GameState, vp: Viewport, board: pygame.Rect, lines: Sequence[str],
-                  rolls: Sequence[int] = ()) -> tuple[int, int]:
-    """Where the legend goes: the corner of ``board`` (the board on screen) whose box covers the
-    fewest models."""
+                  rolls: Sequence[int] = (), shaded: BaseGeometry | None = None
+                  ) -> tuple[int, int]:
+    """Where the legend goes: the corner of ``board`` (the board on screen) whose box hides the
+    fewest models and the least of ``shaded`` (what is drawn that matters: safe ground)."""
     w, h = legend_size(lines, rolls)
     pts = [vp.to_px(m.at[0], m.at[1]) for _, m in state.placed_models() if m.at is not None]
-    best: tuple[int, tuple[int, int]] | None = None
+    best: tuple[float, tuple[int, int]] | None = None
     for x, y in ((board.x + 8, board.y + 8), (board.right - w - 8, board.y + 8),
                  (board.x + 8, board.bottom - h - 8), (board.right - w - 8, board.bottom - h - 8)):
         box = pygame.Rect(x, y, w, h)
-        n = sum(1 for p in pts if box.collidepoint(p))
-        if best is None or n < best[0]:
-            best = (n, (x, y))
+        score = float(sum(1 for p in pts if box.collidepoint(p)))
+        if shaded is not None and not shaded.is_empty:
+            x0, y0 = vp.to_inches(box.left, box.top)
+            x1, y1 = vp.to_inches(box.right, box.bottom)
+            score += shapely.clip_by_rect(shaded, min(x0, x1), min(y0, y1), max(x0, x1),
+                                          max(y0, y1)).area
+        if best is None or score < best[0]:
+            best = (score, (x, y))
     assert best is not None
     return best[1]
 
@@ -252,11 +266,7 @@ def safe_lines(state: GameState, safe: SafeGround) -> list[str]:
 def safe_png(state: GameState, safe: SafeGround, out: str | os.PathLike[str], *,
              scale: float = 20.0) -> tuple[str, tuple[int, int]]:
     """The whole board with ``safe`` drawn under the models and its legend below."""
-    shades = safe_shades(safe)
-    if safe.objective is not None:
-        x, y = state.objectives[safe.objective - 1]
-        ring = shapely.Point(float(x), float(y)).buffer(3.0 + 20 / 25.4, quad_segs=32)
-        shades.append(Shade(ring, (0, 0, 0, 0), (232, 196, 72)))
+    shades = safe_shades(safe, state)
     width = round(state.battlefield.width * scale)
     lines = [w for s in safe_lines(state, safe) for w in render.wrap_text(s, width)]
     return _picture(state, shades, out, f"safe ground of {safe.unit}", lines, [], scale,
@@ -281,14 +291,21 @@ class Layer:
     warmed: tuple[str, GameState] | None = field(default=None, repr=False)
     """The unit whose threat was last computed ahead, and on which board."""
 
-    def shades(self) -> list[Shade]:
+    def shades(self, state: GameState) -> list[Shade]:
         """What to shade, bottom first."""
         out: list[Shade] = []
         if self.threat is not None:
             out += threat_shades(self.threat)
         if self.safe is not None:
-            out += safe_shades(self.safe)
+            out += safe_shades(self.safe, state)
         return out
+
+    def shaded(self) -> BaseGeometry | None:
+        """What the legend should not hide: the safe ground's zones."""
+        if self.safe is None:
+            return None
+        parts = [m.zone for m in self.safe.models if not m.zone.is_empty]
+        return shapely.union_all(parts) if parts else None
 
     def legend(self, state: GameState) -> tuple[list[str], list[int]]:
         """The legend's lines and the rolls of its swatches (the first line says when what is
