@@ -22,7 +22,6 @@ Fraction(1, 1)
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -46,7 +45,6 @@ __all__ = [
     "band_limit",
     "geometry_json",
     "parse_odds",
-    "union_bands",
 ]
 
 MIN_ROLL = 2
@@ -358,11 +356,3 @@ def _inner_json(geom: BaseGeometry) -> dict[str, Any] | None:
     shrunk = geom.buffer(-(SIMPLIFY + 10 ** -DECIMALS), quad_segs=2, join_style="mitre")
     g = shapely.simplify(shrunk, SIMPLIFY, preserve_topology=True)
     return _round(mapping(g)) if not g.is_empty else geometry_json(Polygon())
-
-
-def union_bands(bands: Sequence[ChargeBand]) -> ChargeBand | None:
-    """Bands of one roll from several units as one (their regions joined)."""
-    if not bands:
-        return None
-    return ChargeBand(bands[0].roll, shapely.union_all([b.engage for b in bands]),
-                      shapely.union_all([b.declare for b in bands]))
