@@ -61,3 +61,19 @@ def test_survey_without_a_layouts_file_runs_on_the_current_data(
     results = [json.loads(p.read_text(encoding="utf-8")) for p in (out / "results").iterdir()]
     assert len(results) == 3 and all(r["ok"] for r in results)
     assert (out / "report.html").is_file()
+
+
+@pytest.mark.slow
+def test_every_current_layout_is_surveyed_with_its_walls() -> None:
+    """The survey on all 46 layouts: a gap-fit job per board for the Knight's oval, each
+    answered, each finding passages between the dense sections that stop it."""
+    knight = [e for e in current.catalogue() if e["name"] == "oval 170x109mm"]
+    plan = plan_dataset(bases=knight, reach_bases=[])
+    jobs = [j for j in plan["jobs"] if j["measure"] == "gap-fit"]
+    assert len(plan["boards"]) == len(jobs) == 46
+    for job in jobs:
+        result = run_job(job)
+        assert result["ok"], (job["id"], result["error"])
+        walls = [p for p in result["value"]["passages"]
+                 if p["b"] is not None and p["edge"] is None]
+        assert walls, job["id"]
