@@ -348,13 +348,23 @@ def test_a_destroyed_transports_passengers_are_set_up_from_the_panel(app_factory
                       units=(rhino, riders, foe))
     app = app_factory(state)
     assert app.group is not None and app.group.unit == "riders"
+    from tabletop.geometry.footprints import footprint_distance
+
+    first: tuple[float, float] | None = None
     for _ in range(3):
         row = next(r for r in app.rows if r.kind == "place")
         post(app, pygame.MOUSEBUTTONDOWN, pos=row.rect.center, button=1)
         d = app.ctrl.drag
         assert d is not None and d.placing
         zone = d.zones[d.anchor]
-        x, y = zone.nearest(14.0, 11.0)  # as close as possible to the transport
+        if first is None:  # as close as possible to the transport
+            x, y = first = zone.nearest(14.0, 11.0)
+        else:  # touching the transport too, and coherent: beside the first rider
+            ring = (zone.nearest(first[0] + 1.3 * math.cos(a), first[1] + 1.3 * math.sin(a))
+                    for a in (math.radians(k) for k in range(0, 360, 5)))
+            x, y = min(ring, key=lambda p: footprint_distance(
+                B32, p, 0.0, rhino.models[0].base, (14.0, 11.0), 90.0) + 0.1 * math.hypot(
+                    p[0] - first[0], p[1] - first[1]))
         target = app.ctrl.viewport.to_px(x, y)
         post(app, pygame.MOUSEMOTION, pos=target, rel=(0, 0), buttons=(1, 0, 0))
         post(app, pygame.MOUSEBUTTONUP, pos=target, button=1)
