@@ -1400,7 +1400,7 @@ class App:
                     [*avoid, (rect.x, rect.y, rect.w, rect.h)])))
         self._alert_rects = draw_alerts(screen, self.keeper.alerts, self.board_rect())
         rects += [r for r, _ in self._alert_rects]
-        if c.hover and drag is None:
+        if c.hover and drag is None and not c.ruler_on:  # never over the ruler's reading
             rects.append(self._draw_hover(c.hover))
         elif c.hover_block and drag is None and (c.blocks is None or c.blocks.drag is None):
             rects.append(self._draw_block_hover(c.hover_block))

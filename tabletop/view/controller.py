@@ -544,6 +544,7 @@ class Controller:
             return []
         if self._ruler_down:
             self._ruler_down = False
+            self.hover = self.model_at(*self.viewport.to_inches(*px))  # not where it began
             return []
         if self.box is not None:
             self.box = (self.box[0], self.viewport.to_inches(*px))

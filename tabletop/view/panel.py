@@ -545,6 +545,26 @@ def _move_rows(view: PanelView, out: _Writer) -> None:
         out.wrapped(f"Units move in the Move Units step: [Space] {turn.next_label(st)}.",
                     size=12, colour=ACCENT)
     out.line("Move types:", bold=True)
+    reasons = {el.reason for el in view.moves if not el.ok}
+    if view.moves and not any(el.ok for el in view.moves) and len(reasons) == 1:
+        # one reason for all (another player's unit, a unit that has moved): the move types
+        # as greyed chips (a click says why not), the reason said once
+        f = render.font(11)
+        x = out.x0 + 12
+        for el in view.moves:
+            label = f"[{el.key.upper()}] {el.title}"
+            w = f.size(label)[0] + 10
+            if x + w > out.x0 + out.width - 10:
+                x, out.y = out.x0 + 12, out.y + 20
+            r = pygame.Rect(x, out.y, w, 18)
+            pygame.draw.rect(out.s, PANEL_BG, r, border_radius=3)
+            pygame.draw.rect(out.s, ROW_BG, r, 1, border_radius=3)
+            render.text(out.s, label, (r.x + 5, r.y + 2), size=11, colour=GREY)
+            out.row(r, "move", el.move, False)
+            x = r.right + 4
+        out.y += 22
+        out.wrapped(turn.named(st, reasons.pop() or "not now"), colour=GREY, size=11)
+        return
     # what the unit may do first (with its options), then what it may not and why
     ok_first = [el for el in view.moves if el.ok] + [el for el in view.moves if not el.ok]
     for k, el in enumerate(ok_first):

@@ -194,13 +194,14 @@ def test_two_windows_on_one_file(app_factory, tmp_path) -> None:  # type: ignore
     assert len(app.keeper.alerts) == n - 1
 
 
-def test_a_link_to_nothing_at_the_log_name_takes_the_next_one(app_factory, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_whatever_stands_at_the_log_name_the_next_one_is_taken(app_factory, tmp_path) -> None:  # type: ignore[no-untyped-def]
     (tmp_path / "game.session-1.actions.json").symlink_to(tmp_path / "nowhere" / "x.json")
     (tmp_path / "game.session-2.start.toml").symlink_to(tmp_path / "nowhere" / "y.toml")
     (tmp_path / "game.session-3.actions.json").mkdir()
+    os.mkfifo(tmp_path / "game.session-4.start.toml")  # a write would wait for a reader forever
     app = app_factory(small_state(selected=False))
     _move_squad(app, 0)
     assert not app.keeper.alerts, app.keeper.alerts
-    assert app.log_path == tmp_path / "game.session-4.actions.json"
+    assert app.log_path == tmp_path / "game.session-5.actions.json"
     assert json.loads(app.log_path.read_text()) == app.history.actions
     assert (tmp_path / "game.session-1.actions.json").is_symlink()  # left as it was

@@ -117,3 +117,22 @@ def test_phases_not_simulated_are_named(app_factory, monkeypatch, name: str,  # 
                    in m for m in said), said
     else:  # t9a stops in each phase it does not play, and says so
         assert any("phase is not simulated: Space goes on" in m for m in said), said
+
+
+def test_move_types_refused_for_one_reason_say_it_once(app_factory, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """An enemy unit's move types are greyed chips on a line or two, the reason said once; a
+    click on one says why and selects nothing."""
+    from support.view_support import panel_text
+
+    app = app_factory(load_scenario(shipped("demo.toml")))
+    click(app, app.state.model("hg1")[1].at)  # type: ignore[arg-type]  # an enemy unit
+    app.step()
+    moves = [r for r in app.rows if r.kind == "move"]
+    assert len(moves) >= 3 and not any(r.enabled for r in moves)
+    assert len({r.rect.y for r in moves}) < len(moves)  # chips, not a row each
+    text = panel_text(app, monkeypatch)
+    assert text.count("belongs to blue") == 1, text
+    sel = app.state.battle.selection
+    post(app, pygame.MOUSEBUTTONDOWN, pos=moves[-1].rect.center, button=1)
+    post(app, pygame.MOUSEBUTTONUP, pos=moves[-1].rect.center, button=1)
+    assert app.state.battle.selection == sel and "belongs to blue" in app.message
