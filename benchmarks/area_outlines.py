@@ -28,11 +28,10 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from shapely.geometry import Polygon
 
-from tabletop import legal_zone
+from tabletop import legal_zone, zones
 from tabletop.geometry.footprints import parse_base
 from tabletop.importers import battlefields
 from tabletop.importers.deployment import Group, set_up
-from tabletop.rules import zones
 from tabletop.scenario.io import dumps_scenario, loads_scenario
 from tabletop.state import GameState, Model, Terrain, Unit
 from tabletop.view.render import render_board

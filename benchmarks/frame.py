@@ -160,7 +160,7 @@ def turning_pickups(size: tuple[int, int], frames: int, tmp: Path) -> None:
     and with that turned off (each zone computed at its pick-up), each in a new program."""
     import pygame
 
-    from tabletop.rules import zones
+    from tabletop import zones
 
     for unit in ("outriders", "land-raider"):
         got = {}

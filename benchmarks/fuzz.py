@@ -46,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
-from tabletop.rules.zones import clear_caches
+from tabletop.zones import clear_caches
 
 from support import hostile, hostile_data
 

@@ -51,11 +51,12 @@ from pathlib import Path
 import shapely
 
 from tabletop.errors import UserError
-from tabletop.rules import rulings, zones
 from tabletop.rules.threat import parse_odds
+from tabletop.rulesets.wh40k_11e import rulings, zones
 from tabletop.rulesets.wh40k_11e import threat as th
 from tabletop.scenario.io import load_scenario, shipped
 from tabletop.state import GameState, Unit
+from tabletop.zones import clear_caches
 
 REPO = Path(__file__).resolve().parents[1]
 RED = ("Intercessor Squad x10, Assault Intercessor Squad x10, Terminator Squad x5, Redemptor "
@@ -67,7 +68,7 @@ BLUE = ("Termagants x20, Hormagaunts x20, Genestealers x10, Tyranid Warriors wit
 
 
 def clear() -> None:
-    zones.clear_caches()
+    clear_caches()
     th.clear_caches()
 
 

@@ -42,9 +42,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import hostile
 from tqdm import tqdm
 
+from tabletop import legal_zone
 from tabletop.errors import UserError
-from tabletop.rules.zones import clear_caches, legal_zone
 from tabletop.state import Unit
+from tabletop.zones import clear_caches
 
 SLOW = 2.0
 """CPU seconds over which an input counts as slow (as in ``benchmarks/fuzz.py``)."""

@@ -64,9 +64,9 @@ from shapely.geometry import Polygon
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tabletop import Zone, legal_zone, zones
 from tabletop.geometry import engine
 from tabletop.geometry.footprints import Hull, Round, parse_base
-from tabletop.rules import zones
 from tabletop.state import (
     Battle,
     Battlefield,
@@ -141,10 +141,10 @@ def board(enemies: int, seed: int = 1) -> GameState:
                      (red, blue))
 
 
-def ours(state: GameState, D: float) -> zones.Zone:
+def ours(state: GameState, D: float) -> Zone:
     if D == 6:
-        return zones.legal_zone(state, "mv", "normal")
-    return zones.legal_zone(state, "mv", "advance", roll=int(D - 6))
+        return legal_zone(state, "mv", "normal")
+    return legal_zone(state, "mv", "advance", roll=int(D - 6))
 
 
 def clear() -> None:
@@ -258,7 +258,7 @@ def real_layouts(data: Path, limit: int | None) -> None:
     def timed(state: GameState, model_id: str) -> tuple[float, float]:
         """Wall and CPU ms of one zone (CPU: what a busy shared machine does not inflate)."""
         t0, c0 = time.perf_counter(), time.process_time()
-        zones.legal_zone(state, model_id, "normal")
+        legal_zone(state, model_id, "normal")
         return (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000
 
     for k, layout_id in enumerate(ids):
@@ -327,7 +327,7 @@ TURNING = [("Tank (4x7in hull)", "tank", TANK, ("VEHICLE",), 10.0, 2),
 def with_turning_units(state: GameState) -> GameState:
     """``state`` with red's turning units set up in red's zone (see the module docstring):
     each model at the first free spot of a 1" scan, facing the middle, clear of everyone by 1"."""
-    from tabletop.rules.zones import _end_violations, _situation
+    from tabletop.rulesets.wh40k_11e.zones import move_query
 
     zone = state.player("red").zone_polygon
     assert zone is not None
@@ -346,11 +346,11 @@ def with_turning_units(state: GameState) -> GameState:
                 m = Model(f"{uid}{len(models) + 1}", base, (float(x), float(y)), facing)
                 trial = replace(state, units=(*units, Unit(uid, "red", kw, M, 10, 6, 2,
                                                            (*models, m))))
-                sit = _situation(trial, m.id, "normal", None, None)
-                if _end_violations(sit, float(x), float(y)):
+                q = move_query(trial, m.id, "normal")
+                if zones.end_violations(q.board, q.mover, float(x), float(y)):
                     continue
-                if any(math.dist(o.at, m.at) < o.base.radius + base.radius + 1.0
-                       for o in sit.others):
+                if any(math.dist(o.at, m.at) < o.footprint.radius + base.radius + 1.0
+                       for o in q.board.models if o.id != m.id):
                     continue
                 models.append(m)
         units.append(Unit(uid, "red", kw, M, 10, 6, 2, tuple(models)))
@@ -377,19 +377,19 @@ def turning_boards() -> None:
 
                 def cold(st: GameState = st) -> None:
                     clear()
-                    zones.legal_zone(st, "mv", "normal")
+                    legal_zone(st, "mv", "normal")
                 t_cold = median_ms(cold, 3)
-                zones.legal_zone(st, "mv", "normal")
+                legal_zone(st, "mv", "normal")
                 # a pick-up on a board object of its own (the same model again on the same
                 # object is the board's memo, not the engine)
                 def again(st: GameState = st) -> None:
-                    zones.legal_zone(replace(st), "mv", "normal")
+                    legal_zone(replace(st), "mv", "normal")
                 t_cached = median_ms(again, 11)
                 c_cached = median_ms(again, 11, time.process_time)
-                z = zones.legal_zone(st, "mv", "normal")
-                zones.legal_zone(circle, "mv", "normal")
-                t_circle = median_ms(lambda c=circle: zones.legal_zone(c, "mv", "normal"), 11)
-                zc = zones.legal_zone(circle, "mv", "normal")
+                z = legal_zone(st, "mv", "normal")
+                legal_zone(circle, "mv", "normal")
+                t_circle = median_ms(lambda c=circle: legal_zone(c, "mv", "normal"), 11)
+                zc = legal_zone(circle, "mv", "normal")
                 miss = z.geometry.difference(zc.geometry).area / z.area * 100 if z.area else 0.0
                 print(f"{name:<20} {n:>7} {D:>3.0f} {t_cold:>8.1f} {t_cached:>9.2f} "
                       f"{c_cached:>7.2f} {z.area:>8.2f} {t_circle:>9.2f} {miss:>12.1f}%")

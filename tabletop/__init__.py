@@ -27,8 +27,8 @@ the package index belongs to another project. The import name is ``tabletop``.""
 if TYPE_CHECKING:  # what the lazy imports below give, for type checkers
     from tabletop.errors import UserError
     from tabletop.geometry.tolerance import EPS
-    from tabletop.rules.zones import Zone, legal_zone, setup_zone, validate_path
     from tabletop.rulesets import apply_action, apply_actions
+    from tabletop.rulesets.wh40k_11e.zones import Zone, legal_zone, setup_zone, validate_path
     from tabletop.scenario.io import load_scenario, save_scenario, shipped
     from tabletop.state import GameState
 
@@ -36,10 +36,10 @@ _EXPORTS: dict[str, str] = {
     "load_scenario": "tabletop.scenario.io",
     "save_scenario": "tabletop.scenario.io",
     "shipped": "tabletop.scenario.io",
-    "legal_zone": "tabletop.rules.zones",
-    "validate_path": "tabletop.rules.zones",
-    "setup_zone": "tabletop.rules.zones",
-    "Zone": "tabletop.rules.zones",
+    "legal_zone": "tabletop.rulesets.wh40k_11e.zones",
+    "validate_path": "tabletop.rulesets.wh40k_11e.zones",
+    "setup_zone": "tabletop.rulesets.wh40k_11e.zones",
+    "Zone": "tabletop.rulesets.wh40k_11e.zones",
     "apply_action": "tabletop.rulesets",
     "apply_actions": "tabletop.rulesets",
     "GameState": "tabletop.state",

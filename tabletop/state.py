@@ -24,6 +24,13 @@ Point: TypeAlias = tuple[float, float]
 
 Location: TypeAlias = Literal["battlefield", "strategic-reserves", "embarked"]
 
+UNKNOWN_HEIGHT = 3.0
+"""The height, inches, of a terrain piece whose data gives none (a scenario's
+``unknown_height`` overrides it): taller than the 2" up to which wh40k-11e lets every model
+cross dense terrain, so a dense wall of unknown height stops the models that do not cross dense
+terrain, as the data's dense features that do have a height (3" to 6") all would. Heights
+matter here only for that crossing rule (``docs/data.md``)."""
+
 
 @dataclass(frozen=True)
 class Battlefield:
@@ -284,7 +291,7 @@ class GameState:
     :func:`tabletop.rules.turns.data_trigger`, plain JSON-like tables; treat as read-only)."""
     unknown_height: float | None = None
     """The height, inches, of the terrain pieces whose data gave none (``height_known``
-    false); ``None``: the ruling's default (:data:`tabletop.rules.rulings.UNKNOWN_HEIGHT`)."""
+    false); ``None``: :data:`UNKNOWN_HEIGHT`."""
     floors: tuple[Floor, ...] = ()
     """Upper floors and roofs of terrain features (no effect on movement)."""
     data: DataSource | None = None

@@ -85,8 +85,8 @@ def board_png(state: Any, overlays: Any, output: str, *, scale: float = 20.0,
 
 def _zone_overlays(state: Any, args: argparse.Namespace, overlays: Any) -> Any:
     """``overlays`` with the zone of ``--zone`` (and the path to ``--to``) added."""
+    from tabletop import legal_zone
     from tabletop.errors import UserError
-    from tabletop.rules.zones import legal_zone
     from tabletop.view.render import PathOverlay
 
     zone = legal_zone(state, args.zone, args.move, roll=args.roll, mode=args.mode)

@@ -284,13 +284,13 @@ class GeodesicDisk:
         more = _free_sources(rm, sources, distance)
         # the same search with more sources (a turning mover's next round of turn nodes):
         # ``base``'s labels stand, only the new sources' edges are found and relaxed from
-        old = base._more_of(self, more) if base is not None else None
+        old = base.more_of(self, more) if base is not None else None
         nodes = _Nodes.lay_out(rm, p, start, cut, (extra, eprev, enext), more)
         extra_adj, todo = _source_edges(rm, nodes, p, distance, cut, removed, old)
         dl, par = _dijkstra(rm, nodes, extra_adj, todo, removed, old, distance, bends)
-        self._search: _Search = (dict(dl), dict(par), extra_adj, nodes.start0)
+        self.search_state: _Search = (dict(dl), dict(par), extra_adj, nodes.start0)
         """The search's labels, parents, the sources' edges and the sources (for a search
-        with more sources from the same start, :meth:`_more_of`)."""
+        with more sources from the same start, :meth:`more_of`)."""
         self._label(nodes, dl, par, removed)
         self._geometry: dict[object, BaseGeometry] = {}
 
@@ -326,7 +326,7 @@ class GeodesicDisk:
         self.next = nodes.next[order]
         self.owner = nodes.owner[order]
 
-    def _more_of(self, new: GeodesicDisk, more: list[tuple[float, float, float]]
+    def more_of(self, new: GeodesicDisk, more: list[tuple[float, float, float]]
                  ) -> _Search | None:
         """This search's state when ``new`` is the same search with more sources: the same
         map, start, distance and bends, and this disk's sources the first of ``more``."""
@@ -337,7 +337,7 @@ class GeodesicDisk:
         for i, (x, y, d0) in enumerate(more[:k], start=1):
             if self.nodes[i, 0] != x or self.nodes[i, 1] != y or self.dist[i] != d0:
                 return None
-        return self._search
+        return self.search_state
 
     # -- point queries -------------------------------------------------------------------
     def _best(self, x: float, y: float) -> tuple[float, int]:
@@ -367,7 +367,7 @@ class GeodesicDisk:
         equal to it unless the nearest nodes are all hidden (then possibly longer or ``inf``).
 
         ``since``: the answer for the same points from a disk of the same search with fewer
-        sources (the round before, :meth:`_more_of`); only the points that one of the nodes
+        sources (the round before, :meth:`more_of`); only the points that one of the nodes
         new or nearer since then comes among the ``tries`` nearest of are tried again (the
         others keep their candidates, so their answer).
         """
@@ -377,7 +377,7 @@ class GeodesicDisk:
         mine = list(zip(self.nodes[1:self.n_sources, 0].tolist(),
                         self.nodes[1:self.n_sources, 1].tolist(),
                         self.dist[1:self.n_sources].tolist(), strict=True))
-        if since is None or before is None or before._more_of(self, mine) is None:
+        if since is None or before is None or before.more_of(self, mine) is None:
             out, tau = self._distances(pts, tries)
             return Distances(pts, self, out, tau)
         # the nodes new or nearer since: the sources added, the corners now reached sooner,

@@ -28,7 +28,7 @@ for users):
   ``"exposed"`` counts as light.
 - **Heights**: the piece's ``height_inches``, else its template's ``default_height_inches``;
   where the data gives none the piece is written with ``height_known = false`` and takes the
-  scenario's ``unknown_height`` (default :data:`tabletop.rules.rulings.UNKNOWN_HEIGHT`).
+  scenario's ``unknown_height`` (default :data:`tabletop.rules.UNKNOWN_HEIGHT`).
 - **Upper floors and roofs** (a template's ``upper_floor``, placed as its ground footprint is,
   and ``has_roof``) become ``floors`` of the scenario: kept and drawn, with no effect on
   movement (every model stands on the ground in a 2D simulator).
@@ -53,9 +53,9 @@ from tabletop.errors import UserError, quote
 from tabletop.importers import dataset
 from tabletop.importers.kdc import Affine, deployment_zones
 from tabletop.importers.naming import fresh_id
-from tabletop.rules import rulings
 from tabletop.rulesets.wh40k_11e import NAME as WH40K
 from tabletop.state import (
+    UNKNOWN_HEIGHT,
     Battle,
     Battlefield,
     DataSource,
@@ -134,7 +134,7 @@ class Board:
                  f"({c.get('dense', 0)} dense, {c.get('light', 0)} light)"]
         if c.get("unknown_height"):
             h = self.state.unknown_height
-            h = rulings.UNKNOWN_HEIGHT if h is None else h
+            h = UNKNOWN_HEIGHT if h is None else h
             parts.append(f"{c['unknown_height']} without a height in the data, taken as "
                          f'{h:g}" (unknown_height)')
         if c.get("floors"):
@@ -441,7 +441,7 @@ def board(layout_id: str, deployment_id: str | None = None, *,
             raise UserError(_unknown("deployment", dep_id, deployment_ids(),
                                      "tabletop new --list"))
     counts: Counter[str] = Counter()
-    applied = rulings.UNKNOWN_HEIGHT if unknown_height is None else unknown_height
+    applied = UNKNOWN_HEIGHT if unknown_height is None else unknown_height
     terrain, floors = _terrain(_entries(record), counts, applied)
     objectives = _objectives(record)
     if not objectives and pattern is not None:

@@ -36,7 +36,7 @@ from shapely.ops import unary_union
 from tabletop.errors import UserError, ident
 from tabletop.geometry.footprints import Footprint, Oval, Rect, Round
 from tabletop.geometry.tolerance import EPS, mm
-from tabletop.rules import rulings
+from tabletop.rulesets.wh40k_11e import rulings
 from tabletop.rulesets.wh40k_11e.checks import (
     coherency_violations,
     edge_violations,

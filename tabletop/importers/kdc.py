@@ -77,6 +77,7 @@ __all__ = [
     "MAX_OBJECTIVES",
     "MAX_PIECES",
     "MAX_POINTS",
+    "RULESET",
     "TEMPLATES_FILE",
     "Affine",
     "DataSet",
@@ -99,6 +100,9 @@ __all__ = [
     "terrain_of",
     "verify_state",
 ]
+
+RULESET = WH40K
+"""The ruleset of the battles this importer builds (its units' keywords are that ruleset's)."""
 
 CREDIT = "Alpaca Software and the 40kdc community contributors"
 LICENCE = "CC BY 4.0"

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from tabletop.errors import ident
+from tabletop.errors import UserError, ident
 from tabletop.rules.actions import ActionSchema, validate_action
 from tabletop.rules.dice import Dice
 from tabletop.rules.result import ActionResult, Refusal
@@ -39,6 +39,7 @@ from tabletop.rules.turns import (
 )
 from tabletop.rules.violation import Violation
 from tabletop.state import Block, GameState, Unit
+from tabletop.zones import MoveQuery
 
 __all__ = ["Eligibility", "MoveType", "Preview", "Ruleset"]
 
@@ -128,6 +129,18 @@ class Ruleset(ABC):
     unit_type: ClassVar[type[Unit] | type[Block]]
     effects: ClassVar[Mapping[str, tuple[DataEffect, tuple[str, ...]]]] = GENERIC_EFFECTS
     tools: Mapping[str, Any] = {}
+    zones: ClassVar[str] = ""
+    """What it answers where a legal zone or a path of one model is asked (``tabletop zone``,
+    ``tabletop path``, :func:`tabletop.legal_zone`): empty when its models' zones are the zone
+    engine's, else a sentence saying what it answers instead (quoted in the refusal)."""
+    engagement_range: ClassVar[float | None] = None
+    """How far from an enemy model's base a model is engaged, inches (drawn around the bases;
+    ``None``: no such rule)."""
+    crossing_keywords: ClassVar[tuple[str, ...]] = ()
+    """Keywords whose models cross terrain that stops the others (what the layout survey picks
+    a base's keywords from)."""
+    big_keywords: ClassVar[tuple[str, ...]] = ()
+    """Keywords whose models pass over smaller models."""
     command_points: ClassVar[bool] = False
     """Whether its players have Command points (the window shows them only then)."""
     program_triggers: ClassVar[tuple[Trigger, ...]] = ()
@@ -200,6 +213,23 @@ class Ruleset(ABC):
         """The board as drawn and checked (a ruleset whose saved state keeps some models off the
         board until a move ends shows them where they were staged)."""
         return state
+
+    # -- what it asks the zone engine ----------------------------------------------------------
+    def move_query(self, state: GameState, model_id: str, move: str, **options: Any
+                   ) -> MoveQuery:
+        """The zone engine's query (:class:`tabletop.zones.MoveQuery`) for ``model_id`` making
+        ``move`` on ``state`` (``options``: the ruleset's, such as an advance roll): how this
+        ruleset asks for a legal zone. :class:`~tabletop.errors.UserError` with :attr:`zones`
+        for a ruleset whose models have none."""
+        raise UserError(f"{self.name} has no legal zone of a model: {self.zones}")
+
+    def path_blockers(self, state: GameState, keywords: tuple[str, ...] | None
+                      ) -> tuple[list[tuple[str, Any]], str]:
+        """The terrain pieces (id, polygon) that stop a mover with ``keywords`` (``None``: one
+        that crosses nothing the others cannot), and what they are in words (``tabletop fit``
+        and the layout survey): impassable terrain, unless the ruleset says more."""
+        return [(t.id, t.shape) for t in state.terrain if t.kind == "impassable"], \
+            "impassable terrain"
 
     # -- triggers -------------------------------------------------------------------------
     def data_trigger(self, spec: Mapping[str, Any]) -> Trigger:

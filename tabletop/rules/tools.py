@@ -53,6 +53,10 @@ class ModelDragQueries(Protocol):
     def setup_zone(self, state: GameState, model_id: str) -> Any:
         """Where ``model_id`` may be set up in the selected move (``None`` without one)."""
 
+    def group_zone(self, state: GameState, model_id: str, do: str) -> Any:
+        """Where ``model_id`` may be set up by the action ``do`` that sets a whole unit up at
+        once (its models placed one by one on ``state``; ``None`` for another action)."""
+
     def cap(self, state: GameState, model_id: str) -> float | None:
         """The whole allowance of ``model_id`` in the selected move, inches."""
 

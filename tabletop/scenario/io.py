@@ -33,7 +33,6 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 from tabletop.errors import UserError, quote
 from tabletop.files import atomic_write, decode_utf8, long_number, read_regular
 from tabletop.geometry.footprints import Footprint, Hull, Oval, Rect, Round, parse_base
-from tabletop.rules import rulings
 from tabletop.scenario.checks import Partial, Problem, check_state
 from tabletop.scenario.messages import position, render_errors
 from tabletop.scenario.schema import (
@@ -60,6 +59,7 @@ from tabletop.scenario.schema import (
     describe,
 )
 from tabletop.state import (
+    UNKNOWN_HEIGHT,
     Battle,
     Battlefield,
     Block,
@@ -504,7 +504,7 @@ def build_state(model: Wh40kScenario | T9aScenario) -> GameState:
                            used=tuple(p.used))
                     for p in model.players)
     unknown = getattr(model, "unknown_height", None)
-    applied = rulings.UNKNOWN_HEIGHT if unknown is None else unknown
+    applied = UNKNOWN_HEIGHT if unknown is None else unknown
     terrain = tuple(Terrain(id=t.id, kind=t.kind, polygon=tuple(t.polygon),
                             height=t.height if getattr(t, "height_known", True) else applied,
                             dangerous=getattr(t, "dangerous", None),

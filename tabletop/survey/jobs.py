@@ -24,11 +24,11 @@ from typing import Any
 
 import numpy as np
 
+from tabletop import rulesets
 from tabletop.errors import UserError, quote
 from tabletop.geometry.footprints import BaseParseError, Footprint, Round, parse_base
 from tabletop.geometry.passages import least_width
 from tabletop.importers import kdc
-from tabletop.rules import rulings
 from tabletop.scenario.bases import normalise_base
 from tabletop.scenario.io import dumps_scenario, load_scenario, loads_scenario, shipped
 from tabletop.state import GameState
@@ -54,6 +54,7 @@ __all__ = [
     "plan_scenarios",
     "run_job",
     "safe_id",
+    "scenario_board",
     "sides_of",
 ]
 
@@ -81,8 +82,10 @@ BUILT_IN = ("25mm", "28.5mm", "32mm", "40mm", "50mm", "60mm", "80mm", "90mm", "1
 """The catalogue without the unit data: the 18 distinct bases of the 40kdc unit data
 (``units`` 0: not counted); their keywords follow :func:`_built_in_keywords`."""
 
-CROSSERS = tuple(rulings.DENSE_CROSSERS)
-BIG = tuple(rulings.BIG)
+CROSSERS = rulesets.get(kdc.RULESET).crossing_keywords
+"""Keywords of the data's ruleset whose models cross terrain that stops the others."""
+BIG = rulesets.get(kdc.RULESET).big_keywords
+"""Keywords of the data's ruleset whose models pass over smaller models."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -538,14 +541,14 @@ def _unique(ids: list[str]) -> list[str]:
 # running a job
 # --------------------------------------------------------------------------------------------
 @lru_cache(maxsize=4)
-def _board(text: str) -> GameState:
+def scenario_board(text: str) -> GameState:
     """The board of a job's scenario text (jobs of one board in one process share it, and
     with it the zone engine's caches, keyed by content)."""
     return loads_scenario(text, fmt="toml", source="survey board")
 
 
 def _measure(job: Mapping[str, Any]) -> dict[str, Any]:
-    board = _board(job["scenario"])
+    board = scenario_board(job["scenario"])
     base = job["base"]
     params = job.get("params") or {}
     measure = job["measure"]

@@ -2,7 +2,7 @@
 
 Everything here is pure (no files, no pygame) and built on the exact engine: the passages of
 :mod:`tabletop.geometry.passages` (what ``tabletop fit`` prints), the reach maps of
-:mod:`tabletop.geometry.geodesic` and the zone engine of :mod:`tabletop.rules.zones`. The mover is
+:mod:`tabletop.geometry.geodesic` and the zone engine of :mod:`tabletop.zones`. The mover is
 a *probe*: one model of the base, alone on the board (the board has terrain, deployment zones
 and objectives, no units), owned by the side being measured, with the keywords of the
 catalogue entry (they decide which dense terrain stops it).
@@ -73,12 +73,12 @@ import shapely.ops
 from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
+from tabletop import rulesets, zones
 from tabletop.geometry.footprints import EXACT_SEGMENTS, Footprint, Round, parse_base
 from tabletop.geometry.minkowski import disk_sum
 from tabletop.geometry.passages import EDGES, passages
 from tabletop.geometry.tolerance import EPS, mm
 from tabletop.geometry.turning import default_step
-from tabletop.rules import zones
 from tabletop.rulesets.blockers import blocking_pieces
 from tabletop.state import GameState, Model, Unit
 
@@ -174,8 +174,13 @@ def _engine(state: GameState) -> tuple[Any, BaseGeometry, Any]:
     These are the engine's own (cached, keyed by content) objects: a survey measures what a
     legal zone would show, with no second copy of the rules.
     """
-    sit = zones._situation(state, PROBE_MODEL, "normal", None, None)
-    return zones._phase(sit, zones._facing_key(sit.base, sit.facing))
+    ph = zones.phase_geometry(_query(state, "normal"))
+    return ph.reach, ph.exclude, ph.key
+
+
+def _query(state: GameState, move: str, **options: Any) -> zones.MoveQuery:
+    """The zone engine's query for the probe's ``move``, as the board's ruleset asks it."""
+    return rulesets.of(state).move_query(state, PROBE_MODEL, move, **options)
 
 
 # --------------------------------------------------------------------------------------------
@@ -380,16 +385,15 @@ def _layers(board: GameState, entry: dict[str, Any], side: str, objective_range:
     zone = _zone(board, side)
     c = zone.representative_point()
     state = probe(board, entry, side, (c.x, c.y))
-    sit = zones._situation(state, PROBE_MODEL, "normal", None, None)
-    ph = zones._turn_phase(sit, max(default_step(fp), LAYER_STEP))
+    ph = zones.turn_phase(_query(state, "normal"), max(default_step(fp), LAYER_STEP))
     bf = board.battlefield
     big = box(-50, -50, bf.width + 50, bf.depth + 50)
     outside = big.difference(zone)
     layers = []
     for f in ph.grid:
-        exclude, key = zones._turn_end(ph, fp, f)
+        exclude, key = zones.turn_end(ph, fp, f)
         rm = ph.tm.layer(f)
-        start = _polygonal(zone.difference(zones._grow(outside, fp, f, 0.0))
+        start = _polygonal(zone.difference(zones.grow(outside, fp, f, 0.0))
                            .intersection(box(*rm.box)).difference(exclude))
         local = fp.placed(0.0, 0.0, f, segments=EXACT_SEGMENTS)
         mirrored = shapely.affinity.scale(local, -1.0, -1.0, origin=(0.0, 0.0))
@@ -507,7 +511,7 @@ def advance_odds(board: GameState, entry: dict[str, Any], side: str, *, M: float
     within.append(within[0] - MARKER_RADIUS)
     least: list[int | None] = [None] * len(marks)
     for k in range(1, 7):
-        z = zones.legal_zone(state, PROBE_MODEL, "advance", roll=k)
+        z = zones.zone_of(_query(state, "advance", roll=k))
         bands.append({"roll": k, "p": round((7 - k) / 6, 12), "area": round(z.area, 4),
                       "wkt": _wkt(z.geometry)})
         for i, (mark, w) in enumerate(zip(marks, within, strict=True)):

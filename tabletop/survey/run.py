@@ -74,8 +74,8 @@ from tabletop.survey.jobs import run_job
 from tabletop.survey.scheduler import connect
 from tabletop.survey.store import PLAN_FILE, RESULTS, load_results
 
-__all__ = ["CHUNK_MAX", "CONNECT_TIMEOUT", "MAX_DEATHS", "PLAN_FILE", "RESULTS", "load_results",
-           "run_survey"]
+__all__ = ["CHUNK_MAX", "CONNECT_TIMEOUT", "MAX_DEATHS", "PLAN_FILE", "RESULTS", "chunks",
+           "load_results", "remove_stale_markers", "run_chunk", "run_survey", "running_marker"]
 
 JobFn = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -124,6 +124,12 @@ _RUNNING: Path | None = None
 """In a local worker: the marker file of the chunk it is running."""
 
 
+def running_marker() -> Path | None:
+    """In a local worker: the marker file of the chunk it is running (``None`` between
+    chunks and outside a worker)."""
+    return _RUNNING
+
+
 def _worker_init(markers: str | None = None) -> None:
     """A local worker leaves Ctrl+C to the runner, removes its marker when stopped, and ends
     when the runner is gone (killed: nothing else would stop it), removing the runner's marker
@@ -148,9 +154,13 @@ def _on_sigterm(signum: int, frame: object) -> None:  # pragma: no cover - in a 
     os._exit(128 + signum)
 
 
-def _run_chunk(job_fn: JobFn, jobs: list[dict[str, Any]],
+def run_chunk(job_fn: JobFn, jobs: list[dict[str, Any]],
                marker: str | None = None) -> list[dict[str, Any]]:
-    """Run ``jobs`` one after the other; a job function that raises gives a failed result."""
+    """Run ``jobs`` one after the other; a job function that raises gives a failed result.
+
+    What every executor runs for one chunk (in a worker process, or inline in a test's pool);
+    ``marker``, when given, is the running-marker file written for the chunk's lifetime.
+    """
     global _RUNNING
     if marker is not None:
         _RUNNING = Path(marker)
@@ -188,7 +198,7 @@ MARKERS_PREFIX = "tabletop-survey-"
 """The marker folders of local runs, in the temporary folder: ``tabletop-survey-PID-XXXX``."""
 
 
-def _remove_stale_markers() -> None:
+def remove_stale_markers() -> None:
     """Remove the marker folders of local runs whose process is gone (a runner killed with
     SIGKILL, its workers too, leaves its folder: the next run removes it)."""
     root = Path(tempfile.gettempdir())
@@ -215,7 +225,7 @@ class _Local:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        _remove_stale_markers()
+        remove_stale_markers()
         self.markers = Path(tempfile.mkdtemp(prefix=f"{MARKERS_PREFIX}{os.getpid()}-"))
         self.pool = self._pool()
 
@@ -224,7 +234,7 @@ class _Local:
                                       initializer=_worker_init, initargs=(str(self.markers),))
 
     def submit(self, job_fn: JobFn, chunk: _Chunk) -> cf.Future[list[dict[str, Any]]]:
-        return self.pool.submit(_run_chunk, job_fn, chunk.jobs, str(self.markers / chunk.key))
+        return self.pool.submit(run_chunk, job_fn, chunk.jobs, str(self.markers / chunk.key))
 
     @staticmethod
     def lost_pool(exc: BaseException) -> bool:
@@ -279,7 +289,7 @@ class _Dask:
         self.executor = self.client.get_executor(pure=False)
 
     def submit(self, job_fn: JobFn, chunk: _Chunk) -> cf.Future[list[dict[str, Any]]]:
-        return self.executor.submit(_run_chunk, job_fn, chunk.jobs)
+        return self.executor.submit(run_chunk, job_fn, chunk.jobs)
 
     @staticmethod
     def lost_pool(exc: BaseException) -> bool:
@@ -348,7 +358,7 @@ class _Run:
             self.bar.set_postfix(failed=self.failed, refresh=False)
 
 
-def _chunks(jobs: list[dict[str, Any]], workers: int, size: int | None) -> Iterator[
+def chunks(jobs: list[dict[str, Any]], workers: int, size: int | None) -> Iterator[
         list[dict[str, Any]]]:
     """``jobs`` in chunks of one board each, near-equal, at most ``size`` jobs (default: at
     most :data:`CHUNK_MAX` and a quarter of each worker's share)."""
@@ -382,7 +392,7 @@ def run_survey(plan: dict[str, Any], out_dir: str | os.PathLike[str], *,
     ``LocalCluster`` of ``workers`` processes). ``job_fn`` (default
     :func:`tabletop.survey.jobs.run_job`) must be importable by the workers (a function of a
     module, pickled by reference). ``chunk``: most
-    jobs of a board sent together (default: see :func:`_chunks`). The folder is checked, locked
+    jobs of a board sent together (default: see :func:`chunks`). The folder is checked, locked
     and written as :mod:`tabletop.survey.store` says: nothing is written when nothing is to be
     done and the plan there is this one (a read-only folder is fine then).
 
@@ -448,7 +458,7 @@ def _run_in(folder: store.Folder, plan: dict[str, Any], writable: bool, *, execu
     bar = _progress_bar(len(jobs), len(jobs) - len(todo), progress)
     run = _Run(results, bar)
     try:
-        _drive(pool, run, job_fn, [run.chunk(c) for c in _chunks(todo, pool.workers, chunk)])
+        _drive(pool, run, job_fn, [run.chunk(c) for c in chunks(todo, pool.workers, chunk)])
     except (KeyboardInterrupt, UserError):
         pool.close(now=True)
         raise

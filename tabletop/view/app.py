@@ -1306,7 +1306,7 @@ class App:
         if self.engagement:
             enemy = self._enemy_of(focus)
             if enemy is not None:
-                col = render._shade(render.player_colour(st, enemy), 1.4)
+                col = render.shade(render.player_colour(st, enemy), 1.4)
                 self._blit_sprite(base, render.zone_sprite(
                     render.engagement_geometry(st, enemy), vp, board, fill=(*col, 36), edge=col))
         lines, rolls = lay.legend(st)

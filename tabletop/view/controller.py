@@ -75,7 +75,7 @@ BOX_MIN_PX = 4.0
 
 
 class ZoneLike(Protocol):
-    """What the controller needs of a legal zone (``tabletop.rules.zones.Zone`` fits)."""
+    """What the controller needs of a legal zone (``tabletop.zones.Zone`` fits)."""
 
     def contains(self, x: float, y: float) -> bool:
         """Whether ``(x, y)`` is a legal end point."""

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tabletop import rulesets
-from tabletop.rules import zones
+from tabletop.rules.tools import MODEL_DRAG
 from tabletop.state import GameState, Unit
 
 __all__ = ["WRECK_FLAG", "GroupSetup", "pending_group_setup"]
@@ -53,9 +53,11 @@ class GroupSetup:
                        for m in unit.models)
         return state.with_unit(replace(unit, models=models))
 
-    def zone(self, state: GameState, model_id: str) -> zones.Zone:
-        """Where ``model_id`` may be set up, clear of the models placed so far."""
-        return zones.setup_zone(self.display(state), model_id, "disembark", mode="emergency")
+    def zone(self, state: GameState, model_id: str) -> Any:
+        """Where ``model_id`` may be set up, clear of the models placed so far (the ruleset's
+        model-drag tool answers, :meth:`~tabletop.rules.tools.ModelDragQueries.group_zone`)."""
+        tool = rulesets.of(state).tools.get(MODEL_DRAG)
+        return None if tool is None else tool.group_zone(self.display(state), model_id, self.do)
 
     def waiting(self, state: GameState) -> list[str]:
         """The unit's models not placed yet."""

@@ -335,7 +335,7 @@ def _header(view: PanelView, surface: pygame.Surface, area: pygame.Rect) -> list
     _turn_bar(st, out)
     if turn.shows_cp(st):
         for i, p in enumerate(st.players):
-            col = render._shade(render.PLAYER_COLOURS[i % 2], 1.5)
+            col = render.shade(render.PLAYER_COLOURS[i % 2], 1.5)
             render.text(surface, f"{p.name or p.id}: {p.cp} CP", (12 + i * 150, out.y),
                         size=13, bold=True, colour=col)
     out.y += 20
@@ -450,7 +450,7 @@ def _group_setup(view: PanelView, out: _Writer) -> None:
 def _unit(view: PanelView, out: _Writer, unit_id: str) -> None:
     st = view.state
     unit = st.unit(unit_id)
-    col = render._shade(render.player_colour(st, unit.player), 1.5)
+    col = render.shade(render.player_colour(st, unit.player), 1.5)
     out.line(unit.name or unit.id, size=15, bold=True, colour=col)
     bits = [m.text for m in markers(st, unit) if m.code != "MOVING"]
     if isinstance(unit, Block):
@@ -677,7 +677,7 @@ def _roster(view: PanelView, out: _Writer) -> None:
     for g in roster(st, view.start):
         if g.player != last_player:
             i = next((k for k, p in enumerate(st.players) if p.id == g.player), 0)
-            col = render._shade(render.PLAYER_COLOURS[i % 2], 1.5)
+            col = render.shade(render.PLAYER_COLOURS[i % 2], 1.5)
             out.line(turn.player_name(st, g.player), size=13, bold=True, colour=col)
             last_player = g.player
         out.line(g.title, size=11, colour=GREY, indent=14)

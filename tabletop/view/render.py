@@ -31,12 +31,12 @@ from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
+from tabletop import rulesets
 from tabletop.files import atomic_write
 from tabletop.geometry.blocks import BlockGeom
 from tabletop.geometry.footprints import Footprint, parse_base, polygon_of
 from tabletop.geometry.passages import Passage
 from tabletop.geometry.tolerance import mm
-from tabletop.rules import rulings
 from tabletop.state import Block, GameState, Model, Unit
 from tabletop.view.labels import Placed, place_labels
 from tabletop.view.shapes import block_geom, block_model_polygons
@@ -69,6 +69,7 @@ __all__ = [
     "render_zone_layer",
     "render_zone_png",
     "save_png",
+    "shade",
     "surface_array",
     "wrap_text",
     "zone_surface",
@@ -235,7 +236,8 @@ def player_colour(state: GameState, player_id: str) -> Colour:
     return (160, 160, 160)
 
 
-def _shade(c: Colour, f: float) -> Colour:
+def shade(c: Colour, f: float) -> Colour:
+    """``c`` lightened towards white (``f > 1``) or darkened towards black (``f < 1``)."""
     if f >= 1.0:
         return (min(255, int(c[0] + (255 - c[0]) * (f - 1))),
                 min(255, int(c[1] + (255 - c[1]) * (f - 1))),
@@ -339,7 +341,7 @@ def draw_static(surface: pygame.Surface, state: GameState, vp: Viewport, *,
             inner = zp.boundary.difference(bf.polygon.exterior.buffer(1e-3))
             for line in getattr(inner, "geoms", [inner]):
                 if not line.is_empty and line.geom_type == "LineString":
-                    _dashed_line(surface, _px(vp, line.coords), _shade(col, 1.25), 2)
+                    _dashed_line(surface, _px(vp, line.coords), shade(col, 1.25), 2)
     if grid:
         _draw_grid(surface, state, vp)
     for t in state.terrain:
@@ -358,14 +360,14 @@ def draw_static(surface: pygame.Surface, state: GameState, vp: Viewport, *,
         _fill_polygon_alpha(surface, pts, fill)
         _dashed_polygon(surface, pts, edge, width, dash=5.0)
         if f.roof:
-            _hatch(surface, polygon_of(f.polygon), vp, _shade(edge, 0.8))
+            _hatch(surface, polygon_of(f.polygon), vp, shade(edge, 0.8))
     r = vp.length(mm(OBJECTIVE_DIAMETER_MM) / 2)
     for ox, oy in state.objectives:
         c = vp.to_px(ox, oy)
-        pygame.draw.circle(surface, _shade(OBJECTIVE, 0.55), c, r + 1)
+        pygame.draw.circle(surface, shade(OBJECTIVE, 0.55), c, r + 1)
         pygame.draw.circle(surface, OBJECTIVE, c, r)
-        pygame.draw.circle(surface, _shade(OBJECTIVE, 0.55), c, max(r * 0.45, 1.5), 2)
-        pygame.draw.aacircle(surface, _shade(OBJECTIVE, 0.45), c, r + 1, 1)
+        pygame.draw.circle(surface, shade(OBJECTIVE, 0.55), c, max(r * 0.45, 1.5), 2)
+        pygame.draw.aacircle(surface, shade(OBJECTIVE, 0.45), c, r + 1, 1)
     pygame.draw.rect(surface, MAT_EDGE, rect, 2)
 
 
@@ -446,10 +448,10 @@ def draw_models(surface: pygame.Surface, state: GameState, vp: Viewport, *,
             for poly in polys:
                 pts = _px(vp, poly.exterior.coords[:-1])
                 pygame.draw.polygon(surface, col, pts)
-                _outline(surface, pts, _shade(col, 0.45), 1)
+                _outline(surface, pts, shade(col, 0.45), 1)
             geom = block_geom(unit)
             pts = _px(vp, geom.polygon.exterior.coords[:-1])
-            _outline(surface, pts, (250, 250, 250) if sel else _shade(col, 0.35), 2)
+            _outline(surface, pts, (250, 250, 250) if sel else shade(col, 0.35), 2)
             # an arrow out of the middle of the front edge
             fx, fy = geom.forward
             mid = geom.to_world(0.0, geom.depth / 2)
@@ -499,7 +501,7 @@ def _unit_label(surface: pygame.Surface, s: str, col: Colour,
     if p.leader:
         _leader(surface, p)
     back = pygame.Surface((round(w), round(h)), pygame.SRCALPHA)
-    back.fill((*_shade(col, 0.35), 200))
+    back.fill((*shade(col, 0.35), 200))
     surface.blit(back, (round(x), round(y)))
     r = text(surface, s, (x + 4, y + 1), size=size)
     bx = r.right + 6
@@ -548,17 +550,17 @@ def _draw_model(surface: pygame.Surface, vp: Viewport, m: Model, col: Colour, *,
                 selected: bool = False, outlined: bool = False, alpha: int = 255) -> None:
     assert m.at is not None
     pts = base_outline_px(vp, m.base, m.at, m.facing)
-    fill = _shade(col, 1.18) if selected else col
+    fill = shade(col, 1.18) if selected else col
     if alpha < 255:
         _fill_polygon_alpha(surface, pts, (*fill, alpha))
     else:
         pygame.draw.polygon(surface, fill, pts)
-    edge = (250, 250, 250) if selected else _shade(col, 0.45)
+    edge = (250, 250, 250) if selected else shade(col, 0.45)
     _outline(surface, pts, edge, 2 if selected else 1)
     if outlined:
         _outline(surface, pts, VIOLATION, 3)
     assert m.at is not None
-    _facing_tick(surface, vp, m.base, m.at, m.facing, _shade(col, 1.6))
+    _facing_tick(surface, vp, m.base, m.at, m.facing, shade(col, 1.6))
 
 
 @cache
@@ -727,7 +729,7 @@ def draw_ghost(surface: pygame.Surface, vp: Viewport, g: Ghost) -> pygame.Rect:
     """A model drawn where it would go (white outline when legal, magenta when not)."""
     col = PLAYER_COLOURS[g.player_index % len(PLAYER_COLOURS)]
     pts = base_outline_px(vp, g.base, g.at, g.facing)
-    return union_rects((_fill_polygon_alpha(surface, pts, (*_shade(col, 1.3), 200)),
+    return union_rects((_fill_polygon_alpha(surface, pts, (*shade(col, 1.3), 200)),
                         _outline(surface, pts, (255, 255, 255) if g.legal else VIOLATION, 2),
                         _facing_tick(surface, vp, g.base, g.at, g.facing, (255, 255, 255))))
 
@@ -750,16 +752,17 @@ def draw_ruler(surface: pygame.Surface, vp: Viewport, a: Pt, b: Pt, label: str, 
 def draw_engagement(surface: pygame.Surface, state: GameState, vp: Viewport,
                     player: str, *, distance: float | None = None) -> None:
     """Outline the engagement range (``distance`` around each base) of ``player``'s models."""
-    col = _shade(player_colour(state, player), 1.4)
+    col = shade(player_colour(state, player), 1.4)
     ranges = engagement_geometry(state, player, distance=distance)
     surface.blit(zone_surface(ranges, vp, surface.get_size(), fill=(*col, 36), edge=col), (0, 0))
 
 
 def engagement_geometry(state: GameState, player: str, *,
                         distance: float | None = None) -> BaseGeometry:
-    """The union of the engagement ranges of ``player``'s models (for drawing)."""
+    """The union of the engagement ranges of ``player``'s models (for drawing; the ruleset's
+    :attr:`~tabletop.rules.ruleset.Ruleset.engagement_range` unless ``distance`` is given)."""
     if distance is None:
-        distance = rulings.ENGAGEMENT_RANGE
+        distance = rulesets.of(state).engagement_range or 0.0
     rings = [_model_polygon(m).buffer(distance, quad_segs=8)
              for unit, m in state.placed_models() if unit.player == player]
     return shapely.union_all(rings) if rings else Polygon()
@@ -913,7 +916,7 @@ def render_board(state: GameState, *, size: tuple[int, int] | None = None,
         x = size[0] - 20
         for i, p in reversed(list(enumerate(state.players))):
             r = text(surf, f"{p.name or p.id}: {p.cp} CP", (x, 7), size=14,
-                     colour=_shade(PLAYER_COLOURS[i % 2], 1.5), anchor="topright")
+                     colour=shade(PLAYER_COLOURS[i % 2], 1.5), anchor="topright")
             x = r.left - 16
         text(surf, fit_text(head, x - 20, size=15, bold=True), (20, 6), size=15, bold=True)
     return surf
@@ -1040,8 +1043,8 @@ def draw_block_ghost(surface: pygame.Surface, vp: Viewport, geom: BlockGeom, col
     w, h = math.ceil(max(xs)) - x0 + 3, math.ceil(max(ys)) - y0 + 3
     if w > 0 and h > 0 and surface.get_clip().colliderect((x0, y0, w, h)):
         tmp = pygame.Surface((w, h), pygame.SRCALPHA)
-        fill = (*_shade(colour, 1.3), alpha)
-        line = (*_shade(colour, 0.5), min(alpha + 60, 255))
+        fill = (*shade(colour, 1.3), alpha)
+        line = (*shade(colour, 0.5), min(alpha + 60, 255))
         for poly in geom.model_polygons():
             pts = [(x - x0, y - y0) for x, y in _px(vp, poly.exterior.coords[:-1])]
             pygame.draw.polygon(tmp, fill, pts)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from tabletop import validate_path
 from tabletop.cli import main
 from tabletop.geometry.footprints import Hull, parse_base
 from tabletop.geometry.passages import least_width, passages, width_across
-from tabletop.rules.zones import validate_path
 from tabletop.scenario.io import load_scenario
 
 from support.pngio import read_png

@@ -13,9 +13,9 @@ import pytest
 import shapely
 import tomli_w
 
+from tabletop import legal_zone, setup_zone, validate_path
 from tabletop.cli import main
 from tabletop.errors import UserError
-from tabletop.rules.zones import legal_zone, setup_zone, validate_path
 from tabletop.scenario.io import MAX_PROBLEMS_OF_A_KIND, load_scenario, loads_scenario
 
 from support.action_files import block, squad, t9a, wh40k
@@ -293,13 +293,11 @@ def test_a_turn_region_beside_a_grown_piece_that_crosses_itself() -> None:
     # GEOS's union of the pieces failed (TopologyException: unable to assign free hole); the
     # sweep is now the turn from 0 turned to its start, and the same happens from 325
     from tabletop.geometry.cspace import grow, swept_pieces
-    from tabletop.geometry.turning import turn_map
-    from tabletop.rules.zones import _reach_inputs, _situation
+    from tabletop.rulesets.wh40k_11e.zones import move_query
+    from tabletop.zones import turn_phase
 
     state = load_scenario(FALL_BACK.replace("fall-back.toml", "demo.toml"))
-    sit = _situation(state, "lr1", "normal", None, None, False)
-    W, H, _, circles, polys = _reach_inputs(sit)
-    tm = turn_map(W, H, sit.base, circles, polys)
+    tm = turn_phase(move_query(state, "lr1", "normal"), 15.0).tm
     rings = grow(tm.obstacles, swept_pieces(tm.footprint, 325.0, 326.0))[0]
     crossing = [shapely.Polygon(r) for r in rings if len(r) >= 3
                 and not shapely.Polygon(r).is_valid]

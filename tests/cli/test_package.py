@@ -69,7 +69,7 @@ def test_a_user_script_sees_the_signatures(tmp_path: Path) -> None:
                          capture_output=True, text=True, cwd=tmp_path)
     out = run.stdout
     assert "def (state: tabletop.state.GameState, model_id: str, move: str" in out, out
-    assert "-> tabletop.rules.zones.Zone" in out and "-> tabletop.state.GameState" in out, out
+    assert "-> tabletop.zones.zone.Zone" in out and "-> tabletop.state.GameState" in out, out
     assert "Any" not in out, out
 
 

@@ -33,7 +33,7 @@ def test_more_sources_carried_on_equal_a_fresh_search(seed: int) -> None:
     first = rm.disk(p, D, sources[:cut])
     again = first.distances(nodes)
     more = rm.disk(p, D, sources, base=first)
-    assert more._search is not None and first._more_of(more, sources) is not None
+    assert more.search_state is not None and first.more_of(more, sources) is not None
     fresh = rm.disk(p, D, sources)
     assert fresh.n_sources == more.n_sources
     np.testing.assert_array_equal(more.nodes, fresh.nodes)

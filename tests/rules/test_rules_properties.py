@@ -10,10 +10,10 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabletop.rules.paths import move_cap
 from tabletop.rulesets import apply_action
 from tabletop.rulesets.wh40k_11e import checks
 from tabletop.rulesets.wh40k_11e import movement as wh40k
+from tabletop.rulesets.wh40k_11e.paths import move_cap
 
 from support.rules_helpers import get, scenario, unit
 

@@ -333,7 +333,7 @@ def test_fly_through_the_zone_engine() -> None:
     """The legal zone of a unit taking to the skies reaches behind a wall it could not cross."""
     import tomli_w
 
-    from tabletop.rules.zones import legal_zone
+    from tabletop import legal_zone
     from tabletop.scenario.io import loads_scenario
 
     wall = {"id": "wall", "kind": "impassable",
@@ -353,7 +353,7 @@ def test_a_deep_strike_set_up_zone_is_anywhere_more_than_8_from_enemies() -> Non
     zone for a deep strike held it to the strategic-reserves edge and zone rules."""
     import tomli_w
 
-    from tabletop.rules.zones import setup_zone
+    from tabletop import setup_zone
     from tabletop.scenario.io import loads_scenario
 
     zones = {"players": [

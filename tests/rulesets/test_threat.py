@@ -12,7 +12,7 @@ import pytest
 import shapely
 from shapely.geometry import Point
 
-from tabletop import rulesets
+from tabletop import legal_zone, rulesets
 from tabletop.errors import UserError
 from tabletop.geometry.outer import GROW_TOLERANCE, SLACK
 from tabletop.geometry.tolerance import mm
@@ -24,7 +24,6 @@ from tabletop.rules.threat import (
     band_limit,
     parse_odds,
 )
-from tabletop.rules.zones import legal_zone
 from tabletop.rulesets.wh40k_11e.threat import SPACING, safe_ground, unit_threat
 from tabletop.scenario.io import load_scenario
 

@@ -26,10 +26,9 @@ from typing import Any
 import tomli_w
 from hypothesis import strategies as st
 
-from tabletop import rulesets
+from tabletop import Zone, legal_zone, rulesets, validate_path
 from tabletop.cli import main
 from tabletop.errors import UserError
-from tabletop.rules.zones import Zone, legal_zone, validate_path
 from tabletop.scenario.io import dumps_scenario, load_scenario, loads_scenario
 from tabletop.state import Block, GameState, Unit
 

@@ -190,7 +190,7 @@ class InlinePool:
 
     def submit(self, job_fn: Any, chunk: Any) -> Future[list[dict[str, Any]]]:
         fut: Future[list[dict[str, Any]]] = Future()
-        fut.set_result(survey_run._run_chunk(job_fn, chunk.jobs))
+        fut.set_result(survey_run.run_chunk(job_fn, chunk.jobs))
         return fut
 
     @staticmethod

@@ -22,8 +22,9 @@ def toy_job(job: dict[str, Any]) -> dict[str, Any]:
     with open(ctl / "calls.log", "a", encoding="ascii") as fh:
         fh.write(job["id"] + "\n")
     kill = params.get("kill")
-    if kill == "unmarked" and survey_run._RUNNING is not None:  # as if between two chunks
-        survey_run._RUNNING.unlink()
+    marker = survey_run.running_marker()
+    if kill == "unmarked" and marker is not None:  # as if between two chunks
+        marker.unlink()
     if kill in ("always", "unmarked") or (kill == "once" and _first(ctl / f"{job['id']}.killed")):
         os.kill(os.getpid(), signal.SIGKILL)
     if params.get("raise"):

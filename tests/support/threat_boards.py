@@ -2,12 +2,12 @@
 
 The oracle answers "can this enemy model charge a base standing there?" from the zone engine's
 own pieces, independently of :mod:`tabletop.geometry.outer`: the enemy's exact legal zone
-(:func:`tabletop.rules.zones.legal_zone`, on the board without the unit that moves away) sampled
+(:func:`tabletop.legal_zone`, on the board without the unit that moves away) sampled
 densely, and from each sampled end the engine's geodesic disk (the inner reach map of
 :func:`tabletop.geometry.visibility.reach_map`: never shorter than a true path), with the charge
 rules of the docs' rulings: the target within the roll of some model of the charging unit, and
 the charger's base ending within engagement range of the target's. Every "yes" it gives is a real
-charge (its path is checked by :func:`tabletop.rules.zones.validate_path` when asked).
+charge (its path is checked by :func:`tabletop.validate_path` when asked).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from shapely.geometry.base import BaseGeometry
 
 from tabletop.geometry.footprints import Round
 from tabletop.geometry.visibility import ReachMap, reach_map
-from tabletop.rules import rulings, zones
+from tabletop.rulesets.wh40k_11e import rulings, zones
 from tabletop.state import GameState, Unit
 
 from support.zones_boards import R32, rect, state, unit
@@ -148,7 +148,7 @@ class Oracle:
     def witness(self, target: Sequence[float], target_radius: float
                 ) -> tuple[str, list[tuple[float, ...]]] | None:
         """A charger and its charge path (from its move's end) to engagement with a base at
-        ``target``, checked by :func:`~tabletop.rules.zones.validate_path` as a normal move of
+        ``target``, checked by :func:`~tabletop.validate_path` as a normal move of
         the roll (its end rules aside), or ``None``."""
         x = float(self.roll)
         ang = np.linspace(0.0, 2 * math.pi, 96, endpoint=False)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import shapely
 
-from tabletop.rules.zones import validate_path
+from tabletop import validate_path
 
 from support.zones_boards import unit
 

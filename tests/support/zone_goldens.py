@@ -70,7 +70,7 @@ CASE_KEYS = {"description", "scenario", "model", "unit", "move", "roll", "mode",
              "picture", "target", "error", "dice"}
 
 
-def _rel(path: Path) -> str:
+def rel_path(path: Path) -> str:
     """``path`` relative to the repository when it is inside it."""
     try:
         return str(path.relative_to(REPO))
@@ -197,7 +197,7 @@ def evaluate(c: ZoneCase) -> Evaluated:
         if c.setup:
             zone = _setup_zone(state, c)
         else:
-            from tabletop.rules.zones import legal_zone
+            from tabletop import legal_zone
 
             zone = legal_zone(state, c.model, c.move, roll=c.roll, mode=c.mode)
     except Exception as exc:
@@ -211,7 +211,7 @@ def evaluate(c: ZoneCase) -> Evaluated:
 
 
 def _setup_zone(state: Any, c: ZoneCase) -> Any:
-    from tabletop.rules.zones import setup_zone
+    from tabletop import setup_zone
 
     return setup_zone(state, c.model, c.setup, mode=c.mode)
 
@@ -396,7 +396,7 @@ def check(c: ZoneCase, tier: str, *, update: bool = False, fresh: bool = False,
             golden.write_text(actual_text, encoding="utf-8")
             return Outcome(c.name, tier, True, created=True)
         if not golden.is_file():
-            return Outcome(c.name, tier, False, _missing(c, tier))
+            return Outcome(c.name, tier, False, missing_golden(c, tier))
         expected_text = golden.read_text(encoding="utf-8").replace("\r\n", "\n")
         if _data_lines(expected_text) == _data_lines(actual_text):
             _forget(out_dir, c, tier)
@@ -409,7 +409,7 @@ def check(c: ZoneCase, tier: str, *, update: bool = False, fresh: bool = False,
         write_png(golden, actual)
         return Outcome(c.name, tier, True, created=True)
     if not golden.is_file():
-        return Outcome(c.name, tier, False, _missing(c, tier))
+        return Outcome(c.name, tier, False, missing_golden(c, tier))
     expected = read_png(golden)
     allowed = 0 if tier == "zone" else FULL_MAX_PIXELS
     if expected.shape == actual.shape:
@@ -425,9 +425,10 @@ def check(c: ZoneCase, tier: str, *, update: bool = False, fresh: bool = False,
                                                           out_dir))
 
 
-def _missing(c: ZoneCase, tier: str) -> str:
-    return (f"zone case {c.name!r} ({_rel(c.path)}): no {tier} golden "
-            f"{_rel(c.golden(tier))}; " + UPDATE_HINT.format(case=c.name))
+def missing_golden(c: ZoneCase, tier: str) -> str:
+    """What a check says of case ``c`` when its ``tier`` golden is missing."""
+    return (f"zone case {c.name!r} ({rel_path(c.path)}): no {tier} golden "
+            f"{rel_path(c.golden(tier))}; " + UPDATE_HINT.format(case=c.name))
 
 
 def _geometry_failure(c: ZoneCase, ev: Evaluated, expected_text: str, actual_text: str,
@@ -464,16 +465,17 @@ def _geometry_failure(c: ZoneCase, ev: Evaluated, expected_text: str, actual_tex
                for e, a in zip(_data_lines(expected_text.split("\nwkt:")[0]),
                                _data_lines(actual_text.split("\nwkt:")[0]), strict=False)
                if e != a and ":" in e and ":" in a and e.split(":")[0] == a.split(":")[0]]
-    msg = (f"zone case {c.name!r}: geometry differs from {_rel(c.golden('geometry'))}"
-           f": area {_field(expected_text, 'area')} -> {actual.area:.4f} sq in "
+    msg = (f"zone case {c.name!r}: geometry differs from {rel_path(c.golden('geometry'))}"
+           f": area {text_field(expected_text, 'area')} -> {actual.area:.4f} sq in "
            f"(+{added:.4f} added, -{removed:.4f} removed); bounds "
-           f"{_field(expected_text, 'bounds')} -> {_field(actual_text, 'bounds')}; "
+           f"{text_field(expected_text, 'bounds')} -> {text_field(actual_text, 'bounds')}; "
            f"changed: {', '.join(changed) or 'the WKT only'}. Artefacts: {folder}")
     _record(out_dir, c, "geometry", msg, images)
     return msg
 
 
-def _field(text: str, key: str) -> str:
+def text_field(text: str, key: str) -> str:
+    """The value of the line ``key: value`` of a geometry golden's text (empty if none)."""
     for line in text.splitlines():
         if line.startswith(key + ":"):
             return line.split(":", 1)[1].strip()
@@ -516,7 +518,7 @@ def _picture_failure(c: ZoneCase, ev: Evaluated, tier: str, expected: np.ndarray
     write_png(folder / f"{tier}-actual.png", actual)
     write_png(folder / f"{tier}-diff.png", diff_picture(expected, actual))
     msg = (f"zone case {c.name!r}: {tier} picture differs from "
-           f"{_rel(c.golden(tier))}: {what}. Artefacts: {folder}")
+           f"{rel_path(c.golden(tier))}: {what}. Artefacts: {folder}")
     _record(out_dir, c, tier, msg, {"expected": f"{tier}-expected.png",
                                     "actual": f"{tier}-actual.png",
                                     "difference": f"{tier}-diff.png"})
@@ -530,7 +532,7 @@ def _record(out_dir: Path, c: ZoneCase, tier: str, message: str, images: dict[st
     folder.mkdir(parents=True, exist_ok=True)
     report = folder / "report.json"
     data = json.loads(report.read_text()) if report.is_file() else {
-        "case": c.name, "description": c.description, "file": str(_rel(c.path)),
+        "case": c.name, "description": c.description, "file": str(rel_path(c.path)),
         "failures": {}}
     data["failures"][tier] = {"message": message, "images": images}
     report.write_text(json.dumps(data, indent=1, sort_keys=True))

@@ -270,8 +270,8 @@ def test_a_bad_job_comes_back_as_data() -> None:
 
 
 def test_results_do_not_depend_on_the_order_jobs_run_in() -> None:
-    from tabletop.rules.zones import clear_caches
     from tabletop.survey import jobs as jobs_mod
+    from tabletop.zones import clear_caches
 
     text = board_text(30, 16, [("w", "dense", rect(12, 3, 13, 13))],
                       {"red": rect(0, 0, 5, 16), "blue": rect(25, 0, 30, 16)}, [(15, 8)])
@@ -282,7 +282,7 @@ def test_results_do_not_depend_on_the_order_jobs_run_in() -> None:
                           ("advance-odds", "blue", {"M": 6, "start": None}))]
     first = [run_job(j)["value"] for j in js]
     clear_caches()
-    jobs_mod._board.cache_clear()
+    jobs_mod.scenario_board.cache_clear()
     second = [run_job(j)["value"] for j in reversed(js)][::-1]
     assert json.dumps(first, sort_keys=True) == json.dumps(second, sort_keys=True)
 

@@ -228,7 +228,7 @@ def test_a_stale_marker_folder_of_a_killed_runner_is_removed(tmp_path: Path) -> 
     (stale / "c1").write_text("123")
     mine = Path(tempfile.mkdtemp(prefix=f"{survey_run.MARKERS_PREFIX}{os.getpid()}-"))
     try:
-        survey_run._remove_stale_markers()
+        survey_run.remove_stale_markers()
         assert not stale.exists() and mine.exists()
     finally:
         shutil.rmtree(stale, ignore_errors=True)

@@ -75,14 +75,14 @@ def test_local_run_writes_the_plan_and_one_result_per_job(tmp_path: Path, ctl: P
 
 def test_chunks_keep_to_one_board_and_stay_small() -> None:
     jobs = [{"id": f"{b}{i}", "board": b} for b in "ab" for i in range(7)]
-    chunks = list(survey_run._chunks(jobs, workers=1, size=None))
+    chunks = list(survey_run.chunks(jobs, workers=1, size=None))
     assert [len(c) for c in chunks] == [3, 4, 3, 4]  # a quarter of 14: at most 4 a chunk
     assert all(len({j["board"] for j in c}) == 1 for c in chunks)
     assert [j["id"] for c in chunks for j in c] == [j["id"] for j in jobs]
-    assert [len(c) for c in survey_run._chunks(jobs, workers=2, size=None)] == [1, 2, 2, 2] * 2
-    sizes = [len(c) for c in survey_run._chunks(jobs * 10, workers=1, size=None)]
+    assert [len(c) for c in survey_run.chunks(jobs, workers=2, size=None)] == [1, 2, 2, 2] * 2
+    sizes = [len(c) for c in survey_run.chunks(jobs * 10, workers=1, size=None)]
     assert sizes == [7, 8, 8, 8, 7, 8, 8, 8, 8] * 2  # CHUNK_MAX: 70 jobs of a board in 9
-    assert [len(c) for c in survey_run._chunks(jobs, workers=1, size=1)] == [1] * 14
+    assert [len(c) for c in survey_run.chunks(jobs, workers=1, size=1)] == [1] * 14
 
 
 @pytest.mark.slow

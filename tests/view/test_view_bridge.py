@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from tabletop import Zone
 from tabletop.errors import UserError
 from tabletop.geometry.footprints import parse_base
-from tabletop.rules.zones import Zone
 from tabletop.rulesets import REGISTRY
 from tabletop.rulesets.wh40k_11e import movement as wh40k
 from tabletop.state import Battle, Battlefield, GameState, Model, Player, Unit

@@ -8,8 +8,8 @@ import itertools
 import pygame
 import pytest
 
+from tabletop import legal_zone
 from tabletop.geometry.footprints import Hull, parse_base
-from tabletop.rules.zones import legal_zone
 from tabletop.rulesets import apply_action
 from tabletop.state import Battle, Battlefield, GameState, Model, Player, Selection, Terrain, Unit
 from tabletop.view.controller import Controller, ghost_models
@@ -198,7 +198,7 @@ def test_the_window_computes_a_slow_zone_while_idle_so_the_pick_up_finds_it(
         app_factory, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from dataclasses import replace
 
-    from tabletop.rules import zones
+    from tabletop.zones import build
 
     st = board()
     riders = st.unit("riders")
@@ -211,13 +211,13 @@ def test_the_window_computes_a_slow_zone_while_idle_so_the_pick_up_finds_it(
     st = replace(st, units=(riders2, *st.units[1:]),
                  battle=replace(st.battle, selection=sel))
     made: list[str] = []
-    real = zones._turning_zone
+    real = build.turning_zone
 
-    def spy(sit, *a, **kw):  # type: ignore[no-untyped-def]
-        made.append(sit.model.id)
-        return real(sit, *a, **kw)
+    def spy(q, *a, **kw):  # type: ignore[no-untyped-def]
+        made.append(q.mover.id)
+        return real(q, *a, **kw)
 
-    monkeypatch.setattr(zones, "_turning_zone", spy)
+    monkeypatch.setattr(build, "turning_zone", spy)
     app = app_factory(st)
     vp = app.ctrl.viewport
     # the pointer near r3: its zone first; the round r2 is not worth it (2 ms, not kept)

@@ -22,10 +22,10 @@ import pytest
 import shapely
 from shapely.geometry.base import BaseGeometry
 
+from tabletop import Zone, legal_zone, validate_path, zones
 from tabletop.geometry import engine
 from tabletop.geometry.footprints import Hull, Oval, Rect, Round
 from tabletop.geometry.tolerance import EPS
-from tabletop.rules import zones
 from tabletop.state import Battle, Battlefield, GameState, Model, Player, Terrain, Unit
 
 from support import zone_goldens as zg
@@ -49,19 +49,19 @@ def _parts(g: BaseGeometry) -> list[BaseGeometry]:
     return [p for p in shapely.get_parts(g) if p.area > 1e-9]
 
 
-def _witnessed(state: GameState, model: str, move: str, zone: zones.Zone, x: float, y: float,
+def _witnessed(state: GameState, model: str, move: str, zone: Zone, x: float, y: float,
                **kw: object) -> bool:
     path = zone.path_to(x, y)
     if path is None:
         return False
-    return zones.validate_path(state, model, move, path.points, **kw).legal  # type: ignore[arg-type]
+    return validate_path(state, model, move, path.points, **kw).legal  # type: ignore[arg-type]
 
 
 def _compare(state: GameState, model: str, move: str, **kw: object) -> None:
     with _engine("python"):
-        ref = zones.legal_zone(state, model, move, **kw)  # type: ignore[arg-type]
+        ref = legal_zone(state, model, move, **kw)  # type: ignore[arg-type]
     with _engine("native"):
-        got = zones.legal_zone(state, model, move, **kw)  # type: ignore[arg-type]
+        got = legal_zone(state, model, move, **kw)  # type: ignore[arg-type]
         a, b = ref.geometry, got.geometry
         sym = a.symmetric_difference(b).area
         assert sym <= REL * max(1.0, a.area), (model, move, sym, a.area)

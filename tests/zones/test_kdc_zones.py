@@ -9,9 +9,9 @@ import pytest
 import shapely
 from shapely.geometry import Point
 
+from tabletop import legal_zone
 from tabletop.importers.kdc import load_data
 from tabletop.importers.kdc_units import new_battle, read_units
-from tabletop.rules.zones import legal_zone
 from tabletop.state import GameState, Unit
 
 from support.paths import KDC_DATA

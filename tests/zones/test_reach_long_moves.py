@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from shapely.geometry import Point
 
+from tabletop import legal_zone, validate_path
 from tabletop.geometry.visibility import ReachMap
 from tabletop.geometry.wedges import wedges_of, whole_region
-from tabletop.rules.zones import legal_zone, validate_path
 from tabletop.scenario.io import load_scenario, shipped
 
 

@@ -4,8 +4,8 @@ round the layers' sources for ever, a RecursionError)."""
 
 from __future__ import annotations
 
+from tabletop import legal_zone, validate_path
 from tabletop.geometry.footprints import Oval
-from tabletop.rules import zones
 from tabletop.state import Battle, Battlefield, GameState, Model, Player, Terrain, Unit
 
 
@@ -20,10 +20,10 @@ def test_the_oval_against_the_wall_has_a_witness_the_path_check_accepts() -> Non
                       (Player("red"), Player("blue")), Battlefield(24.0, 24.0),
                       (_rect("wall", 15.689, 6.0, 16.5, 18.0),
                        _rect("pillar", 11.0, 8.5, 12.5, 10.0)), (), (bike,))
-    zone = zones.legal_zone(state, "bike", "normal")
+    zone = legal_zone(state, "bike", "normal")
     assert zone.contains(10.729, 7.371)
     path = zone.path_to(10.729, 7.371)
     assert path is not None and path.length <= 8.0
     assert path.points[-1][:2] == (10.729, 7.371)
-    check = zones.validate_path(state, "bike", "normal", path.points)
+    check = validate_path(state, "bike", "normal", path.points)
     assert check.legal, check.violations

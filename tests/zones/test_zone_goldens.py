@@ -75,7 +75,7 @@ def test_every_golden_belongs_to_a_case() -> None:
     for tier in zg.TIERS:
         for f in sorted((zg.GOLDENS / tier).glob("*")):
             if f.stem not in (pictured if tier == "full" else names):
-                orphans.append(zg._rel(f))
+                orphans.append(zg.rel_path(f))
     assert not orphans, f"goldens without a case (delete them): {orphans}"
 
 
@@ -103,7 +103,7 @@ def test_geometry_golden_sees_a_boundary_moved_by_005_inch() -> None:
     base = zg.geometry_text(c, geom)
     for d in (0.05, -0.05):
         moved = zg.geometry_text(c, shapely.buffer(geom, d, quad_segs=32))
-        assert zg._field(moved, "area") != zg._field(base, "area")
+        assert zg.text_field(moved, "area") != zg.text_field(base, "area")
         assert moved.split("wkt:")[1] != base.split("wkt:")[1]
     # and a 0.05" shift of one part only (the zone moved sideways)
     shifted = zg.geometry_text(c, shapely.affinity.translate(geom, 0.05, 0.0))
@@ -140,7 +140,7 @@ def test_a_picture_failure_writes_artefacts_and_the_html_page(tmp_path: Path,
 
 # -- the suite catches real rules bugs ------------------------------------------------------------
 ENGAGEMENT_CONSTANT = "ENGAGEMENT_RANGE"
-"""The engagement range's name in tabletop.rules.rulings (2" in wh40k-11e)."""
+"""The engagement range's name in wh40k-11e's rulings (2")."""
 
 ENGAGEMENT_SENSITIVE = frozenset({
     "crowd-enemy-mob-30", "crowd-enemy-pair", "crowd-enemy-screen", "crowd-engaged-start-normal",
@@ -170,9 +170,9 @@ def _clear_engine_caches() -> None:
     import functools
     import sys
 
-    from tabletop.rules import zones
+    from tabletop.zones import clear_caches
 
-    zones.clear_caches()
+    clear_caches()
     for mod_name, mod in list(sys.modules.items()):
         if not mod_name.startswith("tabletop.") or mod is None:
             continue
@@ -226,7 +226,7 @@ def test_engagement_range_of_205_inches_is_caught(monkeypatch: pytest.MonkeyPatc
                                                   tmp_path: Path) -> None:
     """2" -> 2.05" fails the geometry golden of every case with an engagement buffer on its
     zone's boundary, names each of them, and leaves cases without enemies alone."""
-    from tabletop.rules import rulings
+    from tabletop.rulesets.wh40k_11e import rulings
 
     assert getattr(rulings, ENGAGEMENT_CONSTANT) == 2.0
     assert ENGAGEMENT_SENSITIVE <= {c.name for c in CASES if _has_enemy(c)}
@@ -287,7 +287,7 @@ def test_zone_command_png_is_the_zone_picture_golden(case: zg.ZoneCase, tmp_path
 
     golden = case.golden("zone")
     if not golden.is_file():
-        pytest.fail(zg._missing(case, "zone"))
+        pytest.fail(zg.missing_golden(case, "zone"))
     if case.scenario is not None:
         scenario = tmp_path / "scenario.json"
         scenario.write_text(json.dumps(case.scenario), encoding="utf-8")
@@ -306,4 +306,4 @@ def test_zone_command_png_is_the_zone_picture_golden(case: zg.ZoneCase, tmp_path
     assert expected.shape == actual.shape
     differing = int((expected != actual).any(axis=2).sum())
     assert differing == 0, f"zone case {case.name!r}: the zone command's picture differs from " \
-                           f"{zg._rel(golden)} in {differing} pixels"
+                           f"{zg.rel_path(golden)} in {differing} pixels"

@@ -11,11 +11,11 @@ import pytest
 import shapely
 from shapely.geometry import Point, box
 
+from tabletop import legal_zone, setup_zone, validate_path
 from tabletop.cli import main
 from tabletop.errors import UserError
 from tabletop.geometry.footprints import circumscribed_circle
 from tabletop.geometry.wedges import ARC_TOLERANCE
-from tabletop.rules.zones import legal_zone, setup_zone, validate_path
 
 from support.paths import SPEC_EXAMPLES
 from support.zones_boards import R32, rect, state, unit
@@ -86,7 +86,7 @@ def test_pick_ups_on_one_board_see_each_other() -> None:
     each other's bases, and equal the zones computed on a fresh copy of the board."""
     import dataclasses
 
-    from tabletop.rules.zones import clear_caches
+    from tabletop.zones import clear_caches
 
     st = state([unit("a", "red", [("m1", 30.0, 22.0), ("m2", 31.4, 22.0)]),
                 unit("b", "blue", [("e1", 36.0, 22.0)])])
@@ -139,7 +139,7 @@ def test_wall_shadow_and_arcs_around_its_end() -> None:
     xs = rng.uniform(32.5 + R32 + 0.05, 36.0, 200)
     ys = rng.uniform(26.5, 30.0, 200)
     true = _around_wall(xs, ys)
-    disk = zone._disk
+    disk = zone.disk
     assert disk is not None
     for x, y, d in zip(xs, ys, true, strict=True):
         got = disk.distance_to(x, y)

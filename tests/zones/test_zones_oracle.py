@@ -24,7 +24,7 @@ import shapely
 import skfmm  # test dependency: the independent oracle
 from shapely.geometry import Polygon
 
-from tabletop.rules.zones import legal_zone, validate_path
+from tabletop import legal_zone, validate_path
 from tabletop.state import GameState
 
 from support.zones_boards import R32, random_board, rect, state, unit
@@ -182,18 +182,18 @@ def test_area_within_the_stated_bound_of_a_finer_polygonisation(seed: int) -> No
     # marching, above, checks that construction independently); small and thin zones (0.5 to
     # 8 sq in among 100 to 300 enemies) are where an absolute tolerance shows
     from tabletop.geometry import visibility, wedges
-    from tabletop.rules import zones
+    from tabletop.zones import clear_caches, end
 
     st = random_board(500 + seed, [100, 200, 300][seed % 3])
-    zones.clear_caches()
+    clear_caches()
     area = legal_zone(st, "mv", "normal").area
-    saved = (wedges.ARC_TOLERANCE, visibility.CIRCLE_SEGMENTS, zones.END_SEGMENTS)
+    saved = (wedges.ARC_TOLERANCE, visibility.CIRCLE_SEGMENTS, end.END_SEGMENTS)
     try:
-        wedges.ARC_TOLERANCE, visibility.CIRCLE_SEGMENTS, zones.END_SEGMENTS = 2e-5, 256, 1024
-        zones.clear_caches()
+        wedges.ARC_TOLERANCE, visibility.CIRCLE_SEGMENTS, end.END_SEGMENTS = 2e-5, 256, 1024
+        clear_caches()
         fine = legal_zone(st, "mv", "normal").area
     finally:
-        wedges.ARC_TOLERANCE, visibility.CIRCLE_SEGMENTS, zones.END_SEGMENTS = saved
-        zones.clear_caches()
+        wedges.ARC_TOLERANCE, visibility.CIRCLE_SEGMENTS, end.END_SEGMENTS = saved
+        clear_caches()
     assert area <= fine + 1e-9
     assert fine - area <= max(0.002 * fine, 0.02), (area, fine)

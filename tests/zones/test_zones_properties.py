@@ -10,10 +10,10 @@ import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tabletop import legal_zone, validate_path
 from tabletop.geometry.footprints import circumscribed_circle
 from tabletop.geometry.tolerance import EPS
 from tabletop.geometry.wedges import ARC_TOLERANCE
-from tabletop.rules.zones import legal_zone, validate_path
 
 from support.zones_boards import random_board
 

@@ -17,10 +17,10 @@ import pytest
 import shapely
 from shapely.geometry import box
 
+from tabletop import legal_zone, validate_path
 from tabletop.cli import main
 from tabletop.geometry.cspace import angle_between
 from tabletop.geometry.footprints import mm
-from tabletop.rules.zones import legal_zone, validate_path
 
 from support.turning import HULL_4X7, hull_unit, witnesses_hold
 from support.zones_boards import R32, rect, state, unit
@@ -257,7 +257,8 @@ def test_the_end_region_of_an_off_grid_facing_is_built_near_the_start_only() -> 
     # a tank at 37 degrees (off the 15-degree grid) among enemies and terrain near and far:
     # its own facing's end region holds only what reaches within D of the start, and is the
     # board's one there
-    from tabletop.rules.zones import _situation, _turn_end, _turn_phase
+    from tabletop.rulesets.wh40k_11e.zones import move_query
+    from tabletop.zones import turn_end, turn_phase
 
     enemies = unit("b", "blue", [(f"e{i}", x, y) for i, (x, y) in enumerate(
         [(30.0, 30.5), (38.0, 22.0), (20.0, 12.0), (50.0, 40.0), (5.0, 5.0), (44.0, 8.0),
@@ -267,10 +268,10 @@ def test_the_end_region_of_an_off_grid_facing_is_built_near_the_start_only() -> 
              rect("mid", "area", 36.0, 28.0, 40.0, 30.0),
              rect("far", "impassable", 52.0, 2.0, 56.0, 6.0)]
     st = state([hull_unit("a", (30.0, 22.0), 37.0, M=8.0), enemies], walls)
-    sit = _situation(st, "mv", "normal", None, None)
-    ph = _turn_phase(sit, 15.0)
-    whole = _turn_end(ph, sit.base, 37.0)[0]
-    near = _turn_end(ph, sit.base, 37.0, (30.0, 22.0, 8.0))[0]
+    q = move_query(st, "mv", "normal")
+    ph = turn_phase(q, 15.0)
+    whole = turn_end(ph, q.mover.footprint, 37.0)[0]
+    near = turn_end(ph, q.mover.footprint, 37.0, (30.0, 22.0, 8.0))[0]
     disk = shapely.Point(30.0, 22.0).buffer(8.0 + 0.01, quad_segs=64)
     assert whole.intersection(disk).symmetric_difference(near.intersection(disk)).area < 1e-9
     # something far off was left out
@@ -296,18 +297,19 @@ def test_a_turning_zone_is_computed_once_per_board_and_model() -> None:
 def test_a_new_board_with_only_the_moving_sides_models_moved_keeps_the_phase() -> None:
     from dataclasses import replace
 
-    from tabletop.rules.zones import _situation, _turn_phase, clear_caches
+    from tabletop.rulesets.wh40k_11e.zones import move_query
+    from tabletop.zones import clear_caches, turn_phase
 
     walls = [rect("w", "impassable", 24.0, 14.0, 26.0, 18.0)]
     enemy = unit("b", "blue", [("e1", 36.0, 24.0)])
     friend = unit("f", "red", [("f1", 22.0, 26.0)])
     tank = hull_unit("a", (30.0, 22.0), 37.0, M=8.0)
     st = state([tank, friend, enemy], walls)
-    ph = _turn_phase(_situation(st, "mv", "normal", None, None), 15.0)
+    ph = turn_phase(move_query(st, "mv", "normal"), 15.0)
     friend_moved = replace(st, units=(tank, unit("f", "red", [("f1", 23.0, 27.0)]), enemy))
-    assert _turn_phase(_situation(friend_moved, "mv", "normal", None, None), 15.0) is ph
+    assert turn_phase(move_query(friend_moved, "mv", "normal"), 15.0) is ph
     enemy_moved = replace(st, units=(tank, friend, unit("b", "blue", [("e1", 36.0, 25.0)])))
-    assert _turn_phase(_situation(enemy_moved, "mv", "normal", None, None), 15.0) is not ph
+    assert turn_phase(move_query(enemy_moved, "mv", "normal"), 15.0) is not ph
     # and the zone on the new board is the one computed from nothing
     z = legal_zone(friend_moved, "mv", "normal").geometry
     clear_caches()
@@ -405,7 +407,7 @@ def test_a_footprint_nearly_as_round_as_its_circle_gets_one_layer() -> None:
     st = state([hull_unit("a", (30.0, 22.0), 10.0, M=6, keywords=("INFANTRY",), points=tiny),
                 enemy], blocks)
     zone = legal_zone(st, "mv", "normal", step=7.5)
-    reach = zone._turning[0]
+    reach = zone.reach
     assert len(reach.layers) <= 2  # facing 0 and its own
     assert witnesses_hold(st, zone, 40) == 40
     dot = state([unit("a", "red", [("mv", 30.0, 22.0)], base=f"{2e-4 * math.sqrt(2) * 25.4}mm",

@@ -20,8 +20,8 @@ import math
 import pytest
 import shapely
 
+from tabletop import legal_zone, validate_path
 from tabletop.geometry.cspace import angle_between
-from tabletop.rules.zones import legal_zone, validate_path
 from tabletop.state import Terrain
 
 from support.turning import hull_unit, witnesses_hold

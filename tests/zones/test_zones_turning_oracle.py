@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 import shapely
 
+from tabletop import legal_zone
 from tabletop.geometry.footprints import Hull
 from tabletop.geometry.turning import default_step
-from tabletop.rules.zones import legal_zone
 
 from support.turning import HULL_4X7, hull_unit, witnesses_hold
 from support.turning_oracle import layered_grid

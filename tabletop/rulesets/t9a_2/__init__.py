@@ -86,6 +86,10 @@ class T9a2(Ruleset):
     )
     terrain_kinds = ("open", "impassable", "dangerous")
     unit_type = Block
+    zones = ("its units are rank-and-file blocks, moved by manoeuvres its own blocks engine "
+             "judges (advance, wheel, march, reform: select a block in the window and drag its "
+             "front edge or corners, or apply the manoeuvres with tabletop apply); a single "
+             "model has no legal zone or path of its own")
 
     def __init__(self) -> None:
         self.tools = {BLOCK_DRAG: BlockDrag(), THREAT: NoThreats()}

@@ -1,11 +1,13 @@
 """Warhammer 40,000, 11th edition (``wh40k-11e``): the Command and Movement phases.
 
 Seeds 004 (Command phase, 08.01-08.05) and 000 (Movement phase, 09.01-09.07); the rulings of
-``docs/rulings.md`` are the named constants of :mod:`.rulings` (and, for what the legal-zone
-engine reads, :mod:`tabletop.rules.rulings`). Modules:
+``docs/rulings.md`` are the named constants of :mod:`.rulings`. Modules:
 
 - :mod:`.command`: Core CP, half-strength, battle-shock rolls and the Battle-shock step;
 - :mod:`.movement`: move types, the unit's move as a transaction, set-ups, transports;
+- :mod:`.zones`: its rules as queries of the zone engine: legal zones, set-up zones, paths
+  (``tabletop.legal_zone``, ``validate_path``, ``setup_zone``);
+- :mod:`.paths`: one staged model move checked (path rules now, end rules at the commit);
 - :mod:`.checks`: the end-of-move checks (coherency, overlaps, edge, terrain, engagement);
 - :mod:`.tools`: what the window's model-drag tool and threat ranges ask;
 - :mod:`.threat`: threat ranges (charges after the next move) and safe ground.
@@ -37,11 +39,12 @@ from tabletop.rules.turns import (
     resolve_point,
     subject,
 )
-from tabletop.rulesets.wh40k_11e import movement
+from tabletop.rulesets.wh40k_11e import movement, rulings, zones
 from tabletop.rulesets.wh40k_11e.command import battle_shock_roll, battle_shock_step, gain_core_cp
 from tabletop.rulesets.wh40k_11e.tools import ModelDrag, Threats
 from tabletop.rulesets.wh40k_11e.warnings import coherency_warnings
 from tabletop.state import GameState, Unit
+from tabletop.zones import MoveQuery
 
 __all__ = ["NAME", "RULESET", "TURN", "Wh40k11e"]
 
@@ -147,6 +150,9 @@ class Wh40k11e(Ruleset):
     unit_type = Unit
     effects = EFFECTS
     command_points = True
+    engagement_range = rulings.ENGAGEMENT_RANGE
+    crossing_keywords = rulings.DENSE_CROSSERS
+    big_keywords = rulings.BIG
 
     def __init__(self) -> None:
         self.tools = {MODEL_DRAG: ModelDrag(), THREAT: Threats()}
@@ -217,6 +223,22 @@ class Wh40k11e(Ruleset):
 
     def display(self, state: GameState) -> GameState:
         return movement.board(state)
+
+    def move_query(self, state: GameState, model_id: str, move: str, **options: Any
+                   ) -> MoveQuery:
+        """:func:`.zones.move_query` (options: ``roll``, ``mode``, ``fly``, ``step``)."""
+        return zones.move_query(state, model_id, move, **options)
+
+    def path_blockers(self, state: GameState, keywords: tuple[str, ...] | None
+                      ) -> tuple[list[tuple[str, Any]], str]:
+        """Impassable terrain, and dense terrain taller than ``DENSE_LOW`` unless a keyword
+        crosses it (``None``: a model that crosses none, like a vehicle or a monster)."""
+        crosses = keywords is not None and any(k in keywords for k in rulings.DENSE_CROSSERS)
+        out = [(t.id, t.shape) for t in state.terrain if t.kind == "impassable" or
+               (t.kind == "dense" and not crosses and t.height > rulings.DENSE_LOW)]
+        what = "impassable terrain" + ("" if crosses else
+                                       f" and dense terrain taller than {rulings.DENSE_LOW:g}\"")
+        return out, what
 
     def warnings(self, state: GameState) -> list[tuple[str, str]]:
         """Units on the battlefield out of coherency (:mod:`.warnings`)."""

@@ -29,8 +29,8 @@ from tabletop.geometry.footprints import (
     footprint_distance,
 )
 from tabletop.geometry.tolerance import EPS, mm
-from tabletop.rules import rulings
 from tabletop.rules.violation import Violation
+from tabletop.rulesets.wh40k_11e import rulings
 from tabletop.state import GameState, Model, Unit
 
 __all__ = [

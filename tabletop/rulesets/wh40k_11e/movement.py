@@ -8,8 +8,7 @@ Public API for a front end (all pure; states are immutable):
 - :func:`commit_check` ``(state) -> list[Violation]``: what a commit would refuse, now;
 - :func:`allocate_mortal_wounds`, :func:`hazard_rolls`, :func:`emergency_disembark`.
 
-The rulings are named constants of :mod:`tabletop.rulesets.wh40k_11e.rulings` and, for what the
-legal-zone engine reads too, :mod:`tabletop.rules.rulings`.
+The rulings are named constants of :mod:`tabletop.rulesets.wh40k_11e.rulings`.
 """
 
 from __future__ import annotations
@@ -26,15 +25,12 @@ from shapely.ops import nearest_points
 from tabletop.errors import ident, idents, quote
 from tabletop.geometry.footprints import Round, footprint_distance
 from tabletop.geometry.tolerance import EPS
-from tabletop.rules import rulings as zone_rulings
-from tabletop.rules import zones
 from tabletop.rules.dice import Dice, roll, stand, stood, stood_event
-from tabletop.rules.paths import check_path, move_cap, path_length
 from tabletop.rules.result import ActionResult, Refusal
 from tabletop.rules.turns import Point as StepPoint
 from tabletop.rules.turns import TriggerContext
 from tabletop.rules.violation import Violation
-from tabletop.rulesets.wh40k_11e import checks, rulings
+from tabletop.rulesets.wh40k_11e import checks, rulings, zones
 from tabletop.rulesets.wh40k_11e.checks import (
     exact_polygon,
     fmt,
@@ -42,6 +38,7 @@ from tabletop.rulesets.wh40k_11e.checks import (
     half_extents,
 )
 from tabletop.rulesets.wh40k_11e.command import battle_shock_roll
+from tabletop.rulesets.wh40k_11e.paths import check_path, move_cap, path_length
 from tabletop.state import GameState, Model, Selection, Unit
 
 __all__ = [
@@ -371,8 +368,8 @@ def _move_reason(state: GameState, unit: Unit, move: str) -> str:
     if move == "ingress":
         if unit.location != "strategic-reserves":
             return f"{ident(unit.id)} is not in strategic reserves"
-        if state.battle.round < zone_rulings.INGRESS_FIRST_ROUND:
-            return (f"no ingress move before battle round {zone_rulings.INGRESS_FIRST_ROUND} "
+        if state.battle.round < rulings.INGRESS_FIRST_ROUND:
+            return (f"no ingress move before battle round {rulings.INGRESS_FIRST_ROUND} "
                     f"(this is round {state.battle.round})")
         return ""
     return f"unknown move type {quote(str(move))}"
@@ -437,7 +434,7 @@ def _select(state: GameState, unit_id: str, move: str, mode: str | None, dice: D
     if mode is not None and mode not in MODES.get(move, ()):
         raise Refusal(f"{_a(move)} move has no mode {quote(str(mode))}" + (
             "; modes: " + ", ".join(MODES[move]) if move in MODES else ""))
-    if fly and not unit.has(zone_rulings.FLY):
+    if fly and not unit.has(rulings.FLY):
         raise Refusal(f"{ident(unit_id)} cannot take to the skies: it has no FLY keyword")
     if fly and move not in MOVING:
         raise Refusal(f"a unit takes to the skies in a normal, advance or fall-back move, not "
@@ -733,7 +730,7 @@ def _placement_violations(state: GameState, sel: Selection, models: Sequence[Mod
     elif sel.move == "disembark":
         t = _unit(state, unit.transport or "")
         tpoly = t.models[0].footprint if len(t.models) == 1 else None
-        limit = zone_rulings.DISEMBARK_RANGE[sel.mode or "tactical"]
+        limit = rulings.DISEMBARK_RANGE[sel.mode or "tactical"]
         for m in models:
             assert m.at is not None
             far_ok = False
@@ -757,30 +754,30 @@ def _placement_violations(state: GameState, sel: Selection, models: Sequence[Mod
             assert m.at is not None
             if limits_from == "strategic-reserves" and sel.move == "ingress":
                 far = _edge_far(state, m)
-                if far > zone_rulings.INGRESS_EDGE + EPS:
+                if far > rulings.INGRESS_EDGE + EPS:
                     out.append(Violation("ingress-edge",
                                          f"{ident(m.id)} must be wholly within 6\" of a "
                                          "battlefield edge (its farthest point is "
                                          f"{fmt(far)} from the nearest edge)", (m.id,), far,
-                                         zone_rulings.INGRESS_EDGE,
+                                         rulings.INGRESS_EDGE,
                                          m.footprint))
             for eu, e in enemies:
                 assert e.at is not None
                 d = footprint_distance(m.base, m.at, m.facing, e.base, e.at, e.facing)
-                if d <= zone_rulings.INGRESS_ENEMY + EPS:
+                if d <= rulings.INGRESS_ENEMY + EPS:
                     _, line = checks.closest(m, e)
                     out.append(Violation("setup-enemy",
                                          f"{ident(m.id)} must be set up more than 8\" from "
                                          f"every enemy model: {ident(e.id)} ({ident(eu.id)}) "
                                          f"is {fmt(d)} away",
-                                         (m.id, e.id), d, zone_rulings.INGRESS_ENEMY, line))
+                                         (m.id, e.id), d, rulings.INGRESS_ENEMY, line))
             if (limits_from == "strategic-reserves" and enemy_zone is not None
-                    and state.battle.round < zone_rulings.INGRESS_ZONE_FROM_ROUND
+                    and state.battle.round < rulings.INGRESS_ZONE_FROM_ROUND
                     and footprint_overlaps(m, enemy_zone)):
                 out.append(Violation("ingress-zone",
                                      f"{ident(m.id)} may not be set up in the enemy "
                                      "deployment zone before battle round "
-                                     f"{zone_rulings.INGRESS_ZONE_FROM_ROUND}",
+                                     f"{rulings.INGRESS_ZONE_FROM_ROUND}",
                                      (m.id,), None, None,
                                      exact_polygon(m).intersection(enemy_zone)))
     return out
@@ -818,7 +815,7 @@ def commit_check(state: GameState) -> list[Violation]:
         if not out and _tactical_after_all(state, unit, t):
             out.append(Violation(
                 "disembark-mode", f"every model of {ident(unit.id)} is set up wholly within "
-                f"{fmt(zone_rulings.DISEMBARK_RANGE['tactical'])} of {ident(t.id)} and unengaged: "
+                f"{fmt(rulings.DISEMBARK_RANGE['tactical'])} of {ident(t.id)} and unengaged: "
                 "tactical disembark applies first, not combat (18.04); select it with mode "
                 "\"tactical\"", tuple(m.id for m in unit.models)))
     out += checks.engagement_violations(state, unit, allowed=allowed)
@@ -827,7 +824,7 @@ def commit_check(state: GameState) -> list[Violation]:
 
 def _tactical_after_all(state: GameState, unit: Unit, transport: Unit) -> bool:
     """Whether ``unit``, as placed, shows a tactical set-up: wholly within 3" and unengaged."""
-    limit = zone_rulings.DISEMBARK_RANGE["tactical"]
+    limit = rulings.DISEMBARK_RANGE["tactical"]
     hull = [exact_polygon(tm) for tm in transport.models if tm.at is not None]
     return not checks.engaged_with(state, unit) and all(
         any(_wholly_within(m, h, limit)[0] for h in hull)
@@ -1148,7 +1145,7 @@ def _emergency_violations(setup: GameState, unit_id: str, t: Unit, kept: Sequenc
     """Why an emergency set-up is refused: the set-up rules (wholly within 6", on the
     battlefield, on no model or terrain, unengaged, in coherency), "as close as possible", and
     models left out that could be set up."""
-    limit = zone_rulings.DISEMBARK_RANGE["emergency"]
+    limit = rulings.DISEMBARK_RANGE["emergency"]
     placed = replace(_unit(setup, unit_id), models=tuple(kept), location="battlefield")
     board = setup.with_unit(placed)
     vs: list[Violation] = []

@@ -77,8 +77,6 @@ from tabletop.geometry.outer import (
 from tabletop.geometry.polygons import clipped, polygonal
 from tabletop.geometry.tolerance import EPS, mm
 from tabletop.geometry.visibility import ReachMap
-from tabletop.rules import rulings, zones
-from tabletop.rules.paths import move_cap
 from tabletop.rules.threat import (
     MAX_ROLL,
     MIN_ROLL,
@@ -88,7 +86,9 @@ from tabletop.rules.threat import (
     SafeModel,
     Threat,
 )
+from tabletop.rulesets.wh40k_11e import rulings, zones
 from tabletop.rulesets.wh40k_11e import rulings as rules11
+from tabletop.rulesets.wh40k_11e.paths import move_cap
 from tabletop.state import GameState, Model, Unit
 
 __all__ = ["ADVANCE_ROLL", "MOVES", "RULES", "SPACING", "clear_caches", "engaged", "safe_ground",

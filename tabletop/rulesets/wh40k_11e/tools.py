@@ -1,8 +1,7 @@
 """What the window's tools ask of wh40k-11e (no pygame): the model-drag tool and threat ranges.
 
-Zones are computed once per pick-up (:mod:`tabletop.rules.zones`); a model dragged again
-continues with what is left of its allowance. Threat ranges and safe ground are
-:mod:`tabletop.rulesets.wh40k_11e.threat`.
+Zones are computed once per pick-up (:mod:`.zones`); a model dragged again continues with what
+is left of its allowance. Threat ranges and safe ground are :mod:`.threat`.
 """
 
 from __future__ import annotations
@@ -11,12 +10,11 @@ import math
 from dataclasses import replace
 
 from tabletop.geometry.footprints import Round
-from tabletop.rules import zones
-from tabletop.rules.paths import move_cap
 from tabletop.rules.threat import Odds, SafeGround, Threat
 from tabletop.rules.violation import Violation
-from tabletop.rulesets.wh40k_11e import checks
+from tabletop.rulesets.wh40k_11e import checks, zones
 from tabletop.rulesets.wh40k_11e.movement import MOVING, SETTING_UP, board, commit_check, flying
+from tabletop.rulesets.wh40k_11e.paths import move_cap
 from tabletop.state import GameState, Unit
 
 __all__ = ["ModelDrag", "Threats"]
@@ -56,7 +54,7 @@ class ModelDrag:
     def warm(self, state: GameState) -> list[str]:
         """The selected unit's models on a non-round base that have not moved yet in the
         selected move: their zones take tens to hundreds of milliseconds (a turning mover's
-        layers) and :func:`~tabletop.rules.zones.legal_zone` keeps them per state object;
+        layers) and :func:`~.zones.legal_zone` keeps them per state object;
         a round base's zone takes about 2 ms and is not kept, a model moved already gets a
         zone from a state of its own."""
         sel = state.battle.selection
@@ -74,6 +72,14 @@ class ModelDrag:
         if sel is None:
             return None
         return zones.setup_zone(board(state), model_id, sel.move, mode=sel.mode)
+
+    def group_zone(self, state: GameState, model_id: str, do: str) -> zones.Zone | None:
+        """Where ``model_id`` may be set up by an ``emergency-disembark`` (the passengers of a
+        destroyed transport, placed one by one: wholly within 6" of it, clear of the models
+        placed so far); ``None`` for another action."""
+        if do != "emergency-disembark":
+            return None
+        return zones.setup_zone(state, model_id, "disembark", mode="emergency")
 
     def cap(self, state: GameState, model_id: str) -> float | None:
         """The whole allowance of ``model_id`` in the selected move, inches."""

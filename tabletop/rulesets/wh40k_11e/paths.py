@@ -1,6 +1,6 @@
 """Checking one staged model move (a chain of straight lines) for wh40k-11e.
 
-:func:`check_path` asks the legal-zone engine (:func:`tabletop.rules.zones.validate_path`) for
+:func:`check_path` asks the legal-zone engine (:func:`.zones.validate_path`) for
 every path rule — length against the cap, no base passing over enemy models (with the
 MONSTER/VEHICLE and Desperate Escape exceptions), the battlefield edge, impassable and dense
 terrain — and leaves the end checks to the commit, where the whole unit is checked at once.
@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from tabletop.rules import zones
 from tabletop.rules.violation import Violation
+from tabletop.rulesets.wh40k_11e import zones
 from tabletop.state import GameState, Model, Unit
 
 __all__ = ["COMMIT_ONLY", "check_path", "move_cap", "path_length"]

@@ -1,0 +1,400 @@
+"""The Python engine's zones: per-phase geometry kept per board, and the zone of one query.
+
+The legal zone of a mover is the set of base-centre positions it can reach and end at:
+
+*reach*
+    some chain of straight lines of total length at most the query's limit keeps the base off
+    the board's path models and pieces and inside the battlefield;
+*end*
+    the base overlaps no other model and no end piece, lies wholly on the battlefield, and is
+    more than the board's clearance from every enemy base.
+
+Non-round movers turn as they move (straight lines at a fixed facing, turns in place): their
+zone is built over facing layers, turn regions and turn nodes (:mod:`tabletop.geometry.turning`,
+:func:`turning_zone`): every point of it has a witness path that
+:func:`~tabletop.zones.paths.check_path` accepts, and it approaches the true zone from inside
+as the facing step shrinks; the end test uses the exact footprint at the facing the path ends
+at.
+
+Caching: enemies and terrain do not move during the player's own movement phase, so the
+inflated obstacles, their corners and visibility graph
+(:func:`tabletop.geometry.visibility.reach_map`) and the static end region (enemies' clearance
+areas, terrain: :func:`tabletop.zones.end.static_end`) are kept in LRU caches keyed by id-free
+hashable inputs (positions, base sizes, terrain outlines). On top of them, a small memo keyed by
+the identity of the query's :class:`~tabletop.zones.query.Board` keeps the way to those caches,
+so a pick-up on the same board hashes nothing large (:class:`IdentityMemo`). A pick-up then
+costs the Dijkstra, the wedges and one overlay with the end region. No geometry is ever stored
+in the query; :func:`clear_caches` forgets everything.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, cast
+
+import shapely
+from shapely.geometry import Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
+
+from tabletop.geometry.footprints import Footprint, Round, circumscribed_circle
+from tabletop.geometry.polygons import clipped, convex_pieces, polygonal
+from tabletop.geometry.turn_reach import TurnReach
+from tabletop.geometry.turning import TurnMap, facing_grid, layer_step, turn_map
+from tabletop.geometry.visibility import ReachMap, reach_map
+from tabletop.zones.end import (
+    BodyKey,
+    body_key,
+    clear_end_caches,
+    facing_key,
+    model_region,
+    outline_of,
+    static_end,
+)
+from tabletop.zones.query import Board, Body, MoveQuery
+from tabletop.zones.zone import Zone
+
+__all__ = [
+    "PATH_SEGMENTS",
+    "IdentityMemo",
+    "Phase",
+    "TurnPhase",
+    "clear_caches",
+    "hub_end",
+    "phase_geometry",
+    "round_zone",
+    "turn_end",
+    "turn_phase",
+    "turning_zone",
+    "zone_of",
+]
+
+PATH_SEGMENTS = 64
+"""Vertices of the circumscribed polygon of a non-round base as a path obstacle.
+
+Its vertices lie at most ``a * (1 / cos(pi / 64) - 1)`` (0.0021" for a 90 mm oval) outside
+the base, on the safe side; the 256-vertex outline made every corner of it a bend candidate
+and blew the visibility graph up on real layouts (O(corners^2) candidate edges)."""
+
+
+class IdentityMemo:
+    """Work that depends only on an object (a board, a game state), kept while that object
+    lives: at most ``slots`` objects, the most recent first.
+
+    Objects compared by identity (frozen, so their work never goes stale): a pick-up on the
+    same object finds it here without rebuilding or hashing anything large."""
+
+    _every: ClassVar[weakref.WeakSet[IdentityMemo]] = weakref.WeakSet()
+
+    def __init__(self, slots: int) -> None:
+        self.slots = slots
+        self._known: list[tuple[weakref.ref[Any], dict[object, Any]]] = []
+        IdentityMemo._every.add(self)
+
+    def of(self, obj: object) -> dict[object, Any]:
+        """The memo of ``obj`` (a new, empty one the first time)."""
+        for ref, known in self._known:
+            if ref() is obj:
+                return known
+        memo: dict[object, Any] = {}
+        self._known[:] = [(r, m) for r, m in self._known if r() is not None][:self.slots - 1]
+        self._known.insert(0, (weakref.ref(obj), memo))
+        return memo
+
+    def clear(self) -> None:
+        """Forget everything."""
+        self._known.clear()
+
+    @classmethod
+    def clear_all(cls) -> None:
+        """Forget everything every memo holds (:func:`clear_caches`)."""
+        for memo in list(cls._every):
+            memo.clear()
+
+
+_BOARDS = IdentityMemo(8)
+"""The per-board memos (a board per game state and kind of mover)."""
+
+
+class _Key:
+    """A hashable key that computes its (large) hash once."""
+
+    __slots__ = ("_hash", "value")
+
+    def __init__(self, value: tuple[object, ...]) -> None:
+        self.value = value
+        self._hash = hash(value)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, _Key) and self._hash == other._hash
+                                 and self.value == other.value)
+
+
+def _reach_inputs(board: Board, radius: float) -> tuple[Any, ...]:
+    """The hashable inputs of the board's reach map for a mover of ``radius``."""
+    memo = _BOARDS.of(board)
+    got = memo.get("reach")
+    if got is None:
+        circles = []
+        polys = []
+        for o in board.path_models:
+            if isinstance(o.footprint, Round):
+                circles.append((o.at[0], o.at[1], o.footprint.radius))
+            else:
+                polys.append(outline_of(o.footprint.placed(o.at[0], o.at[1], o.facing,
+                                                           segments=PATH_SEGMENTS)))
+        for t in board.path_pieces:
+            polys.append(outline_of(t.shape))
+        got = (tuple(sorted(circles)), tuple(sorted(polys)))
+        memo["reach"] = got
+    return (float(board.width), float(board.depth), float(radius), *got)
+
+
+def _ends(board: Board, mover: Body) -> tuple[tuple[BodyKey, ...], tuple[Any, ...]]:
+    """The enemies (but the mover) and end pieces as the end regions' hashable inputs."""
+    # sorted by place and facing (a cheap key; ties keep the board's order)
+    enemies = tuple(sorted((body_key(o) for o in board.enemies if o.id != mover.id),
+                           key=lambda k: (k[0], k[2])))
+    terrain = tuple(sorted(outline_of(t.shape) for t in board.end_pieces))
+    return enemies, terrain
+
+
+@dataclass(frozen=True)
+class Phase:
+    """The per-phase geometry of a round mover: its reach map (the free space), where it may
+    not end whoever else moves (enemies' clearance areas and end pieces, prepared) and that
+    set's cache key."""
+
+    reach: ReachMap
+    exclude: BaseGeometry
+    key: object
+
+
+def phase_geometry(q: MoveQuery) -> Phase:
+    """The per-phase geometry of the mover of ``q`` (:class:`Phase`).
+
+    It depends on the board and on what the mover is (base and facing), not on which model it
+    is or where it stands.
+    """
+    base = q.mover.footprint
+    fkey = facing_key(base, q.mover.facing)
+    who = ("phase", base, fkey)
+    memo = _BOARDS.of(q.board)
+    got = memo.get(who)
+    if got is None:
+        rm = reach_map(*_reach_inputs(q.board, base.radius))
+        enemies, terrain = _ends(q.board, q.mover)
+        static = static_end(base, fkey, enemies, terrain, q.board.clearance)
+        got = Phase(rm, static, _Key(("end", base, fkey, enemies, terrain, q.board.clearance)))
+        memo[who] = got
+    return cast(Phase, got)
+
+
+def _friends_region(q: MoveQuery, near: BaseGeometry, facing: float | None = None
+                    ) -> BaseGeometry:
+    """Overlap regions of the non-enemy models close enough to matter (the mover at
+    ``facing``, default its own)."""
+    if near.is_empty:
+        return Polygon()
+    x0, y0, x1, y1 = near.bounds
+    parts = []
+    base = q.mover.footprint
+    fkey = facing_key(base, q.mover.facing if facing is None else facing)
+    for o in q.board.friends:
+        if o.id == q.mover.id:
+            continue
+        reach = o.footprint.radius + base.radius + 1e-6
+        if o.at[0] < x0 - reach or o.at[0] > x1 + reach or o.at[1] < y0 - reach or \
+                o.at[1] > y1 + reach:
+            continue
+        parts.append(model_region(body_key(o), base, fkey, 0.0))
+    return shapely.union_all(parts) if parts else Polygon()
+
+
+def round_zone(q: MoveQuery) -> Zone:
+    """The zone of a round mover: its geodesic disk minus the end regions."""
+    ph = phase_geometry(q)
+    disk = ph.reach.disk((float(q.mover.at[0]), float(q.mover.at[1])), float(q.limit))
+    geom = disk.region(ph.exclude, ph.key)
+    friends = _friends_region(q, geom)
+    if not friends.is_empty:
+        geom = geom.difference(friends)
+    return Zone(q, polygonal(geom), disk=disk)
+
+
+# --------------------------------------------------------------------------------------------
+# zones of non-round movers: layers of facings (tabletop.geometry.turning)
+# --------------------------------------------------------------------------------------------
+@dataclass
+class TurnPhase:
+    """The per-phase geometry of a turning mover: its layers and, per facing, where it may
+    not end (built on first use)."""
+
+    tm: TurnMap
+    grid: tuple[float, ...]
+    enemies: tuple[BodyKey, ...]
+    terrain: tuple[tuple[tuple[float, float], ...], ...]
+    clearance: float
+    key: _Key
+    ends: dict[object, tuple[BaseGeometry, _Key]] = field(default_factory=dict)
+    hub_end: tuple[BaseGeometry, _Key] | None = None
+
+
+_PHASES: dict[_Key, TurnPhase] = {}
+"""The turning movers' phases by value (oldest first), for boards that differ only in the
+moving side's models."""
+_PHASE_SLOTS = 8
+
+
+def turn_phase(q: MoveQuery, step: float) -> TurnPhase:
+    """The per-phase geometry of the turning mover of ``q`` at facing step ``step``."""
+    base = q.mover.footprint
+    who = ("turn", base, step)
+    memo = _BOARDS.of(q.board)
+    got = memo.get(who)
+    if got is None:
+        W, H, _, circles, polys = _reach_inputs(q.board, base.radius)
+        tm = turn_map(W, H, base, circles, polys)
+        enemies, terrain = _ends(q.board, q.mover)
+        # the same phase on a new board object (a model of the moving side moved): enemies
+        # and terrain stand where they stood, so the end regions built for it still hold
+        key = _Key(("turn-end", base, step, tm, enemies, terrain, q.board.clearance))
+        got = _PHASES.get(key)
+        if got is None:
+            got = TurnPhase(tm, facing_grid(base, 0.0, step), enemies, terrain,
+                            q.board.clearance, key)
+            _PHASES[key] = got
+            while len(_PHASES) > _PHASE_SLOTS:
+                del _PHASES[next(iter(_PHASES))]
+        memo[who] = got
+    return cast(TurnPhase, got)
+
+
+def turn_end(ph: TurnPhase, base: Footprint, facing: float,
+             near: tuple[float, float, float] | None = None) -> tuple[BaseGeometry, _Key]:
+    """Where the mover at ``facing`` may not end: enemies' clearance areas and terrain
+    (static, prepared), and its key.
+
+    With ``near = (x, y, reach)`` (the start's own facing off the grid, new for every model),
+    only what can reach into the disk of radius ``reach`` about ``(x, y)``, where that layer's
+    region lies: exact there, and a fraction of the board's work.
+    """
+    k = ph.tm.key(facing)
+    enemies, terrain = ph.enemies, ph.terrain
+    if near is not None:
+        x, y, reach = near
+        r = base.radius + reach + ph.clearance + 1e-3
+        enemies = tuple(e for e in enemies if math.dist(e[0], (x, y)) <= r + e[1].radius)
+        pt = Point(x, y)
+        terrain = tuple(t for t in terrain if Polygon(t).distance(pt) <= base.radius + reach
+                        + 1e-3)
+    which = (k, enemies, terrain) if near is not None else k
+    got = ph.ends.get(which)
+    if got is None:
+        got = (static_end(base, k, enemies, terrain, ph.clearance), _Key(("at", ph.key, which)))
+        if near is not None:
+            # one per start facing: keep the last few
+            for old in [w for w in ph.ends if isinstance(w, tuple)][:-3]:
+                del ph.ends[old]
+        ph.ends[which] = got
+    return got
+
+
+def hub_end(ph: TurnPhase, base: Footprint) -> tuple[BaseGeometry, _Key]:
+    """Where a mover whose circumscribed circle is clear (so it may turn to any facing) may
+    not end: where every grid facing breaks the end rules (within the hub's box)."""
+    if ph.hub_end is None:
+        stuck: BaseGeometry = box(*ph.tm.hub.box)
+        for m in ph.grid:
+            xm = turn_end(ph, base, m)[0]
+            stuck = stuck.intersection(clipped(xm, stuck.bounds)) if not xm.is_empty else \
+                Polygon()
+            if stuck.is_empty:
+                break
+        stuck = polygonal(stuck)
+        shapely.prepare(stuck)
+        ph.hub_end = (stuck, _Key(("hub", ph.key)))
+    return ph.hub_end
+
+
+def _near_friends(q: MoveQuery, near: BaseGeometry) -> BaseGeometry:
+    """Where some facing of the mover could touch a non-enemy model: the friends' circles
+    grown by the mover's circumscribed radius (a superset, circumscribed polygons)."""
+    if near.is_empty:
+        return Polygon()
+    x0, y0, x1, y1 = near.bounds
+    parts = []
+    for o in q.board.friends:
+        if o.id == q.mover.id:
+            continue
+        r = o.footprint.radius + q.mover.footprint.radius + 1e-6
+        if o.at[0] < x0 - r or o.at[0] > x1 + r or o.at[1] < y0 - r or o.at[1] > y1 + r:
+            continue
+        parts.append(circumscribed_circle(o.at[0], o.at[1], r, segments=32))
+    return shapely.union_all(parts) if parts else Polygon()
+
+
+def turning_zone(q: MoveQuery) -> Zone:
+    """The zone of a non-round mover (module docstring; :mod:`tabletop.geometry.turning`).
+
+    Each layer's reach minus the end rules at its facing, and the hub's reach (its
+    circumscribed circle clear all the way, so any facing at the end) minus where every grid
+    facing breaks them; within reach of a friendly model only the layers count, each at its
+    own facing.
+    """
+    mover = q.mover
+    base, start = mover.footprint, (float(mover.at[0]), float(mover.at[1]))
+    step = layer_step(base, None if q.step is None else float(q.step))
+    ph = turn_phase(q, step)
+    reach = TurnReach(ph.tm, start, mover.facing, q.limit, step)
+    regions: dict[float, BaseGeometry] = {}
+    own = None if ph.tm.key(mover.facing) in ph.grid else (*start, q.limit)
+    for f, lay in reach.layers.items():
+        excl, key = turn_end(ph, base, f, own if f == ph.tm.key(mover.facing) else None)
+        g = lay.disk.region(excl, key)
+        if not g.is_empty:
+            regions[f] = g
+    parts = list(regions.values())
+    near = _near_friends(q, box(*shapely.total_bounds(parts))) if parts else Polygon()
+    if not near.is_empty:
+        # within reach of a friend the end facing matters: there the mover may end only at
+        # the facing a layer arrives at, clear of the friends (the hub's any-facing end is
+        # given up there: on the safe side)
+        shapely.prepare(near)
+        parts = [g.difference(_friends_region(q, g, f)) if near.intersects(g) else g
+                 for f, g in regions.items()]
+    if reach.hub is not None:
+        hub = reach.hub.disk.region(*hub_end(ph, base))
+        if not hub.is_empty and not near.is_empty:
+            hub = hub.difference(near)
+        if not hub.is_empty:
+            parts.append(hub)
+    geom = shapely.union_all(parts) if parts else Polygon()
+    return Zone(q, polygonal(geom), turning=(reach, ph))
+
+
+def zone_of(q: MoveQuery) -> Zone:
+    """The legal zone of ``q`` (the Python engine); a turning mover's zone is kept per board
+    (the window's every drag of the same model on the same board)."""
+    if isinstance(q.mover.footprint, Round):
+        return round_zone(q)
+    memo = _BOARDS.of(q.board)
+    which = ("zone", q)
+    got = memo.get(which)
+    if got is None:
+        got = turning_zone(q)
+        memo[which] = got
+    return cast(Zone, got)
+
+
+def clear_caches() -> None:
+    """Forget every cached zone input: per-board memos and the value-keyed caches."""
+    IdentityMemo.clear_all()
+    _PHASES.clear()
+    clear_end_caches()
+    for cached in (reach_map, convex_pieces):
+        cached.cache_clear()

@@ -1,0 +1,179 @@
+"""The zone engine asked directly: a query of plain data, no game state, no ruleset.
+
+Numbers and names a message quotes come from the query; the zone keeps the query, never a game
+state; one seam picks the implementation; a ruleset's entry points give what the engine gives
+for the query they build."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import pytest
+from shapely.geometry import Point
+
+from tabletop import zones
+from tabletop.errors import UserError
+from tabletop.geometry.footprints import Round, parse_base
+from tabletop.zones import (
+    Area,
+    Board,
+    Body,
+    Clearance,
+    MoveQuery,
+    Piece,
+    PlacementQuery,
+    Within,
+    check_path,
+    placement_zone,
+    zone_of,
+)
+
+B32 = Round(32.0)
+WALL = Piece("w1", ((20.0, 10.0), (22.0, 10.0), (22.0, 30.0), (20.0, 30.0)), "impassable",
+             "impassable")
+LOW = Piece("d1", ((30.0, 0.0), (31.0, 0.0), (31.0, 44.0), (30.0, 44.0)), "dense",
+            "too tall for {mover}")
+
+
+def _board(clearance: float = 3.0) -> Board:
+    enemy = Body("e1", B32, (16.0, 20.0), enemy=True)
+    friend = Body("f1", B32, (10.0, 24.0))
+    return Board(60.0, 44.0, path_models=(enemy,), path_pieces=(WALL, LOW),
+                 models=(Body("m1", B32, (10.0, 20.0)), enemy, friend), end_pieces=(WALL,),
+                 clearance=clearance)
+
+
+def _query(board: Board | None = None, limit: float = 6.0) -> MoveQuery:
+    return MoveQuery(board or _board(), Body("m1", B32, (10.0, 20.0)), limit, "sprint")
+
+
+def test_a_query_is_frozen_plain_data_and_its_board_is_compared_by_identity() -> None:
+    q = _query()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        q.limit = 7.0  # type: ignore[misc]
+    assert hash(q) == hash(dataclasses.replace(q))
+    assert _board() != _board()  # two boards: two phases' worth of work
+    for f in dataclasses.fields(Body):
+        assert f.type in ("str", "Footprint", "tuple[float, float]", "float", "bool"), f
+
+
+def test_the_messages_quote_the_query() -> None:
+    z = zone_of(_query())
+    assert z.model == "m1" and z.move == "sprint" and z.max_distance == 6.0
+    # within 3" (the board's clearance) of e1 at the end: the clearance is the query's
+    why = z.explain(13.0, 22.5)
+    engaged = [v for v in why if v.rule == "engaged"]
+    assert engaged and engaged[0].limit == 3.0
+    assert 'it must end more than 3.00" away' in engaged[0].message
+    assert "enemy model e1" in engaged[0].message
+    # too far: the move's name and limit are the query's
+    far = z.explain(17.0, 40.0)
+    assert any(v.rule == "too-far" and 'its 6.00" sprint move' in v.message for v in far)
+    # a path over the dense piece: its why, with the mover's id in it
+    check = check_path(_query(limit=30.0), [(34.0, 20.0)])
+    crossing = {v.subject: v.message for v in check.violations if v.rule == "crosses-terrain"}
+    assert set(crossing) == {"w1", "d1"} and '(too tall for m1)' in crossing["d1"]
+    assert "(impassable)" in crossing["w1"]
+
+
+def test_the_zone_keeps_its_query_and_no_game_state() -> None:
+    from tabletop.state import GameState
+
+    z = zone_of(_query())
+    assert isinstance(z.query, MoveQuery)
+    seen = [v for v in vars(z).values() if isinstance(v, GameState)]
+    assert not seen
+    assert z.contains(12.0, 16.0) and not z.contains(21.0, 20.0)
+    path = z.path_to(12.0, 16.0)
+    assert path is not None and math.isclose(path.length, math.dist((10.0, 20.0), (12.0, 16.0)))
+
+
+def test_a_wider_clearance_takes_more_away() -> None:
+    near = zone_of(_query(_board(2.0))).geometry
+    wide = zone_of(_query(_board(3.0))).geometry
+    # (within the engines' tolerance: the compiled core rounds to a 1e-7" grid)
+    assert wide.area < near.area - 0.1 and wide.difference(near).area < 1e-6
+
+
+def test_a_placement_keeps_its_rules_in_order() -> None:
+    board = _board()
+    mover = Body("p1", B32, (0.0, 0.0))
+    q = PlacementQuery(board, mover, "drop", rules=(
+        Area(((12.0, 0.0), (14.0, 0.0), (14.0, 44.0), (12.0, 44.0)), "no-land", "may not land "
+             "there", limit=2.0),
+        Clearance(8.0, "far-from-enemy")), engaged=False)
+    z = placement_zone(q)
+    assert z.move == "drop" and z.start is None and z.path_to(40.0, 20.0) is None
+    assert z.contains(40.0, 20.0)
+    why = z.explain(13.0, 14.0)
+    assert [v.rule for v in why] == ["no-land", "far-from-enemy"]
+    assert why[0].message == 'p1 may not land there'
+    assert 'it must be more than 8.00" away' in why[1].message
+    # a transport's range, with the circumscribed circle
+    carrier = Body("t1", parse_base("oval 60x35mm"), (40.0, 20.0), 90.0)
+    near = placement_zone(dataclasses.replace(q, rules=(), within=Within(
+        (carrier,), 3.0, "in-range", "must stay by the carrier", ("t1",))))
+    assert near.geometry.within(Point(40.0, 20.0).buffer(3.0 + 1.5))
+    assert [v.rule for v in near.explain(50.0, 20.0)] == ["in-range"]
+
+
+def test_a_closed_placement_refuses_everywhere() -> None:
+    q = PlacementQuery(_board(), Body("p1", B32, (0.0, 0.0)), "drop",
+                       closed=("too-soon", "not before round 2"))
+    z = placement_zone(q)
+    assert z.geometry.is_empty
+    assert [v.message for v in z.explain(40.0, 20.0)][:1] == ["not before round 2"]
+
+
+def test_a_bad_step_is_refused_by_the_query() -> None:
+    with pytest.raises(UserError, match="a facing step is a number of degrees from 1 to 90"):
+        MoveQuery(_board(), Body("m1", B32, (10.0, 20.0)), 6.0, step=0.5)
+
+
+def test_one_seam_picks_the_implementation(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tabletop.zones import seam
+
+    assert seam.engine().name == "python"  # the reference, unless another is registered
+    calls: list[MoveQuery] = []
+
+    def fake(q: MoveQuery) -> zones.Zone:
+        calls.append(q)
+        return zones.build.zone_of(q)
+
+    assert seam.register(seam.Engine("fake", fake, lambda: None)) is None
+    try:
+        monkeypatch.setattr(seam, "engine_name", lambda: "fake")
+        q = _query()
+        zone_of(q)
+        assert calls == [q]
+    finally:
+        seam.unregister("fake")
+    assert "fake" not in {e.name for e in seam.engines()}
+    # an engine chosen with no implementation registered: the Python one answers
+    monkeypatch.setattr(seam, "engine_name", lambda: "elsewhere")
+    assert seam.engine().name == "python"
+
+
+def test_a_rulesets_entry_point_is_the_engine_on_the_query_it_builds() -> None:
+    import tabletop
+    from tabletop.rulesets.wh40k_11e.zones import move_query
+
+    state = tabletop.load_scenario("fall-back.toml")
+    q = move_query(state, "sq1", "fall-back")
+    assert move_query(state, "sq1", "normal").board is move_query(state, "sq2", "normal").board
+    assert q.board.clearance == 2.0
+    z = tabletop.legal_zone(state, "sq1", "fall-back")
+    assert z.geometry.equals(zone_of(q).geometry) and z.mode == q.mode
+
+
+def test_a_ruleset_without_model_zones_says_what_it_answers() -> None:
+    import tabletop
+    from tabletop import rulesets
+
+    state = tabletop.load_scenario("t9a-lines.toml")
+    with pytest.raises(UserError, match="rank-and-file blocks") as err:
+        tabletop.legal_zone(state, "spearmen", "normal")
+    assert "t9a-2" in str(err.value) and "wh40k-11e" in str(err.value)
+    with pytest.raises(UserError, match="t9a-2 has no legal zone of a model"):
+        rulesets.of(state).move_query(state, "spearmen", "advance")
