@@ -2,7 +2,8 @@
 
 An army list exported from a list builder (NewRecruit JSON, WTC compact or full text, simple
 text; ListForge share links, share JSON or text; the GW app's text, with or without its
-header; Rosterizer; the 40kdc roster JSON) is read by ``wh40kdc.try_import_roster``, each unit
+header; BattleScribe's ``.ros`` and ``.rosz``, through :mod:`tabletop.importers.battlescribe`;
+Rosterizer; the 40kdc roster JSON) is read by ``wh40kdc.try_import_roster``, each unit
 matched to the data. Each unit becomes a ``wh40k-11e`` unit:
 
 - **models**: the list's own model lines (``loadout_groups``: ``1x Intercessor Sergeant``,
@@ -33,7 +34,7 @@ from typing import Any
 
 from tabletop.errors import UserError, ident, quote
 from tabletop.geometry.footprints import parse_base
-from tabletop.importers import dataset
+from tabletop.importers import battlescribe, dataset
 from tabletop.importers.deployment import Group, facing_of, set_up
 from tabletop.importers.naming import fresh_id, slug
 from tabletop.importers.unit_bases import (
@@ -48,10 +49,11 @@ from tabletop.state import GameState, Model, Unit
 
 __all__ = ["FORMATS", "MAX_BYTES", "Army", "Placed", "armies", "read_army"]
 
-MAX_BYTES = 2_000_000
-"""Largest army list file read, bytes."""
+MAX_BYTES = battlescribe.MAX_BYTES
+"""Largest army list file read, bytes (a zipped BattleScribe roster's unzipped XML too)."""
 FORMATS = ("NewRecruit (JSON, WTC compact or full, simple text), ListForge (share link, JSON "
-           "or text), the GW app's text, Rosterizer, 40kdc roster JSON")
+           "or text), the GW app's text, BattleScribe (.ros, .rosz), Rosterizer, 40kdc roster "
+           "JSON")
 """The formats ``wh40kdc`` reads, for messages."""
 OPPONENTS = ("none", "mirror")
 
@@ -81,7 +83,7 @@ class Placed:
     lines: tuple[str, ...]
 
 
-def _read_text(path: str | Path) -> str:
+def _read_bytes(path: str | Path) -> bytes:
     p = Path(path)
     try:
         with p.open("rb") as fh:
@@ -96,10 +98,19 @@ def _read_text(path: str | Path) -> str:
     if len(data) > MAX_BYTES:
         raise UserError(f"--roster {p}: larger than {MAX_BYTES:,} bytes; an army list is a few "
                         "kilobytes")
+    return data
+
+
+def _list_text(path: str | Path) -> tuple[str, str | None]:
+    """The text of the list at ``path`` for ``wh40kdc``, and ``"battlescribe"`` when it was
+    BattleScribe's own file (:mod:`tabletop.importers.battlescribe`)."""
+    data = _read_bytes(path)
+    if battlescribe.is_battlescribe(data):
+        return battlescribe.roster_json(data, f"--roster {path}"), "battlescribe"
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8-sig"), None
     except UnicodeDecodeError as exc:
-        raise UserError(f"--roster {p}: not UTF-8 text (byte {exc.start}); export the list "
+        raise UserError(f"--roster {path}: not UTF-8 text (byte {exc.start}); export the list "
                         "again as text or JSON") from None
 
 
@@ -161,7 +172,7 @@ def read_army(path: str | Path) -> Army:
     and match its units to the data (:class:`UserError` for a file ``wh40kdc`` cannot read,
     or units it does not know, all listed)."""
     link = isinstance(path, str) and path.lower().startswith(("http://", "https://"))
-    text = str(path) if link else _read_text(path)
+    text, own_format = (str(path), None) if link else _list_text(path)
     wh = dataset.require()
     source = "--roster " + (str(path)[:60] + ("…" if len(str(path)) > 60 else "") if link
                             else str(path))
@@ -199,7 +210,7 @@ def read_army(path: str | Path) -> Army:
         raise UserError(problems)
     if not listed:
         raise UserError(f"{source}: the army list has no units")
-    return Army(source.removeprefix("--roster "), str(result.get("format")),
+    return Army(source.removeprefix("--roster "), own_format or str(result.get("format")),
                 str(roster.get("name") or path), faction, _grouped(listed), tuple(warnings))
 
 

@@ -35,10 +35,12 @@ from tabletop.scenario.io import load_scenario
 from tabletop.state import GameState, Model, Unit
 
 from support.army_lists import (
+    BATTLESCRIBE_ROS,
     GW_APP,
     LISTFORGE_TEXT,
     NEWRECRUIT_SIMPLE_NO_MODEL_LINES,
     TEXTS,
+    battlescribe_rosz,
     every_format,
 )
 from support.current_data import HAVE_WH40KDC, needs_wh40kdc
@@ -235,6 +237,59 @@ def test_new_with_two_rosters_writes_a_scenario_that_checks(
     assert main(["check", str(out)]) == 0
     assert capsys.readouterr().out.strip() == f"{out}: ok"
     assert_legal_set_up(load_scenario(out))
+
+
+def test_battlescribes_own_files_become_legal_scenarios(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """BattleScribe's roster (.ros, XML) and the same zipped (.rosz): read as the JSON tree a
+    NewRecruit export of it would be, each unit with its model lines, written and checked."""
+    ros = _write(tmp_path, "strike.ros", BATTLESCRIBE_ROS)
+    rosz = tmp_path / "strike.rosz"
+    rosz.write_bytes(battlescribe_rosz())
+    for path in (ros, rosz):
+        army = read_army(path)
+        assert army.format == "battlescribe" and army.name == "Strike Test"
+        rows = {g[0]["name"]: [r["name"] for r in g[0]["models"]] for g in army.groups}
+        assert rows == {"Captain": ["Captain"],
+                        "Intercessor Squad": ["Intercessor Sergeant", *["Intercessor"] * 4],
+                        "Redemptor Dreadnought": ["Redemptor Dreadnought"], "Rhino": ["Rhino"]}
+    out = tmp_path / "battle.toml"
+    assert main(["new", "--layout", LAYOUT, "--roster", str(rosz), "--roster", str(ros),
+                 "-o", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "red: Strike Test (battlescribe, 4 units" in said
+    assert main(["check", str(out)]) == 0
+    assert capsys.readouterr().out.strip() == f"{out}: ok"
+    assert_legal_set_up(load_scenario(out))
+
+
+@pytest.mark.parametrize(("data", "says"), [
+    (b"PK\x03\x04 not really a zip", "a damaged zip"),
+    (battlescribe_rosz(BATTLESCRIBE_ROS[:400]) if HAVE_WH40KDC else b"",
+     "not well-formed XML"),
+    (b'<?xml version="1.0"?><!DOCTYPE roster [<!ENTITY a "aaaa">]><roster>&a;</roster>',
+     "document type declaration"),
+    (b"<roster>" + b"<selections>" * 70 + b"</selections>" * 70 + b"</roster>",
+     "elements deep"),
+    (b"<catalogue><roster/></catalogue>", "is <catalogue>, not a BattleScribe <roster>"),
+])
+def test_a_bad_battlescribe_file_is_one_line(data: bytes, says: str, tmp_path: Path) -> None:
+    path = tmp_path / "bad.rosz"
+    path.write_bytes(data)
+    with pytest.raises(UserError) as err:
+        read_army(path)
+    (line,) = err.value.lines
+    assert line.startswith(f"--roster {path}: ") and says in line, line
+
+
+def test_a_zipped_roster_is_read_no_further_than_its_limit(tmp_path: Path) -> None:
+    """A .rosz whose member unzips past the limit (a zip bomb) is refused without reading
+    it all."""
+    path = tmp_path / "bomb.rosz"
+    path.write_bytes(battlescribe_rosz(" " * 50_000_000, "bomb.ros"))
+    assert path.stat().st_size < 100_000
+    with pytest.raises(UserError, match="unzips to more than 2,000,000 bytes"):
+        read_army(path)
 
 
 def test_a_share_link_is_a_list_in_itself(board: GameState) -> None:

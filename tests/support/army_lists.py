@@ -5,13 +5,17 @@ Captain, a Lieutenant attached to Intercessors, Intercessors, Outriders on ovals
 hull, a Redemptor Dreadnought); the JSON formats of NewRecruit, Rosterizer and the 40kdc roster
 are made from the GW app's list by ``wh40kdc``'s own exporters (byte-identical to the list
 builders' ones, it says), and the ListForge share link is a small BattleScribe roster tree,
-gzipped and base64-encoded as ListForge does."""
+gzipped and base64-encoded as ListForge does. :data:`BATTLESCRIBE_ROS` is a roster as
+BattleScribe saves it (its XML, with the ids, profiles and rules it writes), and
+:func:`battlescribe_rosz` the same zipped, as a ``.rosz``."""
 
 from __future__ import annotations
 
 import base64
 import gzip
+import io
 import json
+import zipfile
 
 GW_APP = """\
 Strike Test (595 Points)
@@ -292,3 +296,89 @@ def every_format() -> dict[str, str]:
     out.update({fmt: exported(fmt) for fmt in EXPORTED})
     out["listforge"] = listforge_link()
     return out
+
+
+def _bs_cost(points: float) -> str:
+    return (f'<costs><cost name="pts" typeId="51b2-306e-1021-d207" value="{points:.1f}"/>'
+            '<cost name="Crusade: Power" typeId="e356-c769-5920-6e14" value="0.0"/></costs>')
+
+
+def _bs_cats(*names: str) -> str:
+    cats = "".join(f'<category id="c{i}" name="{n}" entryId="e{i}" '
+                   f'primary="{str(i == 0).lower()}"/>' for i, n in enumerate(names))
+    return f"<categories>{cats}</categories>"
+
+
+def _bs_weapon(name: str, number: int, kind: str = "Ranged Weapons") -> str:
+    return (f'<selection id="w-{name}" name="{name}" entryId="w" number="{number}" '
+            f'type="upgrade"><profiles><profile id="p" name="{name}" hidden="false" '
+            f'typeId="f77d-b953-8fa4-b762" typeName="{kind}"><characteristics>'
+            '<characteristic name="Range" typeId="914c-b413-91e3-a132">24&quot;</characteristic>'
+            '<characteristic name="A" typeId="2337-daa1-6682-b110">2</characteristic>'
+            '</characteristics></profile></profiles>'
+            f'{_bs_cost(0)}{_bs_cats(kind[:-1])}</selection>')
+
+
+def _bs_model(name: str, number: int, weapons: str, *, points: float | None = None,
+              kind: str = "model", categories: str = "") -> str:
+    return (f'<selection id="m-{name}" name="{name}" entryId="m" number="{number}" '
+            f'type="{kind}"><rules><rule id="r" name="Oath of Moment" hidden="false">'
+            '<description>Rules text.</description></rule></rules>'
+            f'<selections>{weapons}</selections>'
+            f'{_bs_cost(points or 0)}{categories}</selection>')
+
+
+_FACTION = ("Faction: Adeptus Astartes", "Faction: Ultramarines")
+BATTLESCRIBE_ROS = f"""\
+<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<roster id="1f2e-3d4c" name="Strike Test" battleScribeVersion="2.03" \
+gameSystemId="sys-352e-adc2-7639-d6a9" gameSystemName="Warhammer 40,000 10th Edition" \
+gameSystemRevision="3" xmlns="http://www.battlescribe.net/schema/rosterSchema">
+  {_bs_cost(445)}
+  <costLimits><costLimit name="pts" typeId="51b2-306e-1021-d207" value="2000.0"/></costLimits>
+  <forces>
+    <force id="f1" name="Army Roster" entryId="fe1" catalogueId="cat-sm" catalogueRevision="7" \
+catalogueName="Imperium - Adeptus Astartes - Ultramarines">
+      <selections>
+        <selection id="s1" name="Battle Size" entryId="b" number="1" type="upgrade">
+          <selections><selection id="s2" name="2. Strike Force (2000 Point limit)" entryId="b2" \
+number="1" type="upgrade">{_bs_cost(0)}</selection></selections>
+          {_bs_cost(0)}{_bs_cats("Configuration")}
+        </selection>
+        <selection id="s3" name="Detachment" entryId="d" number="1" type="upgrade">
+          <selections><selection id="s4" name="Gladius Task Force" entryId="d2" number="1" \
+type="upgrade">{_bs_cost(0)}</selection></selections>
+          {_bs_cost(0)}{_bs_cats("Configuration")}
+        </selection>
+        {_bs_model("Captain", 1, _bs_weapon("Bolt pistol", 1) + _bs_weapon(
+            "Master-crafted power weapon", 1, "Melee Weapons")
+            + '<selection id="wl" name="Warlord" entryId="wl" number="1" type="upgrade">'
+            + _bs_cost(0) + '</selection>', points=80,
+            categories=_bs_cats("Character", "Infantry", *_FACTION))}
+        <selection id="u1" name="Intercessor Squad" entryId="is" number="1" type="unit">
+          <selections>
+            {_bs_model("Intercessor Sergeant", 1, _bs_weapon("Bolt rifle", 1))}
+            {_bs_model("Intercessor", 4, _bs_weapon("Bolt rifle", 4))}
+          </selections>
+          {_bs_cost(80)}{_bs_cats("Battleline", "Infantry", *_FACTION)}
+        </selection>
+        {_bs_model("Redemptor Dreadnought", 1, _bs_weapon("Macro plasma incinerator", 1),
+                   points=210, categories=_bs_cats("Vehicle", "Walker", *_FACTION))}
+        {_bs_model("Rhino", 1, _bs_weapon("Storm bolter", 1), points=75,
+                   categories=_bs_cats("Dedicated Transport", "Vehicle", *_FACTION))}
+      </selections>
+      {_bs_cats("Configuration", "Character", "Battleline", "Vehicle")}
+    </force>
+  </forces>
+</roster>
+"""
+"""A roster as BattleScribe saves it (``.ros``): a Captain, Intercessors (a Sergeant and 4),
+a Redemptor Dreadnought and a Rhino, 445 points."""
+
+
+def battlescribe_rosz(xml: str = BATTLESCRIBE_ROS, member: str = "Strike Test.ros") -> bytes:
+    """``xml`` zipped as BattleScribe's ``.rosz``."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(member, xml)
+    return buf.getvalue()
