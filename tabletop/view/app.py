@@ -980,7 +980,8 @@ class App:
                 self.redo()
             elif k == "focus":
                 self.select_flags = set()
-                self.message = unit_line(self.state, it.data["unit"])
+                self.message = unit_line(self.state, it.data["unit"],
+                                         self.eligibility(it.data["unit"]))
             elif k == "save":
                 self.save()
             elif k == "save-as":
@@ -1064,9 +1065,8 @@ class App:
                 return
             d = c.drag
             self.do_intents(c.pointer_up(e.pos, e.button))
-            if d is not None and d.whole_unit and d.limit is not None and \
-                    not self.message.startswith("refused"):
-                self.message += " " + unit_drag_note(self.ctrl.state, d)
+            if d is not None and d.whole_unit and not self.message.startswith("refused"):
+                self.message = unit_drop_note(self.ctrl.state, d)
         elif e.type == pygame.MOUSEWHEEL:
             pos = c.pointer  # where the last pointer event was
             if self.board_rect().collidepoint(pos):
@@ -1128,7 +1128,7 @@ class App:
                                     "on the board to move it, Backspace over it takes it back)")
             elif row.kind == "unit":
                 self.ctrl.focus = row.value
-                self.message = unit_line(self.state, row.value)
+                self.message = unit_line(self.state, row.value, self.eligibility(row.value))
             elif row.kind == "tab":
                 self.tab = row.value
             elif row.kind == "select-flag":
@@ -1816,6 +1816,15 @@ def unit_drag_note(state: GameState, d: Any) -> str:
             why = f" ({turn.named(state, found[0].message)})"
     return (f'The whole unit moves {goes:.2f}" of {asked:.2f}": {d.limit} stops it going '
             f"further{why}.")
+
+
+def unit_drop_note(state: GameState, d: Any) -> str:
+    """The status line after a whole unit's drag: the unit moved as one, how far, what stops it
+    going further, and what comes next (not one model's figures)."""
+    sel = state.battle.selection
+    who = f"{turn.unit_label(state, sel.unit)}: " if sel is not None else ""
+    note = unit_drag_note(state, d).replace("The whole unit moves", "the whole unit moved", 1)
+    return f"{who}{note[:-1]}; drag again to go on, Enter commits."
 
 
 def _skipped_note(before: GameState, after: GameState) -> str:

@@ -276,8 +276,13 @@ class Keeper:
         log, start = self.session.actions_path, self.session.start_path
         if self.log_complete and log is not None and start is not None:
             log, start = log.resolve(), start.resolve()
+            # replayed onto the save only when that file is this window's (or there is none):
+            # never onto another game's or another program's
+            out = self.save_path
+            if os.path.lexists(out) and not self.files.ours(out):
+                out = beside(out)
             return (f"{head} with unsaved changes; every action of the session is in {log} "
-                    f"(`tabletop apply {start} {log} -o {self.save_path.name}` replays it to "
+                    f"(`tabletop apply {start} {log} -o {out.resolve()}` replays it to "
                     f"the game as it stood){tail}")
         from_file = start or self.opened
         replay = (f"`tabletop apply {from_file} ACTIONS.json` on them replays the game"

@@ -5,9 +5,11 @@ panel uses (move types, phases and steps by their titles, units by their names).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from tabletop.geometry.tolerance import EPS
+from tabletop.rules.ruleset import Eligibility
 from tabletop.state import Block, GameState, Unit
 from tabletop.view import turn
 from tabletop.view.bridge import Outcome, Rules
@@ -226,8 +228,11 @@ def describe_entry(before: GameState, actions: tuple[dict[str, Any], ...]) -> st
     return f"{_who(before, unit or None)}{do.replace('-', ' ')}"
 
 
-def unit_line(state: GameState, unit_id: str) -> str:
-    """The status line for a unit clicked: what it may do, with the keys."""
+def unit_line(state: GameState, unit_id: str, rows: Sequence[Eligibility] | None = None
+              ) -> str:
+    """The status line for a unit clicked: what it may do, with the keys. With the rules'
+    ``rows`` for the unit (its move types, eligible or not), only those it may make now are
+    offered, and when it may make none, the reason is said instead."""
     u = state.unit(unit_id)
     sel = state.battle.selection
     name = u.name or u.id
@@ -236,6 +241,12 @@ def unit_line(state: GameState, unit_id: str) -> str:
                else "drag its models")
         return (f"{name}: moving, {_title(state, sel.move, sel.mode)}; {how}, "
                 "Enter commits.")
-    keys = ", ".join(f"{t.key.upper()} {t.title.lower()}" for t in turn.move_types(state))
     threat = "" if isinstance(u, Block) else "; T threat range"  # blocks have none
-    return f"{name} ({turn.player_name(state, u.player)}): {keys} (or click one){threat}."
+    who = f"{name} ({turn.player_name(state, u.player)})"
+    offered: Sequence[Any] = turn.move_types(state) if rows is None else [r for r in rows if r.ok]
+    if not offered and rows:
+        reasons = dict.fromkeys(turn.named(state, r.reason) for r in rows if r.reason)
+        why = reasons.popitem()[0] if len(reasons) == 1 else "no move type is open to it now"
+        return f"{who}: {why}{threat}."
+    keys = ", ".join(f"{t.key.upper()} {t.title.lower()}" for t in offered)
+    return f"{who}: {keys} (or click one){threat}."

@@ -476,7 +476,8 @@ def _moving(view: PanelView, out: _Writer, unit: Unit) -> None:
     st = view.state
     sel = st.battle.selection
     assert sel is not None
-    out.line(f"Moving: {turn.moving_title(st, sel.move, sel.mode)}", bold=True, colour=ACCENT)
+    out.wrapped(f"Moving: {turn.moving_title(st, sel.move, sel.mode)}", size=13, bold=True,
+                colour=ACCENT)
     shown = view.shown.unit(unit.id)  # placements staged so far are on the board
     models = list(getattr(shown, "models", ()))
     if any(m.at is None for m in models):
@@ -538,46 +539,25 @@ def _setup_rows(out: _Writer, models: list[tuple[str, str, bool]]) -> None:
 
 
 def _move_rows(view: PanelView, out: _Writer) -> None:
-    """The unit's move types with their keys, greyed with the reason when not eligible."""
+    """The unit's move types with their keys: those the rules accept now as rows (with their
+    modes), the others as greyed chips grouped by the reason the rules give, said once."""
     st = view.state
     b = st.battle
     if b.phase != "movement" or (b.step or "start") != "move-units":
         out.wrapped(f"Units move in the Move Units step: [Space] {turn.next_label(st)}.",
                     size=12, colour=ACCENT)
     out.line("Move types:", bold=True)
-    reasons = {el.reason for el in view.moves if not el.ok}
-    if view.moves and not any(el.ok for el in view.moves) and len(reasons) == 1:
-        # one reason for all (another player's unit, a unit that has moved): the move types
-        # as greyed chips (a click says why not), the reason said once
-        f = render.font(11)
-        x = out.x0 + 12
-        for el in view.moves:
-            label = f"[{el.key.upper()}] {el.title}"
-            w = f.size(label)[0] + 10
-            if x + w > out.x0 + out.width - 10:
-                x, out.y = out.x0 + 12, out.y + 20
-            r = pygame.Rect(x, out.y, w, 18)
-            pygame.draw.rect(out.s, PANEL_BG, r, border_radius=3)
-            pygame.draw.rect(out.s, ROW_BG, r, 1, border_radius=3)
-            render.text(out.s, label, (r.x + 5, r.y + 2), size=11, colour=GREY)
-            out.row(r, "move", el.move, False)
-            x = r.right + 4
-        out.y += 22
-        out.wrapped(turn.named(st, reasons.pop() or "not now"), colour=GREY, size=11)
-        return
-    # what the unit may do first (with its options), then what it may not and why
-    ok_first = [el for el in view.moves if el.ok] + [el for el in view.moves if not el.ok]
-    for k, el in enumerate(ok_first):
-        if not el.ok and (k == 0 or ok_first[k - 1].ok):
-            _flag_rows(view, out)
+    # what the unit may do first (with its options), then what it may not: the move types
+    # refused for one reason (another player's unit, a unit that has moved) as greyed chips, the
+    # reason said once (a click on a chip says it again)
+    for el in view.moves:
+        if not el.ok:
+            continue
         r = pygame.Rect(out.x0 + 8, out.y, out.width - 16, 20)
-        colour = render.TEXT if el.ok else GREY
         render.text(out.s, f"[{el.key.upper()}] {el.title}", (out.x0 + 14, out.y + 2),
-                    size=13, colour=colour, bold=el.ok)
-        out.row(r, "move", el.move, el.ok)
+                    size=13, colour=render.TEXT, bold=True)
+        out.row(r, "move", el.move, True)
         out.y += 21
-        if not el.ok and el.reason:
-            out.wrapped(turn.named(st, el.reason), colour=GREY, size=11, indent=22)
         for mode, ok, why in el.modes:
             r = pygame.Rect(out.x0 + 28, out.y, out.width - 40, 19)
             pygame.draw.rect(out.s, ROW_BG if ok else PANEL_BG, r, border_radius=4)
@@ -586,8 +566,33 @@ def _move_rows(view: PanelView, out: _Writer) -> None:
                 (r.x + 8, r.y + 2), size=11, colour=render.TEXT if ok else GREY)
             out.row(r, "mode", el.move, ok, {"mode": mode})
             out.y += 21
-    if all(el.ok for el in view.moves):
-        _flag_rows(view, out)
+    _flag_rows(view, out)
+    refused: dict[str, list[MoveRow]] = {}
+    for el in view.moves:
+        if not el.ok:
+            refused.setdefault(el.reason, []).append(el)
+    for reason, els in refused.items():
+        _chips(out, els)
+        out.wrapped(turn.named(st, reason or "not now"), colour=GREY, size=11, indent=14)
+        out.y += 2
+
+
+def _chips(out: _Writer, els: list[MoveRow]) -> None:
+    """Move types the rules refuse now, as greyed chips wrapped to the panel's width."""
+    f = render.font(11)
+    x = out.x0 + 12
+    for el in els:
+        label = f"[{el.key.upper()}] {el.title}"
+        w = f.size(label)[0] + 10
+        if x + w > out.x0 + out.width - 10 and x > out.x0 + 12:
+            x, out.y = out.x0 + 12, out.y + 20
+        r = pygame.Rect(x, out.y, w, 18)
+        pygame.draw.rect(out.s, PANEL_BG, r, border_radius=3)
+        pygame.draw.rect(out.s, ROW_BG, r, 1, border_radius=3)
+        render.text(out.s, label, (r.x + 5, r.y + 2), size=11, colour=GREY)
+        out.row(r, "move", el.move, False)
+        x = r.right + 4
+    out.y += 21
 
 
 def _flag_rows(view: PanelView, out: _Writer) -> None:

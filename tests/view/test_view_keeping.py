@@ -20,6 +20,7 @@ import tabletop.files
 from tabletop.rulesets import apply_actions
 from tabletop.scenario.io import load_scenario, save_scenario
 from tabletop.view.app import App
+from tabletop.view.keeping import beside
 
 from support.view_support import click, drag, fill, key, small_disk, small_state
 
@@ -179,7 +180,10 @@ def test_two_windows_on_one_file(app_factory, tmp_path) -> None:  # type: ignore
     assert app.history.unsaved
     assert any("changed" in a and "by another program" in a for a in app.keeper.alerts)
     app.stopped_by = "SIGTERM"
-    assert "nothing unsaved" not in app.stop_note()
+    note = app.stop_note()
+    assert "nothing unsaved" not in note
+    # the replay it offers writes beside the other program's file, never over it
+    assert f"-o {save.resolve()}`" not in note and f"-o {beside(save).resolve()}`" in note, note
     key(app, pygame.K_s, pygame.KMOD_CTRL)
     assert app.dialog is not None and app.dialog.purpose == "replace-save"
     assert "changed by another program" in app.dialog.lines[0]

@@ -127,3 +127,18 @@ def test_a_t9a_step_is_said_by_its_title(tmp_path) -> None:  # type: ignore[no-u
         assert app.message == 'spearmen: advance committed (forward 2.00").', app.message
     finally:
         pygame.display.quit()
+
+
+def test_a_unit_clicked_is_offered_only_what_it_may_do_now(demo) -> None:  # type: ignore[no-untyped-def]
+    """The status line names the keys of the move types the rules accept now (an engaged unit:
+    stay or fall back), and for a unit that may make none, why."""
+    from support.view_support import click
+
+    click(demo, demo.state.model("sc1")[1].at)  # engaged with the Genestealers
+    assert demo.message.startswith("Scout Squad (Red): S remain stationary, F fall back"), \
+        demo.message
+    assert "N normal" not in demo.message and "I ingress" not in demo.message
+    click(demo, demo.state.model("hg1")[1].at)  # the other player's unit
+    assert demo.message.startswith("Hormagaunts (Blue): ") and "belongs to" in demo.message, \
+        demo.message
+    assert "(or click one)" not in demo.message

@@ -58,6 +58,10 @@ def test_the_unit_stops_where_its_first_model_would_engage(app_factory) -> None:
     assert 2.0 < gap < 2.02, gap
     assert "s0 stops it going further" in app.message
     assert "from enemy model f0" in app.message  # why, in the rules' words
+    # the unit's words, not one model's figures
+    assert app.message.startswith("Squad: the whole unit moved "), app.message
+    assert app.message.endswith("; drag again to go on, Enter commits."), app.message
+    assert "s0 moved" not in app.message
     key(app, pygame.K_RETURN)
     assert app.state.battle.selection is None, app.message  # the commit is accepted
 
@@ -91,6 +95,7 @@ def test_along_its_own_column_no_model_lands_on_one_not_moved_yet(app_factory) -
     shift_drag(app, (6.0, 8.0), (0.0, 3.0))  # s0 onto s2's spot, s1 onto where s2 was...
     flat = [v for p in positions(app) for v in p]
     assert flat == pytest.approx([6.0, 11.0, 6.0, 12.5, 6.0, 14.0], abs=0.02)
+    assert 'the whole unit moved 3.00"; every model may end there' in app.message, app.message
     key(app, pygame.K_RETURN)
     assert app.state.battle.selection is None, app.message
 
