@@ -4,6 +4,7 @@ sections where the data's own resolver puts them, and they stop what the rules s
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from pathlib import Path
 
@@ -268,3 +269,46 @@ def test_new_lists_the_layouts_and_refuses_unknown_ids(
     state = load_scenario(tmp_path / "x.toml")
     assert state.data is not None and state.data.deployment == "dawn-of-war"
     assert state.data.mission_matchup == "take-and-hold-vs-take-and-hold"
+
+
+def test_fit_names_the_catalogues_hulls_and_runs_the_whole_catalogue(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``fit --base`` takes a hull of the catalogue by name (the Falcon's traced hull, the
+    stand-in), ``--catalogue`` answers for every distinct base of the data with its keywords:
+    the hand-measured 3.2485" gap stops the Knight's oval and the Falcon, not an infantryman."""
+    from tabletop.survey import current
+
+    path = tmp_path / "ava1.toml"
+    assert main(["new", "--layout", "bm-assets-vs-assets-01", "-o", str(path)]) == 0
+    gap = {"area-07--feature-3--wall-2", "area-08--feature-2--wall-1"}
+    capsys.readouterr()
+    assert main(["fit", str(path), "--base", "falcon HULL", "--at", "12.6,9.6",
+                 "--format", "json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["base"] == "Falcon hull"
+    (neck,) = [p for p in answer["passages"] if set(p["between"]) == gap]
+    assert not neck["passes"] and neck["width"] == pytest.approx(3.2485, abs=1e-6)
+    assert main(["fit", str(path), "--catalogue", "--at", "12.6,9.6", "--format", "json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    cat = current.catalogue()
+    assert [b["base"] for b in got["bases"]] == [e["name"] for e in cat]
+    assert got["catalogue"]["distinct"] == len(cat) and got["catalogue"]["source"] == \
+        f"wh40kdc {dataset.version()}"
+    by = {b["base"]: b for b in got["bases"]}
+    for name in ("oval 170x109mm", "Falcon hull", "Rhino hull (stand-in)"):
+        assert [p["passes"] for p in by[name]["passages"] if set(p["between"]) == gap] == \
+            [False], name
+    assert by["32mm"]["keywords"] == ["INFANTRY"] and by["32mm"]["passages"] == []
+    assert main(["fit", str(path), "--catalogue", "--at", "12.6,9.6"]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert len(text) == 1 + len(cat)
+    assert text[0].endswith(f'the {len(cat)} distinct bases of the units of wh40kdc '
+                            f'{dataset.version()} (keywords: those of most units on the base), '
+                            'the passages within 12" of 12.6,9.6 that stop each')
+    assert any(line.startswith("oval 170x109mm") and "too narrow" in line for line in text)
+    assert main(["fit", str(path), "--base", "Falcn hull"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and '"Falcon hull"' in err and "a hull of the catalogue" in err
+    assert main(["fit", str(path), "--catalogue", "--format", "png", "-o",
+                 str(tmp_path / "x.png")]) == 2
+    assert "--format png" in capsys.readouterr().err and not (tmp_path / "x.png").exists()
