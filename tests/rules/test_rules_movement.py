@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.rulesets.wh40k_11e import movement as wh40k
+from tabletop.rulesets.wh40k_11e import eligibility, movement
 from tabletop.rulesets.wh40k_11e.checks import coherency_violations
 from tabletop.scenario.io import dumps_scenario, loads_scenario
 
@@ -86,7 +86,7 @@ def test_advance_roll_is_an_event_from_the_seed() -> None:
 
 def test_m9_engaged_unit_cannot_normal_or_advance() -> None:
     s = scenario([_solo(), _enemy(12.0)])
-    moves = {m: (okk, why) for m, okk, why in wh40k.eligible_moves(s, "a")}
+    moves = {m: (okk, why) for m, okk, why in eligibility.eligible_moves(s, "a")}
     assert not moves["normal"][0] and "engaged" in moves["normal"][1]
     assert not moves["advance"][0]
     assert moves["fall-back"][0] and moves["remain-stationary"][0]
@@ -263,7 +263,7 @@ def test_commit_reports_coherency_with_models_and_distance() -> None:
     before = scenario([unit("a", "red", [(10.0, 10.0), (11.5, 10.0)])])
     s = ok(before, do="select", unit="a", move="normal")
     s = ok(s, do="move", model="a2", path=[[16.0, 10.0]])
-    vs = wh40k.commit_check(s)
+    vs = movement.commit_check(s)
     assert [v.rule for v in vs] == ["coherency-2", "coherency-2"]
     assert vs[0].distance == pytest.approx(6 - 2 * R32)
     res = act(s, do="commit")
@@ -274,10 +274,10 @@ def test_overlapping_bases_are_refused() -> None:
     before = scenario([unit("a", "red", [(10.0, 10.0), (11.5, 10.0)])])
     s = ok(before, do="select", unit="a", move="normal")
     s = ok(s, do="move", model="a2", path=[[10.5, 10.0]])
-    assert "overlap" in {v.rule for v in wh40k.commit_check(s)}
+    assert "overlap" in {v.rule for v in movement.commit_check(s)}
     s2 = ok(before, do="select", unit="a", move="normal")
     s2 = ok(s2, do="move", model="a2", path=[[10.0 + 2 * R32, 10.0]])  # touching is fine
-    assert wh40k.commit_check(s2) == []
+    assert movement.commit_check(s2) == []
 
 
 def test_undo_and_reset() -> None:

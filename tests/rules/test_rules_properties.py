@@ -11,8 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop.rulesets import apply_action
-from tabletop.rulesets.wh40k_11e import checks
-from tabletop.rulesets.wh40k_11e import movement as wh40k
+from tabletop.rulesets.wh40k_11e import checks, eligibility
 from tabletop.rulesets.wh40k_11e.paths import move_cap
 
 from support.rules_helpers import get, scenario, unit
@@ -31,7 +30,7 @@ def situations(draw: st.DrawFn):  # type: ignore[no-untyped-def]
         enemy = [(ex + 4.0, ey)]
     s = scenario([unit("a", "red", red), unit("e", "blue", enemy)],  # type: ignore[arg-type]
                  seed=draw(st.integers(0, 1000)))
-    moves = [m for m, ok, _ in wh40k.eligible_moves(s, "a")
+    moves = [m for m, ok, _ in eligibility.eligible_moves(s, "a")
              if ok and m in ("normal", "advance", "fall-back")]
     move = draw(st.sampled_from(moves))
     select = {"do": "select", "unit": "a", "move": move}

@@ -374,7 +374,7 @@ def test_the_tactical_set_up_the_search_finds_commits(tmp_path: Path) -> None:
     (wholly within 3", unengaged, in coherency, on no model or terrain)."""
     import tomli_w
 
-    from tabletop.rulesets.wh40k_11e.movement import tactical_set_up
+    from tabletop.rulesets.wh40k_11e.eligibility import tactical_set_up
     from tabletop.scenario.io import loads_scenario
 
     foe = squad("foe", "blue", [(24.5, 20.0)])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop.rulesets.wh40k_11e import movement as wh40k
+from tabletop.rulesets.wh40k_11e import eligibility, emergency
 
 from support.rules_helpers import act, get, kinds, ok, scenario, unit
 
@@ -152,7 +152,7 @@ def test_r9_tactical_disembark_then_a_normal_move() -> None:
 
 def test_r10_no_disembark_from_an_advanced_transport() -> None:
     s = _transport_state(["selected", "advanced"])
-    moves = {m: why for m, okk, why in wh40k.eligible_moves(s, "p") if not okk}
+    moves = {m: why for m, okk, why in eligibility.eligible_moves(s, "p") if not okk}
     assert "advanced" in moves["disembark"]
     assert not act(s, do="select", unit="p", move="disembark").ok
 
@@ -161,15 +161,15 @@ def test_r11_emergency_disembark() -> None:
     s = _transport_state()
     x = 22.0 + R32 + 0.01  # in base contact with the hull's right side: as close as possible
     places = {"p1": (x, 20.0), "p2": (x, 21.5)}
-    res = wh40k.emergency_disembark(s, "p", places, dice=[1, 3])
+    res = emergency.emergency_disembark(s, "p", places, dice=[1, 3])
     assert res.ok
     assert [e["wounds"] for e in kinds(res, "mortal-wounds")] == [1]
     u = get(res.state, "p")
     assert u.battle_shocked and "no-charge" in u.flags and len(u.models) == 1
     assert all(x.id != "t" for x in res.state.units)  # the destroyed transport is removed
-    far = wh40k.emergency_disembark(s, "p", {"p1": (28.0, 20.0)}, dice=[6])
+    far = emergency.emergency_disembark(s, "p", {"p1": (28.0, 20.0)}, dice=[6])
     assert not far.ok
-    left_out = wh40k.emergency_disembark(s, "p", {"p1": (x, 20.0)}, dice=[6])
+    left_out = emergency.emergency_disembark(s, "p", {"p1": (x, 20.0)}, dice=[6])
     assert not left_out.ok and "p2 can be set up" in left_out.reasons[0]
 
 
@@ -179,14 +179,14 @@ def test_an_emergency_disembark_ends_in_coherency() -> None:
     coherency (rules-notes item 3: "must end in coherency, unengaged")."""
     s = _transport_state()
     right, left = 22.0 + R32 + 0.01, 18.0 - R32 - 0.01
-    apart = wh40k.emergency_disembark(s, "p", {"p1": (right, 20.0), "p2": (left, 20.0)},
+    apart = emergency.emergency_disembark(s, "p", {"p1": (right, 20.0), "p2": (left, 20.0)},
                                       dice=[6, 6])
     assert not apart.ok
     assert [v.rule for v in apart.violations] == ["coherency-2", "coherency-2"]
     assert apart.reasons[0] == 'coherency: p1 is not within 2" of another model of p (closest ' \
                                'p2 at 4.02")'
     assert apart.state == s  # refused: nothing changed, no die rolled
-    side = wh40k.emergency_disembark(s, "p", {"p1": (right, 20.0), "p2": (right, 21.5)},
+    side = emergency.emergency_disembark(s, "p", {"p1": (right, 20.0), "p2": (right, 21.5)},
                                      dice=[6, 6])
     assert side.ok
 

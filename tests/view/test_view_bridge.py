@@ -8,7 +8,7 @@ from tabletop import Zone
 from tabletop.errors import UserError
 from tabletop.geometry.footprints import parse_base
 from tabletop.rulesets import REGISTRY
-from tabletop.rulesets.wh40k_11e import movement as wh40k
+from tabletop.rulesets.wh40k_11e import eligibility, flags
 from tabletop.state import Battle, Battlefield, GameState, Model, Player, Unit
 from tabletop.view.bridge import Rules
 
@@ -36,13 +36,13 @@ def test_every_move_type_of_every_ruleset_has_a_panel_key_and_title() -> None:
         assert all(t.key and t.title for t in types), ruleset
         assert len({t.key for t in types}) == len(types), ruleset
     wh40k_types = REGISTRY["wh40k-11e"].move_types
-    assert [t.name for t in wh40k_types] == list(wh40k.MOVE_TYPES)
+    assert [t.name for t in wh40k_types] == list(flags.MOVE_TYPES)
 
 
 def test_eligibility_is_the_rules_answer_with_its_reasons() -> None:
     state = board()
     elig = {e.move: e for e in Rules().eligibility(state, "squad")}
-    expected = {move: (ok, why) for move, ok, why in wh40k.eligible_moves(state, "squad")}
+    expected = {move: (ok, why) for move, ok, why in eligibility.eligible_moves(state, "squad")}
     assert {m: (e.ok, e.reason) for m, e in elig.items()} == expected
     assert elig["normal"].ok and elig["normal"].key == "n" and elig["normal"].title == "Normal move"
     assert not elig["fall-back"].ok and "not engaged" in elig["fall-back"].reason

@@ -4,7 +4,11 @@ Seeds 004 (Command phase, 08.01-08.05) and 000 (Movement phase, 09.01-09.07); th
 ``docs/rulings.md`` are the named constants of :mod:`.rulings`. Modules:
 
 - :mod:`.command`: Core CP, half-strength, battle-shock rolls and the Battle-shock step;
-- :mod:`.movement`: move types, the unit's move as a transaction, set-ups, transports;
+- :mod:`.movement`: the unit's move as a transaction (select, stage, commit); :mod:`.flags`:
+  move types and the flags a move leaves; :mod:`.eligibility`: which moves a unit may make;
+  :mod:`.casualties`: mortal wounds and hazard rolls; :mod:`.setups`: set-up and embark rules;
+  :mod:`.emergency`: a destroyed transport's emergency disembark; :mod:`.steps`: the steps that
+  resolve on their own;
 - :mod:`.zones`: its rules as queries of the zone engine: legal zones, set-up zones, paths
   (``tabletop.legal_zone``, ``validate_path``, ``setup_zone``);
 - :mod:`.paths`: one staged model move checked (path rules now, end rules at the commit);
@@ -39,7 +43,16 @@ from tabletop.rules.turns import (
     resolve_point,
     subject,
 )
-from tabletop.rulesets.wh40k_11e import movement, rulings, zones
+from tabletop.rulesets.wh40k_11e import (
+    casualties,
+    eligibility,
+    emergency,
+    flags,
+    movement,
+    rulings,
+    steps,
+    zones,
+)
 from tabletop.rulesets.wh40k_11e.command import battle_shock_roll, battle_shock_step, gain_core_cp
 from tabletop.rulesets.wh40k_11e.tools import ModelDrag, Threats
 from tabletop.rulesets.wh40k_11e.warnings import coherency_warnings
@@ -89,7 +102,7 @@ def _battle_shock_effect(state: GameState, ctx: TriggerContext, spec: Mapping[st
 
 def _desperate_escape_effect(state: GameState, ctx: TriggerContext, spec: Mapping[str, Any]
                              ) -> tuple[GameState, list[dict[str, Any]]]:
-    return movement.desperate_escape_test(state, subject(spec, ctx), ctx,
+    return casualties.desperate_escape_test(state, subject(spec, ctx), ctx,
                                           modifier=int(spec.get("modifier", 0)))
 
 
@@ -106,8 +119,8 @@ test forced on the unit (09.07.01: one hazard roll per model, then a battle-shoc
 STEPS: Mapping[tuple[str, str], StepHandler] = {
     ("command", "gain-core-cp"): gain_core_cp,
     ("command", "battle-shock"): battle_shock_step,
-    ("movement", "move-units"): movement.end_move_units,
-    ("end-of-turn", "end-of-turn"): movement.end_of_turn,
+    ("movement", "move-units"): steps.end_move_units,
+    ("end-of-turn", "end-of-turn"): steps.end_of_turn,
 }
 """The handler of each step that does something when it finishes."""
 
@@ -142,9 +155,9 @@ class Wh40k11e(Ruleset):
         MoveType("remain-stationary", "Remain stationary", "s"),
         MoveType("normal", "Normal move", "n", options=("fly",)),
         MoveType("advance", "Advance", "a", options=("fly",)),
-        MoveType("fall-back", "Fall back", "f", movement.MODES["fall-back"], ("fly",)),
-        MoveType("disembark", "Disembark", "d", movement.MODES["disembark"]),
-        MoveType("ingress", "Ingress (from reserves)", "i", movement.MODES["ingress"]),
+        MoveType("fall-back", "Fall back", "f", flags.MODES["fall-back"], ("fly",)),
+        MoveType("disembark", "Disembark", "d", flags.MODES["disembark"]),
+        MoveType("ingress", "Ingress (from reserves)", "i", flags.MODES["ingress"]),
     )
     terrain_kinds = ("area", "light", "dense", "impassable")
     unit_type = Unit
@@ -159,10 +172,10 @@ class Wh40k11e(Ruleset):
 
     def apply(self, state: GameState, action: Mapping[str, Any], *,
               triggers: TriggerRegistry | None = None) -> ActionResult:
-        """As :meth:`Ruleset.apply`, refusing first what must wait (:func:`.movement.blocked`:
+        """As :meth:`Ruleset.apply`, refusing first what must wait (:func:`.steps.blocked`:
         a destroyed transport's passengers disembark first; a tactical disembark's move comes
         right after it)."""
-        why = movement.blocked(state, action)
+        why = steps.blocked(state, action)
         if why:
             return ActionResult(state, False, (why,))
         return super().apply(state, action, triggers=triggers)
@@ -190,7 +203,7 @@ class Wh40k11e(Ruleset):
                 return self._at_unit(res, MOVE_START, a["unit"], triggers)
             return res
         if do == "emergency-disembark":
-            return movement.emergency_disembark(state, a["unit"], a["at"], dice=a.get("dice"))
+            return emergency.emergency_disembark(state, a["unit"], a["at"], dice=a.get("dice"))
         if do == "commit":
             sel = state.battle.selection
             res = movement.commit(state, dice=a.get("dice"), embark=a.get("embark"))
@@ -219,7 +232,7 @@ class Wh40k11e(Ruleset):
         return replace(res, state=dice.commit(state), events=(*res.events, *events))
 
     def eligible_moves(self, state: GameState, unit_id: str) -> list[tuple[str, bool, str]]:
-        return movement.eligible_moves(state, unit_id)
+        return eligibility.eligible_moves(state, unit_id)
 
     def display(self, state: GameState) -> GameState:
         return movement.board(state)

@@ -13,7 +13,8 @@ from tabletop.geometry.footprints import Round
 from tabletop.rules.threat import Odds, SafeGround, Threat
 from tabletop.rules.violation import Violation
 from tabletop.rulesets.wh40k_11e import checks, zones
-from tabletop.rulesets.wh40k_11e.movement import MOVING, SETTING_UP, board, commit_check, flying
+from tabletop.rulesets.wh40k_11e.flags import MOVING, SETTING_UP, flying
+from tabletop.rulesets.wh40k_11e.movement import board, commit_check
 from tabletop.rulesets.wh40k_11e.paths import move_cap
 from tabletop.state import GameState, Unit
 

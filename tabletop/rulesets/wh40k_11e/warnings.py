@@ -2,7 +2,7 @@
 
 A unit out of coherency is a legal file (a game may be saved like that), but at the end of the
 turn the rules remove its models one at a time until it is in coherency again
-(:func:`~.movement.restore_coherency`). ``tabletop check`` prints these as ``warning:`` lines
+(:func:`~.steps.restore_coherency`). ``tabletop check`` prints these as ``warning:`` lines
 (:meth:`tabletop.rules.ruleset.Ruleset.warnings`).
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from tabletop.errors import ident, idents
 from tabletop.rulesets.wh40k_11e.checks import coherency_violations, fmt
-from tabletop.rulesets.wh40k_11e.movement import restore_coherency
+from tabletop.rulesets.wh40k_11e.steps import restore_coherency
 from tabletop.state import GameState, Unit
 
 __all__ = ["SHOWN_PAIRS", "SIMULATED", "coherency_warnings"]
