@@ -176,11 +176,14 @@ def _num(obj: Mapping[str, Any], key: str, where: str, default: float | None = N
     value = obj.get(key, default)
     if value is None:
         raise _fail(f"{where}.{key}", "missing (a number is required)")
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, int | float) or (
+            isinstance(value, float) and not math.isfinite(value)):
         raise _fail(f"{where}.{key}", f"expected a number, got {_kind(value)}")
-    if abs(value) > MAX_NUMBER:
+    if abs(value) > MAX_NUMBER:  # (an int of 400 digits is no float: compared as it is)
+        shown = f"{value:g}" if isinstance(value, float) or abs(value) < 1e300 else \
+            f"a number of {len(str(abs(value))):,} digits"
         raise _fail(f"{where}.{key}", f"expected a number of at most {MAX_NUMBER:,.0f} in size, "
-                    f"got {value:g}")
+                    f"got {shown}")
     if positive and value <= 0:
         raise _fail(f"{where}.{key}", f"expected a number above 0, got {value}")
     if nonnegative and value < 0:
@@ -505,6 +508,9 @@ def resolve_layout(layout: Mapping[str, Any], templates: Any, *,
         t = _placement(objs[i], pw)
         parent = objs[i].get("parent_area_id")
         if parent is not None:
+            if not isinstance(parent, str):
+                raise _fail(f"{pw}.parent_area_id", "expected the id of a piece of this layout "
+                            f"(a string), got {_kind(parent)}")
             if parent not in by_id:
                 raise _fail(f"{pw}.parent_area_id", f"no piece of this layout has id "
                             f"{_kind(parent)}")
@@ -688,7 +694,7 @@ def deployment_zones(pattern: Mapping[str, Any], *,
         zw = f"{where}.zones[{i}]"
         z = _obj(zone, zw)
         side = z.get("player")
-        if side not in SIDE_TO_PLAYER:
+        if not isinstance(side, str) or side not in SIDE_TO_PLAYER:
             raise _fail(f"{zw}.player", f'expected "attacker" or "defender", got {_kind(side)}')
         ox, oy = _vec(z.get("position"), f"{zw}.position")
         pts = tuple((_round(x + ox), _round(y + oy))

@@ -62,6 +62,15 @@ EXPECTED = {
     "zone-self-crossing-far": ("deployments", "deployment toy-map.zones[0].position.x: expected "
                                "a number of at most 1,000,000 in size, got 2e+06"),
     "piece-id-hostile": (None, ""),  # a strange id is quoted, not refused
+    # tracebacks found by the 100,000-input fuzz run (benchmarks/RESULTS.md)
+    "zone-player-array": ("deployments", "deployment toy-map.zones[0].player: expected "
+                          '"attacker" or "defender", got an array'),
+    "zone-player-object": ("deployments", "deployment toy-map.zones[1].player: expected "
+                           '"attacker" or "defender", got an object'),
+    "zone-x-400-digits": ("deployments", "deployment toy-map.zones[0].position.x: expected a "
+                          "number of at most 1,000,000 in size, got a number of 401 digits"),
+    "parent-area-array": ("layouts", f"layout {LAYOUT}.pieces[1].parent_area_id: expected the "
+                          "id of a piece of this layout (a string), got an array"),
 }
 UNITS = {
     "units-not-utf8": "not UTF-8 text (byte 0x9c at offset 213); save the file as UTF-8",

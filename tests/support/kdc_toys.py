@@ -236,7 +236,7 @@ HOSTILE: dict[str, tuple[str, Callable[[Data], None]]] = {
     "deployments-not-utf8": ("deployments", _raw("deployments", json.dumps(
         deployments()).encode().replace(b"Toy map", LATIN1))),
     "units-not-utf8": ("units", _csv_text(lambda t: t.replace("Trooper", "S\x9curs")
-                                          .encode("latin-1"))),  # type: ignore[arg-type,return-value]
+                                          .encode("latin-1", "replace"))),  # type: ignore[arg-type,return-value]
     "footprint-1e308": ("layouts", _set("layouts.0.pieces.4.footprint",
                                         {"type": "polygon", "points": [
                                             _pt(0, 0), _pt(1e308, 0), _pt(1e308, 1e308)]})),
@@ -267,6 +267,12 @@ HOSTILE: dict[str, tuple[str, Callable[[Data], None]]] = {
     "units-W-zero": ("units", _row(W="0")),
     "units-base-huge": ("units", _row(base_diameter_mm="20000")),
     "units-count-huge": ("units", _row(model_max="100000000")),
+    # found by the 100,000-input fuzz run: tracebacks
+    "zone-player-array": ("deployments", _set("deployments.0.zones.0.player", ["attacker"])),
+    "zone-player-object": ("deployments", _set("deployments.0.zones.1.player", {"a": 1})),
+    "zone-x-400-digits": ("deployments", _set("deployments.0.zones.0.position",
+                                              {"x": 10**400, "y": 0})),
+    "parent-area-array": ("layouts", _set("layouts.0.pieces.1.parent_area_id", ["a1"])),
 }
 """Every hostile change of issue 28 to the toy data, by name."""
 
