@@ -472,6 +472,12 @@ class App:
     def commit(self) -> None:
         """Enter: commit the selected unit's move (an emergency disembark: send it), asking
         first when that rolls dice (hazards)."""
+        if self.group is None and self.state.battle.selection is None:
+            # nothing to commit (an Enter after a dialog closed, say): no refusal to file
+            self.message = ("Nothing to commit: click a unit and a move type first; "
+                            f"Space: {turn.next_label(self.state)}.")
+            self.dirty = True
+            return
         action = self.group.action() if self.group is not None else {"do": "commit"}
         if self.dice_first(action, ("commit",)):
             self.apply(action)
@@ -1302,7 +1308,7 @@ class App:
         self._unit_labels = render.draw_models(
             base, st, vp, hidden=hidden, selected_unit=focus, outlined=outlined, badges=badges,
             picked=frozenset(c.picked) | chosen, label_bounds=board,
-            taken=[p.box for _, p in self._mark_labels.placed])
+            taken=[p.box for _, p in self._mark_labels.placed] + self._handle_boxes(vp))
         if self.engagement:
             enemy = self._enemy_of(focus)
             if enemy is not None:
@@ -1473,6 +1479,17 @@ class App:
                                                reform=bt.can_reform(st), hover=bt.hover))
         return rects
 
+    def _handle_boxes(self, vp: Any) -> list[tuple[float, float, float, float]]:
+        """The screen boxes of the selected block's handles (what a player grabs: no label
+        sits on them)."""
+        bt = self.ctrl.blocks
+        block = bt.selected(self.ctrl.state) if bt is not None else None
+        if block is None:
+            return []
+        geom = self.rules.block_geom(block)
+        return [(px - 12, py - 12, 24, 24) for px, py in
+                (vp.to_px(*q) for q in handle_points(geom, vp.scale).values())]
+
     def _block_label(self, vp: Any, geom: Any, label: str, clamped: bool, *,
                      bad: bool) -> pygame.Rect:
         """The live figures of a manoeuvre by its ghost (why it is not legal goes in the status
@@ -1491,7 +1508,7 @@ class App:
 
     def block_label_place(self, vp: Any, geom: Any, text: str) -> Placed:
         """Where a block's readout ``text`` goes: above the block when there is room, inside
-        the board, off the block and its handles."""
+        the board, off the block, its handles, the other blocks and the unit labels."""
         minx, miny, maxx, maxy = geom.polygon.bounds
         board = self.board_rect()
         f = render.font(15, bold=True)
@@ -1500,6 +1517,8 @@ class App:
         avoid = [(x0, y0, x1 - x0, y1 - y0)]
         avoid += [(px - 12, py - 12, 24, 24) for px, py in
                   (vp.to_px(*q) for q in handle_points(geom, vp.scale).values())]
+        avoid += self._handle_boxes(vp) + render.model_boxes(self.ctrl.state, vp)
+        avoid += self._unit_labels
         (p,) = place_labels([(vp.to_px((minx + maxx) / 2, miny), (w, h))],
                             (board.x, board.y, board.w, board.h), avoid)
         return p

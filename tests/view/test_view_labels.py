@@ -125,3 +125,35 @@ def test_a_block_readout_stays_inside_the_board_and_off_its_handles(app_factory)
         (x0, y0), (x1, y1) = vp.to_px(minx, miny), vp.to_px(maxx, maxy)
         assert not boxes_overlap(p.box, (x0, y0, x1 - x0, y1 - y0))
         app._block_label(vp, geom, 'forward 3.20" / 8"', False, bad=False)  # draws
+
+
+def test_a_block_readout_keeps_off_the_enemy_it_moves_towards(app_factory) -> None:  # type: ignore[no-untyped-def]
+    """The spearmen advancing on the warband: the readout above the ghost would sit on the
+    warband; it goes elsewhere, off every block and unit label."""
+    from dataclasses import replace
+
+    st = load_scenario(shipped("t9a-lines.toml"))
+    spear = st.unit("spearmen")
+    app = app_factory(st)
+    app.step()
+    vp = app.ctrl.viewport
+    geom = replace(spear, at=(spear.at[0], spear.at[1] - 3.6)).geom  # 1" short of the warband
+    p = app.block_label_place(vp, geom, 'forward 3.60" / 4"')
+    board = app.board_rect()
+    assert inside(p.box, (board.x, board.y, board.w, board.h))
+    for b in render.model_boxes(app.state, vp) + app._unit_labels:
+        assert not boxes_overlap(p.box, b), (p.box, b)
+
+
+def test_no_unit_label_on_the_selected_blocks_handles(app_factory) -> None:  # type: ignore[no-untyped-def]
+    """A block's label sits above its front edge, where the corner handles are: once the block is
+    selected the label goes elsewhere, the handles stay free to grab."""
+    st = load_scenario(shipped("t9a-lines.toml"))
+    app = app_factory(st)
+    while app.state.battle.step != "move-units":
+        app.apply({"do": "next"})
+    app.apply({"do": "select", "unit": "spearmen", "move": "advance"})
+    app.step()
+    handles = app._handle_boxes(app.ctrl.viewport)
+    assert handles
+    assert not [(b, h) for b in app._unit_labels for h in handles if boxes_overlap(b, h)]

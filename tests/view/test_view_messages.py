@@ -142,3 +142,12 @@ def test_a_unit_clicked_is_offered_only_what_it_may_do_now(demo) -> None:  # typ
     assert demo.message.startswith("Hormagaunts (Blue): ") and "belongs to" in demo.message, \
         demo.message
     assert "(or click one)" not in demo.message
+
+
+def test_enter_with_nothing_selected_files_no_refusal(demo) -> None:  # type: ignore[no-untyped-def]
+    """Enter when no unit is selected (after a dialog closed, say) says what to do; it is not a
+    refusal of the rules listed in the Refusals tab."""
+    key(demo, pygame.K_RETURN)
+    assert demo.message.startswith("Nothing to commit: click a unit and a move type first"), \
+        demo.message
+    assert not demo.refusal_groups() and demo.tab != "refusals"

@@ -580,7 +580,7 @@ def _select(state: GameState, action: Mapping[str, Any], dice: Dice) -> Result:
     if move not in MOVES:
         raise UserError(f"select: field 'move' must be one of {', '.join(MOVES)}")
     if state.battle.step != "move-units":
-        return state, False, ["units are selected in the move-units step of the Movement "
+        return state, False, ["units are selected in the Move Units step of the Movement "
                               "phase"], []
     if state.battle.selection is not None:
         return state, False, [f"unit {ident(state.battle.selection.unit)} is still selected: "
