@@ -62,6 +62,7 @@ STAND_IN_HULL = ("reserves-and-transport.toml", "rh1")
 the shipped scenario (about 4.5" x 7")."""
 
 FALLBACKS: tuple[tuple[str, str], ...] = (
+    ("TITANIC", "oval 170x109mm"),
     ("VEHICLE", "hull"),
     ("MONSTER", "60mm"),
     ("MOUNTED", "oval 75x42mm"),
@@ -69,8 +70,10 @@ FALLBACKS: tuple[tuple[str, str], ...] = (
 )
 """The stated fallback of a model whose data has no base or a flying base without a size, by
 the first of the unit's keywords found (``"hull"``: :data:`STAND_IN_HULL`; ``""``: any other
-unit). 60 mm is the commonest sized base of the data's MONSTER units, 75x42 mm a bike's
-oval, 32 mm an infantryman's."""
+unit); a hull or ``unique`` draft without a size takes the TITANIC fallback for a TITANIC
+unit, else the stand-in hull. 170x109 mm is the commonest sized base of the data's TITANIC
+units (31 of 38 in 1.4.5: the Knights' oval), 60 mm that of its MONSTER units, 75x42 mm a
+bike's oval, 32 mm an infantryman's."""
 STAND_IN_NAME = "Rhino hull (stand-in)"
 
 
@@ -194,11 +197,12 @@ def _stand_in() -> tuple[tuple[float, float], ...]:
 def _fallback(keywords: Sequence[str], why: str, *, hull: bool = False) -> Base:
     upper = {k.upper() for k in keywords}
     for keyword, spec in FALLBACKS:
-        if hull or not keyword or keyword in upper:
-            if hull or spec == "hull":
+        if not keyword or keyword in upper or (hull and spec == "hull"):
+            if spec == "hull":
                 return Base("hull", _stand_in(), "fallback",
                             f"{why}; the shipped Rhino's hull stands in")
-            return Base(spec, None, "fallback", f"{why}; the base {spec} stands in")
+            what = f"the {keyword} fallback base {spec}" if keyword else f"the base {spec}"
+            return Base(spec, None, "fallback", f"{why}; {what} stands in")
     raise AssertionError("FALLBACKS ends with a catch-all")
 
 

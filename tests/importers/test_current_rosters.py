@@ -137,6 +137,25 @@ def test_an_oval_takes_its_long_axis_along_the_facing_and_drafts_are_said() -> N
     assert b.spec == "hull" and b.source == "fallback" and "stands in" in (b.note or "")
 
 
+def test_a_titanic_draft_hull_stands_in_on_the_knights_oval_not_a_rhino() -> None:
+    """A Baneblade (a TITANIC VEHICLE whose hull the data marks draft, without a size) takes
+    the commonest sized TITANIC base of the data, the Knights' oval, said in its warning; a
+    Rhino (a draft hull, not TITANIC) the stand-in hull."""
+    bane = unit_record("baneblade", "astra-militarum")
+    assert bane is not None and (bane.get("base_size_mm") or {}).get("draft")
+    b = row_base(bane, None)
+    assert (b.spec, b.source) == ("oval 170x109mm", "fallback")
+    assert b.note == ("the data's base is a hull without a size; the TITANIC fallback base "
+                      "oval 170x109mm stands in")
+    titanic = [base_of(u.get("base_size_mm"), keywords=u.get("keywords") or [])
+               for u in dataset.raw()["units"]
+               if "TITANIC" in {k.upper() for k in u.get("keywords") or []}]
+    sized = [x.spec for x in titanic if x.source == "data"]
+    assert max(set(sized), key=sized.count) == "oval 170x109mm"
+    rhino = unit_record("rhino", "adeptus-astartes")
+    assert rhino is not None and row_base(rhino, None).key == "Rhino hull (stand-in)"
+
+
 def test_the_traced_falcon_hull_is_never_smaller_and_fits_the_format() -> None:
     b = base_of({"shape": "flying-base", "size": "large", "width": 120, "length": 92,
                  "draft": True}, unit_id="falcon")
@@ -171,6 +190,7 @@ def test_the_catalogue_counts_every_distinct_base_traced_hulls_included() -> Non
     by = {e["name"]: e for e in cat}
     assert by["Falcon hull"]["units"] == 1 and by["Falcon hull"]["sources"] == {"traced": 1}
     assert by["oval 120x92mm"]["sources"].get("draft", 0) > 0
+    assert set(by["oval 170x109mm"]["sources"]) == {"data", "fallback"}  # TITANIC stand-ins
     # every unit of the data is counted at least once
     assert sum(e["units"] for e in cat) >= len(dataset.raw()["units"])
     assert [e["units"] for e in cat] == sorted((e["units"] for e in cat), reverse=True)
