@@ -14,15 +14,14 @@ from hypothesis import strategies as st
 
 from tabletop.cli import main
 from tabletop.errors import UserError
-from tabletop.scenario.io import (
+from tabletop.scenario.bounds import (
     MAX_BYTES,
     MAX_ITEMS,
     MAX_TOML_BYTES,
     MAX_TOML_LINE,
     MAX_TOML_LINES,
-    load_scenario,
-    loads_scenario,
 )
+from tabletop.scenario.io import load_scenario, loads_scenario
 
 BASE_HELP = 'write "32mm", "oval 60x35mm", "rect 25x50mm" or "hull"'
 R = 0.5 * 32 / 25.4  # radius of a 32mm base
