@@ -73,8 +73,12 @@ class NativeCoreHook(BuildHookInterface):  # type: ignore[type-arg]
             return
         target = Path(self.root) / "tabletop" / f"native{sysconfig.get_config_var('EXT_SUFFIX')}"
         if version == "editable":
-            # the editable package is imported from the source tree: the module goes there
-            shutil.copyfile(built, target)
+            # the editable package is imported from the source tree: the module goes there,
+            # by a rename (a process that has the old module loaded keeps it; overwriting the
+            # file in place crashed such processes)
+            part = target.with_name(f".{target.name}.{os.getpid()}.part")
+            shutil.copyfile(built, part)
+            os.replace(part, target)
         else:
             build_data["force_include"][str(built)] = f"tabletop/{target.name}"
         build_data["pure_python"] = False
@@ -84,7 +88,11 @@ class NativeCoreHook(BuildHookInterface):  # type: ignore[type-arg]
     def _maturin(self) -> Path:
         """Build the crate's wheel with maturin and take its extension module out of it."""
         out = Path(tempfile.mkdtemp(prefix="tabletop-native-"))
-        cmd = [sys.executable, "-m", "maturin", "build", "--release", "--quiet",
+        # the maturin of the build environment (pip puts its scripts on PATH; `python -m
+        # maturin` looks only in the interpreter's own scripts and missed it there)
+        exe = shutil.which("maturin")
+        run = [exe] if exe else [sys.executable, "-m", "maturin"]
+        cmd = [*run, "build", "--release", "--quiet",
                "--manifest-path", str(Path(self.root) / CRATE / "Cargo.toml"),
                "--features", "python", "--interpreter", sys.executable, "--out", str(out)]
         subprocess.run(cmd, check=True, stdout=sys.stderr)

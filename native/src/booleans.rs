@@ -142,6 +142,34 @@ pub fn overlay(grid: &Grid, subject: &[Poly], clip: &[Poly], op: Op) -> Result<V
     Ok(out)
 }
 
+/// The union of many polygons that overlap a lot (the stars of one geodesic disk): unions of
+/// a few neighbours first, then of those, pairwise (a cascaded union: each step sees the
+/// outlines of the unions below it, not every edge of every star crossing every other's).
+pub fn union_all(grid: &Grid, polys: Vec<Poly>) -> Result<Vec<Poly>, Refused> {
+    const LEAF: usize = 8;
+    if polys.len() <= LEAF {
+        return overlay(grid, &polys, &[], Op::Union);
+    }
+    let mut level: Vec<Vec<Poly>> = Vec::with_capacity(polys.len() / LEAF + 1);
+    let mut it = polys.into_iter().peekable();
+    while it.peek().is_some() {
+        let chunk: Vec<Poly> = it.by_ref().take(LEAF).collect();
+        level.push(overlay(grid, &chunk, &[], Op::Union)?);
+    }
+    while level.len() > 1 {
+        let mut next = Vec::with_capacity(level.len() / 2 + 1);
+        let mut it = level.into_iter();
+        while let Some(a) = it.next() {
+            match it.next() {
+                Some(b) => next.push(overlay(grid, &a, &b, Op::Union)?),
+                None => next.push(a),
+            }
+        }
+        level = next;
+    }
+    Ok(level.pop().unwrap_or_default())
+}
+
 /// Twice the signed area of an integer ring (positive: counter-clockwise).
 fn signed_area_int(r: &[Point64]) -> i128 {
     let n = r.len();
@@ -168,6 +196,38 @@ pub fn ring_area(r: &[Pt]) -> f64 {
 /// Area of a set of polygons (exteriors minus holes).
 pub fn area(polys: &[Poly]) -> f64 {
     polys.iter().map(|p| p.iter().map(|r| ring_area(r)).sum::<f64>()).sum()
+}
+
+/// The bounding box `(x0, y0, x1, y1)` of a set of polygons (inverted when empty).
+pub fn bounds(polys: &[Poly]) -> [f64; 4] {
+    let mut b = [f64::INFINITY, f64::INFINITY, -f64::INFINITY, -f64::INFINITY];
+    for q in polys.iter().flat_map(|p| p.first()).flatten() {
+        b = [b[0].min(q[0]), b[1].min(q[1]), b[2].max(q[0]), b[3].max(q[1])];
+    }
+    b
+}
+
+/// Whether two boxes `(x0, y0, x1, y1)` meet.
+#[inline]
+pub fn boxes_meet(a: [f64; 4], b: [f64; 4]) -> bool {
+    a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3]
+}
+
+/// Whether `p` lies inside the polygon (its exterior, not in a hole; even-odd crossings).
+pub fn contains(poly: &Poly, p: Pt) -> bool {
+    let mut inside = false;
+    for ring in poly {
+        let n = ring.len();
+        for i in 0..n {
+            let (a, b) = (ring[i], ring[(i + 1) % n]);
+            if (a[1] > p[1]) != (b[1] > p[1])
+                && p[0] < a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0])
+            {
+                inside = !inside;
+            }
+        }
+    }
+    inside
 }
 
 #[cfg(test)]

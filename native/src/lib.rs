@@ -4,7 +4,12 @@
 //! feature (`py` module), which maturin builds into `tabletop.native`.
 pub mod booleans;
 pub mod limits;
-pub mod region;
+pub mod minkowski;
+pub mod pickup;
+pub mod rays;
+pub mod search;
+pub mod visibility;
+pub mod wedges;
 
 #[cfg(feature = "python")]
 mod py;

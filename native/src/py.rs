@@ -10,9 +10,12 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArra
 use pyo3::create_exception;
 use pyo3::prelude::*;
 
-use crate::booleans::{self, Grid, Op, Poly};
-use crate::region;
+use crate::booleans::{self, Grid, Op, Poly, Pt};
 use crate::limits::Refused;
+use crate::minkowski::circumscribed;
+use crate::pickup::{pickup as run_pickup, Ask, Map};
+use crate::rays;
+use crate::visibility::{Corners, Pieces};
 
 create_exception!(
     tabletop.native,
@@ -154,7 +157,7 @@ fn overlay<'py>(
 /// union on the left) and the box.
 #[pyclass(frozen, module = "tabletop.native")]
 struct Outline {
-    inner: region::Outline,
+    inner: rays::Outline,
 }
 
 #[pymethods]
@@ -173,7 +176,7 @@ impl Outline {
         }
         let edges: Vec<[f64; 4]> =
             (0..a.nrows()).map(|k| [a[[k, 0]], a[[k, 1]], b[[k, 0]], b[[k, 1]]]).collect();
-        let inner = guarded(py, "Outline", move || region::Outline::new(&edges, bounds))?;
+        let inner = guarded(py, "Outline", move || rays::Outline::new(&edges, bounds))?;
         Ok(Outline { inner })
     }
 
@@ -235,8 +238,8 @@ fn swept_region<'py>(
     {
         return Err(NativeError::new_err("swept_region: the wedge arrays differ in length"));
     }
-    let wedges: Vec<region::Wedge> = (0..n)
-        .map(|k| region::Wedge {
+    let wedges: Vec<rays::Wedge> = (0..n)
+        .map(|k| rays::Wedge {
             apex: [ap[[k, 0]], ap[[k, 1]]],
             radius: r[k],
             start: s0[k],
@@ -250,9 +253,151 @@ fn swept_region<'py>(
     let ex = exclude.map(|e| e.polys.as_slice());
     let out = guarded(py, "swept_region", move || {
         let grid = Grid::for_box(o.bounds(), 1.0)?;
-        region::region(o, &wedges, ex, &grid)
+        rays::region(o, &wedges, ex, &grid)
     })?;
     write_polys(py, &out)
+}
+
+fn points(a: &PyReadonlyArray2<'_, f64>, what: &str) -> Result<Vec<Pt>, Refused> {
+    let a = a.as_array();
+    if a.ncols() != 2 {
+        return Err(Refused(format!("{what} must be an (n, 2) array")));
+    }
+    Ok((0..a.nrows()).map(|k| [a[[k, 0]], a[[k, 1]]]).collect())
+}
+
+type RaggedIn<'py> = (PyReadonlyArray2<'py, f64>, PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i64>);
+
+/// The obstacles of one map for a translating mover (built once per map and corner graph):
+/// the outline's directed edges `a -> b`, the box, the convex pieces (shapely's ragged layout:
+/// one ring a polygon), the corners with their ring neighbours and pieces, and the corner
+/// graph in compressed rows (`ptr`, `nbr`, `w`) holding every edge up to `cap`.
+#[pyclass(frozen, module = "tabletop.native")]
+struct ReachCore {
+    map: Map,
+    rings: Vec<Poly>,
+}
+
+#[pymethods]
+impl ReachCore {
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        a: PyReadonlyArray2<'_, f64>,
+        b: PyReadonlyArray2<'_, f64>,
+        bounds: [f64; 4],
+        pieces: RaggedIn<'_>,
+        corners: (PyReadonlyArray2<'_, f64>, PyReadonlyArray2<'_, f64>, PyReadonlyArray2<'_, f64>,
+                  PyReadonlyArray1<'_, i64>),
+        graph: (PyReadonlyArray1<'_, i64>, PyReadonlyArray1<'_, i64>, PyReadonlyArray1<'_, f64>),
+        cap: f64,
+    ) -> PyResult<Self> {
+        let err = |e: Refused| NativeError::new_err(format!("ReachCore: {}", e.0));
+        let (a, b) = (points(&a, "a").map_err(err)?, points(&b, "b").map_err(err)?);
+        if a.len() != b.len() {
+            return Err(NativeError::new_err("ReachCore: a and b differ in length"));
+        }
+        let edges: Vec<[f64; 4]> = a.iter().zip(&b).map(|(p, q)| [p[0], p[1], q[0], q[1]]).collect();
+        let rings = read_polys(&pieces.0, &pieces.1, &pieces.2).map_err(err)?;
+        let at = points(&corners.0, "corners").map_err(err)?;
+        let prev = points(&corners.1, "prev").map_err(err)?;
+        let next = points(&corners.2, "next").map_err(err)?;
+        let owner = corners.3.as_array().to_vec();
+        if prev.len() != at.len() || next.len() != at.len() || owner.len() != at.len() {
+            return Err(NativeError::new_err("ReachCore: the corner arrays differ in length"));
+        }
+        let ptr: Vec<usize> = graph.0.as_array().iter().map(|&v| v.max(0) as usize).collect();
+        let nbr: Vec<u32> = graph.1.as_array().iter().map(|&v| v.clamp(0, u32::MAX as i64) as u32).collect();
+        let w = graph.2.as_array().to_vec();
+        let map = guarded(py, "ReachCore", move || {
+            let outline = rays::Outline::new(&edges, bounds)?;
+            let ring_list: Vec<Vec<Pt>> = rings.iter().filter_map(|p| p.first().cloned()).collect();
+            let pieces = Pieces::new(&ring_list)?;
+            let mut c = Corners::new(at, prev, next, owner)?;
+            c.set_graph(ptr, nbr, w, cap)?;
+            Ok((Map::new(outline, pieces, c), rings))
+        })?;
+        Ok(ReachCore { map: map.0, rings: map.1 })
+    }
+
+    /// The corner graph's reach (every edge up to this long is in it).
+    #[getter]
+    fn cap(&self) -> f64 {
+        self.map.corners.cap
+    }
+}
+
+type SearchOut<'py> = (Bound<'py, PyArray2<f64>>, Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<i64>>,
+                       Bound<'py, PyArray1<i64>>, usize);
+
+/// One pick-up (the compiled core's `pickup`): the search from `sources` ((n, 3): x, y, d0;
+/// the start first) within `distance`, its region cut to where the mover may end (minus
+/// `exclude` and the friends near it: circles (m, 3) as circumscribed polygons of
+/// `segments` vertices, and polygons), with `slack` per corner (see `ReachMap.slack`).
+/// `None` when the start stands in a piece; else the region (ragged) and the search (nodes,
+/// distances, parents, corners, how many sources).
+#[pyfunction]
+#[pyo3(signature = (core, sources, distance, bends=2, exclude=None, slack=None,
+                    circles=None, segments=128, polygons=None))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn pickup<'py>(
+    py: Python<'py>,
+    core: &ReachCore,
+    sources: PyReadonlyArray2<'py, f64>,
+    distance: f64,
+    bends: u32,
+    exclude: Option<&PolySet>,
+    slack: Option<PyReadonlyArray1<'py, f64>>,
+    circles: Option<PyReadonlyArray2<'py, f64>>,
+    segments: usize,
+    polygons: Option<&PolySet>,
+) -> PyResult<Option<(Ragged<'py>, SearchOut<'py>)>> {
+    let src = sources.as_array();
+    if src.ncols() != 3 || src.nrows() == 0 {
+        return Err(NativeError::new_err("pickup: sources must be a non-empty (n, 3) array"));
+    }
+    let src: Vec<[f64; 3]> = (0..src.nrows()).map(|k| [src[[k, 0]], src[[k, 1]], src[[k, 2]]]).collect();
+    let slack: Option<Vec<f64>> = slack.map(|s| s.as_array().to_vec());
+    if let Some(s) = &slack {
+        if s.len() != core.map.corners.len() {
+            return Err(NativeError::new_err("pickup: slack must have one value a corner"));
+        }
+    }
+    let circles: Vec<[f64; 3]> = match circles {
+        Some(c) => {
+            let c = c.as_array();
+            if c.ncols() != 3 {
+                return Err(NativeError::new_err("pickup: circles must be an (m, 3) array"));
+            }
+            (0..c.nrows()).map(|k| [c[[k, 0]], c[[k, 1]], c[[k, 2]]]).collect()
+        }
+        None => Vec::new(),
+    };
+    let ex = exclude.map(|e| e.polys.as_slice());
+    let more = polygons.map(|p| p.polys.as_slice()).unwrap_or(&[]);
+    let map = &core.map;
+    let rings = &core.rings;
+    let got = guarded(py, "pickup", move || {
+        let grid = Grid::for_box(map.bounds, 1.0)?;
+        let mut friends: Vec<Poly> = circles
+            .iter()
+            .filter(|c| c.iter().all(|v| v.is_finite()) && c[2] > 0.0)
+            .map(|c| vec![circumscribed(c[0], c[1], c[2], segments.clamp(3, 4096))])
+            .collect();
+        friends.extend_from_slice(more);
+        let ask = Ask { sources: &src, distance, bends, exclude: ex, slack: slack.as_deref(),
+                        friends: &friends };
+        run_pickup(map, &|| rings.clone(), &ask, &grid)
+    })?;
+    let Some(got) = got else { return Ok(None) };
+    let region = write_polys(py, &got.region)?;
+    let s = got.search;
+    let k = s.nodes.len();
+    let flat: Vec<f64> = s.nodes.iter().flatten().copied().collect();
+    let nodes = PyArray1::from_vec(py, flat).reshape([k, 2])?;
+    Ok(Some((region, (nodes, PyArray1::from_vec(py, s.dist), PyArray1::from_vec(py, s.parent),
+                      PyArray1::from_vec(py, s.corner), s.n_sources))))
 }
 
 /// Panic inside the core on purpose: shows that a panic reaches Python as a `NativeError`.
@@ -273,6 +418,8 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_COORDINATE", crate::limits::MAX_COORDINATE)?;
     m.add_function(wrap_pyfunction!(overlay, m)?)?;
     m.add_function(wrap_pyfunction!(swept_region, m)?)?;
+    m.add_function(wrap_pyfunction!(pickup, m)?)?;
+    m.add_class::<ReachCore>()?;
     m.add_class::<Outline>()?;
     m.add_class::<PolySet>()?;
     m.add_function(wrap_pyfunction!(selftest_panic, m)?)?;

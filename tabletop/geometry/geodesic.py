@@ -288,11 +288,42 @@ class GeodesicDisk:
         nodes = _Nodes.lay_out(rm, p, start, cut, (extra, eprev, enext), more)
         extra_adj, todo = _source_edges(rm, nodes, p, distance, cut, removed, old)
         dl, par = _dijkstra(rm, nodes, extra_adj, todo, removed, old, distance, bends)
-        self.search_state: _Search = (dict(dl), dict(par), extra_adj, nodes.start0)
+        self.search_state: _Search | None = (dict(dl), dict(par), extra_adj, nodes.start0)
         """The search's labels, parents, the sources' edges and the sources (for a search
         with more sources from the same start, :meth:`more_of`)."""
         self._label(nodes, dl, par, removed)
         self._geometry: dict[object, BaseGeometry] = {}
+
+    @classmethod
+    def of_search(cls, rm: ReachMap, p: tuple[float, float], distance: float, start: float,
+                  bends: int, found: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]
+                  ) -> GeodesicDisk:
+        """The disk of a search done elsewhere (the compiled core's,
+        :mod:`tabletop.geometry.pickup`): ``found`` is its nodes (the sources first, then the
+        reached corners in index order), distances, parents (rows, -1 for a source), each
+        node's corner (-1 for a source) and how many sources it kept. The start stands in no
+        piece (no cut), and the search cannot be carried on with more sources."""
+        nodes, dist, parent, corner, ns = found
+        self = cls.__new__(cls)
+        self.rm, self.p, self.distance = rm, p, distance
+        self._start, self.bends = start, bends
+        self.cut = StartCut()
+        self.search_state = None
+        self.n_sources = int(ns)
+        self.nodes = np.asarray(nodes, dtype=float).reshape(-1, 2)
+        self.dist = np.asarray(dist, dtype=float)
+        self.parent = np.asarray(parent, dtype=np.int64)
+        self.corner_index = np.asarray(corner, dtype=np.int64)
+        ci = np.maximum(self.corner_index, 0)
+        mine = (self.corner_index >= 0)[:, None]
+        self.prev = np.where(mine, rm.prev[ci], self.nodes) if len(rm.corners) else \
+            self.nodes.copy()
+        self.next = np.where(mine, rm.next[ci], self.nodes) if len(rm.corners) else \
+            self.nodes.copy()
+        self.owner = np.where(self.corner_index >= 0, rm.owner[ci], -1) if len(rm.corners) \
+            else np.full(len(self.nodes), -1, dtype=np.int64)
+        self._geometry = {}
+        return self
 
     def _label(self, nodes: _Nodes, dl: dict[int, float], par: dict[int, int],
                removed: set[int]) -> None:
@@ -331,7 +362,8 @@ class GeodesicDisk:
         """This search's state when ``new`` is the same search with more sources: the same
         map, start, distance and bends, and this disk's sources the first of ``more``."""
         k = self.n_sources - 1
-        if new.rm is not self.rm or new.p != self.p or new.distance != self.distance or \
+        if self.search_state is None or new.rm is not self.rm or new.p != self.p or \
+                new.distance != self.distance or \
                 new._start != self._start or new.bends != self.bends or len(more) < k:
             return None
         for i, (x, y, d0) in enumerate(more[:k], start=1):
@@ -470,6 +502,12 @@ class GeodesicDisk:
         return src, pts
 
     # -- the region ----------------------------------------------------------------------
+    def remember(self, exclude: BaseGeometry | None, exclude_key: object,
+                 region: BaseGeometry) -> None:
+        """Keep ``region`` as :meth:`region`'s answer for ``exclude`` (a region built
+        elsewhere from this disk's search: :mod:`tabletop.geometry.pickup`)."""
+        self._geometry[exclude_key if exclude is not None else None] = region
+
     def region(self, exclude: BaseGeometry | None = None, exclude_key: object = None
                ) -> BaseGeometry:
         """The geodesic disk as a polygon (inscribed arcs), minus ``exclude`` if given.

@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
@@ -270,6 +270,7 @@ class ReachMap:
         self._edge_cache: dict[tuple[float, float], tuple[float, np.ndarray, np.ndarray]] = {}
         self._free_parts: np.ndarray | None = None
         self._native_outline: object | None = None
+        self._native_core: Any = None
         self._native_excludes: dict[object, object] = {}
 
     @cached_property
@@ -591,6 +592,33 @@ class ReachMap:
                                                 np.ascontiguousarray(b, dtype=float),
                                                 tuple(float(v) for v in self.box))
         return self._native_outline
+
+    def native_core(self, core: ModuleType) -> object:
+        """This map in the compiled core (outline, pieces, corners and the corner graph as far
+        as :meth:`ensure_graph` has grown it), built once per graph."""
+        got = self._native_core
+        if got is None or got.cap != self._graph_cap:
+            a, b = self.outline()[:2] if len(self.pieces) else (np.zeros((0, 2)),) * 2
+            rings = [np.asarray(r, dtype=float) for r in self.rings]
+            sizes = np.array([len(r) + 1 for r in rings], dtype=np.int64)
+            coords = np.concatenate([np.concatenate([r, r[:1]]) for r in rings]) if rings \
+                else np.zeros((0, 2))
+            ring_starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+            poly_starts = np.arange(len(rings) + 1, dtype=np.int64)
+            got = core.ReachCore(
+                np.ascontiguousarray(a, dtype=float), np.ascontiguousarray(b, dtype=float),
+                tuple(float(v) for v in self.box),
+                (np.ascontiguousarray(coords, dtype=float), ring_starts, poly_starts),
+                (np.ascontiguousarray(self.corners, dtype=float),
+                 np.ascontiguousarray(self.prev, dtype=float),
+                 np.ascontiguousarray(self.next, dtype=float),
+                 np.ascontiguousarray(self.owner, dtype=np.int64)),
+                (np.ascontiguousarray(self._adj_ptr, dtype=np.int64),
+                 np.ascontiguousarray(self._adj_nbr, dtype=np.int64),
+                 np.ascontiguousarray(self._adj_w, dtype=float)),
+                float(self._graph_cap))
+            self._native_core = got
+        return got
 
     def native_exclude(self, core: ModuleType, exclude: BaseGeometry, key: object) -> object:
         """``exclude`` cut to the box (widened by 0.1") in the compiled core; kept under

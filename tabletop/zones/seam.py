@@ -5,10 +5,11 @@
 is built, else Python). ``python`` is the reference implementation of
 :func:`~tabletop.zones.zone_of` (:mod:`tabletop.zones.build`), whose costliest step, a disk's
 region, already asks the compiled core where it is chosen (:mod:`tabletop.geometry.wedges`);
-a whole implementation of it (the compiled core's) registers itself with :func:`register`
-under its engine's name, and an engine chosen without one is answered by the Python
-implementation. Every implementation answers the same :class:`~tabletop.zones.query.MoveQuery`
-with a :class:`~tabletop.zones.zone.Zone`.
+the compiled core's implementation (:mod:`tabletop.zones.native`) is registered under
+``native``; another registers itself with :func:`register` under its engine's name, and an
+engine chosen without one is answered by the Python implementation. Every implementation
+answers the same :class:`~tabletop.zones.query.MoveQuery` with a
+:class:`~tabletop.zones.zone.Zone`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tabletop.geometry.engine import engine_name
-from tabletop.zones import build
+from tabletop.zones import build, native
 from tabletop.zones.query import MoveQuery
 from tabletop.zones.zone import Zone
 
@@ -35,6 +36,8 @@ class Engine:
 
 _ENGINES: dict[str, Engine] = {
     "python": Engine("python", build.zone_of, build.clear_caches),
+    # the compiled core's (tabletop.zones.native): a round mover's pick-up in one call
+    "native": Engine("native", native.zone_of, build.clear_caches),
 }
 
 

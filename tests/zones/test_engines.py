@@ -131,3 +131,16 @@ def _random_board(seed: int, base: object) -> GameState:
 @pytest.mark.parametrize("name", list(BASES))
 def test_random_boards_with_every_base_have_one_answer(name: str, seed: int) -> None:
     _compare(_random_board(seed, BASES[name]), "mv", "normal")
+
+
+def test_a_round_pickup_is_one_call_of_the_core() -> None:
+    """The native engine answers a round mover from the core's search (the Python engine's
+    search state is absent), so the comparisons above compare two implementations."""
+    state = _random_board(0, BASES["round-32mm"])
+    with _engine("native"):
+        assert zones.engine().name == "native"
+        got = legal_zone(state, "mv", "normal")
+        assert got.disk is not None and got.disk.search_state is None
+    with _engine("python"):
+        ref = legal_zone(state, "mv", "normal")
+        assert ref.disk is not None and ref.disk.search_state is not None

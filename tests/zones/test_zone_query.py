@@ -132,9 +132,12 @@ def test_a_bad_step_is_refused_by_the_query() -> None:
 
 
 def test_one_seam_picks_the_implementation(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tabletop.geometry.engine import engine_name
     from tabletop.zones import seam
 
-    assert seam.engine().name == "python"  # the reference, unless another is registered
+    # the engine chosen (TABLETOP_ENGINE, else native where built): both are registered
+    assert seam.engine().name == engine_name()
+    assert [e.name for e in seam.engines()] == ["python", "native"]
     calls: list[MoveQuery] = []
 
     def fake(q: MoveQuery) -> zones.Zone:

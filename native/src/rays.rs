@@ -10,7 +10,7 @@
 //! region. The battlefield's box is cast against like the obstacles (its edges face inwards), so
 //! every star lies in the box. The region is the union of the stars, minus the excluded set.
 
-use crate::booleans::{overlay, Grid, Op, Poly, Pt, Ring};
+use crate::booleans::{overlay, union_all, Grid, Op, Poly, Pt, Ring};
 use crate::limits::{check, Refused, MAX_RINGS, MAX_VERTICES};
 
 /// Largest chord sag of the inscribed arcs, inches (the Python engine's `ARC_TOLERANCE`).
@@ -351,7 +351,9 @@ pub fn star(o: &Outline, w: &Wedge, s: &mut Scratch) -> Ring {
         s.rays.push(e + RAY_EPS);
     }
     for r in s.rays.iter_mut() {
-        *r = if w.full { wrap(*r) } else { r.clamp(RAY_EPS, span - RAY_EPS) };
+        // max then min, as the Python engine does (a wedge narrower than 2 RAY_EPS is a line at
+        // span - RAY_EPS; `clamp` would panic there)
+        *r = if w.full { wrap(*r) } else { r.max(RAY_EPS).min(span - RAY_EPS) };
     }
     s.rays.sort_unstable_by(|a, b| a.total_cmp(b));
     s.rays.dedup();
@@ -448,6 +450,35 @@ pub fn star(o: &Outline, w: &Wedge, s: &mut Scratch) -> Ring {
     out
 }
 
+/// Each wedge's star (empty for a wedge of no radius).
+pub fn stars(o: &Outline, wedges: &[Wedge]) -> Result<Vec<Ring>, Refused> {
+    check("wedges", wedges.len(), MAX_RINGS)?;
+    let mut s = Scratch::default();
+    let mut out: Vec<Ring> = Vec::with_capacity(wedges.len());
+    let mut total = 0usize;
+    for w in wedges {
+        if !(w.radius > 0.0) || !w.apex[0].is_finite() || !w.apex[1].is_finite() {
+            out.push(Vec::new());
+            continue;
+        }
+        let ring = star(o, w, &mut s);
+        total += ring.len();
+        check("star vertices", total, MAX_VERTICES)?;
+        out.push(ring);
+    }
+    Ok(out)
+}
+
+/// The union of the wedges' stars, as polygons on `grid`.
+pub fn union_of_stars(o: &Outline, wedges: &[Wedge], grid: &Grid) -> Result<Vec<Poly>, Refused> {
+    let rings: Vec<Poly> = stars(o, wedges)?.into_iter().filter(|r| r.len() >= 3)
+        .map(|r| vec![r]).collect();
+    if rings.is_empty() {
+        return Ok(Vec::new());
+    }
+    union_all(grid, rings)
+}
+
 /// The union of the wedges' stars minus `exclude`, as polygons on `grid`.
 pub fn region(
     o: &Outline,
@@ -455,25 +486,7 @@ pub fn region(
     exclude: Option<&[Poly]>,
     grid: &Grid,
 ) -> Result<Vec<Poly>, Refused> {
-    check("wedges", wedges.len(), MAX_RINGS)?;
-    let mut s = Scratch::default();
-    let mut stars: Vec<Poly> = Vec::with_capacity(wedges.len());
-    let mut total = 0usize;
-    for w in wedges {
-        if !(w.radius > 0.0) || !w.apex[0].is_finite() || !w.apex[1].is_finite() {
-            continue;
-        }
-        let ring = star(o, w, &mut s);
-        if ring.len() >= 3 {
-            total += ring.len();
-            check("star vertices", total, MAX_VERTICES)?;
-            stars.push(vec![ring]);
-        }
-    }
-    if stars.is_empty() {
-        return Ok(Vec::new());
-    }
-    let union = overlay(grid, &stars, &[], Op::Union)?;
+    let union = union_of_stars(o, wedges, grid)?;
     match exclude {
         Some(ex) if !ex.is_empty() && !union.is_empty() => {
             overlay(grid, &union, ex, Op::Difference)
@@ -567,6 +580,25 @@ mod tests {
         assert_eq!(r.len(), 3, "{r:?}");
         assert_eq!(r[2], [10.47929771, 17.0815083]);
         assert!((crate::booleans::ring_area(&r).abs() - 5.1168e-6).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_wedge_narrower_than_two_ray_gaps_does_not_panic() {
+        // a sweep of 6.4e-10 rad (an Outrider's million-inch move): its rays cannot stay
+        // RAY_EPS inside both sides; they lie on one line, and the star is empty or a sliver
+        let o = Outline::new(&square_edges(12.0, 9.0, 13.0, 11.0), [0.0, 0.0, 40.0, 40.0])
+            .unwrap();
+        let w = Wedge {
+            apex: [12.0, 9.0],
+            radius: 2.0,
+            start: 0.5,
+            sweep: -6.353879891942197e-10,
+            full: false,
+            prev: [12.0, 11.0],
+            next: [13.0, 9.0],
+        };
+        let r = star(&o, &w, &mut Scratch::default());
+        assert!(crate::booleans::ring_area(&r).abs() < 1e-9, "{r:?}");
     }
 
     #[test]

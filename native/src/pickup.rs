@@ -1,0 +1,179 @@
+//! One pick-up of a mover that translates (a round base, or one facing layer of a turning
+//! one) in one call: the search from its sources, the wedges, their rays, the union, and the
+//! cut to where it may end (the excluded set and the friends' regions near the union).
+//! The Python engine does the same in `tabletop.geometry.geodesic` and `wedges` (the reference).
+
+use std::sync::OnceLock;
+
+use crate::booleans::{bounds, boxes_meet, contains, overlay, union_all, Grid, Op, Poly};
+use crate::limits::Refused;
+use crate::rays::{stars, Outline};
+use crate::search::{search, stands_in_piece, Search};
+use crate::visibility::{Corners, Pieces, Stamp};
+use crate::wedges::{merge_runs, reaches_past_the_box, wedges};
+
+/// The obstacles of one map for a translating mover: their outline (rays), their convex pieces
+/// (blocking), their corners and graph (searches), the box.
+pub struct Map {
+    pub outline: Outline,
+    pub pieces: Pieces,
+    pub corners: Corners,
+    pub bounds: [f64; 4],
+    free: OnceLock<Result<Vec<Poly>, Refused>>,
+}
+
+impl Map {
+    pub fn new(outline: Outline, pieces: Pieces, corners: Corners) -> Map {
+        let bounds = outline.bounds();
+        Map { outline, pieces, corners, bounds, free: OnceLock::new() }
+    }
+
+    /// The free space's parts: the box minus the pieces (built once).
+    fn free_parts(&self, rings: &dyn Fn() -> Vec<Poly>, grid: &Grid) -> Result<&Vec<Poly>, Refused> {
+        let got = self.free.get_or_init(|| {
+            let [x0, y0, x1, y1] = self.bounds;
+            let b: Poly = vec![vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]]];
+            overlay(grid, &[b], &rings(), Op::Difference)
+        });
+        got.as_ref().map_err(|e| e.clone())
+    }
+}
+
+/// A pick-up's answer: its search (for the witnesses) and its region.
+pub struct Pickup {
+    pub search: Search,
+    pub region: Vec<Poly>,
+}
+
+/// What a pick-up asks: where from, how far, and where the mover may not end.
+pub struct Ask<'a> {
+    /// `(x, y, d0)`: the start first
+    pub sources: &'a [[f64; 3]],
+    pub distance: f64,
+    pub bends: u32,
+    /// the excluded set (the end rules of the phase)
+    pub exclude: Option<&'a [Poly]>,
+    /// per corner: the radius of a disk about it inside `exclude`
+    pub slack: Option<&'a [f64]>,
+    /// more regions it may not end in (friends), taken where they meet the union
+    pub friends: &'a [Poly],
+}
+
+/// The pick-up (module docstring), or `None` when the start stands in a piece (the caller
+/// answers with the Python engine, which cuts such pieces).
+pub fn pickup(
+    map: &Map,
+    rings: &dyn Fn() -> Vec<Poly>,
+    ask: &Ask<'_>,
+    grid: &Grid,
+) -> Result<Option<Pickup>, Refused> {
+    let s0 = ask.sources.first().ok_or_else(|| Refused("no start".into()))?;
+    let mut stamp = Stamp::default();
+    if !map.pieces.is_empty() && stands_in_piece(&map.pieces, map.bounds, [s0[0], s0[1]], &mut stamp)
+    {
+        return Ok(None);
+    }
+    let s = search(&map.corners, &map.pieces, map.bounds, ask.sources, ask.distance, ask.bends)?;
+    if !(ask.distance > 0.0) {
+        return Ok(Some(Pickup { search: s, region: Vec::new() }));
+    }
+    let union = if ask.bends >= 2 && reaches_past_the_box(&s, map.bounds) {
+        // every free part that holds a source, exactly
+        let parts = map.free_parts(rings, grid)?;
+        parts
+            .iter()
+            .filter(|poly| (0..s.n_sources).any(|k| contains(poly, s.nodes[k])))
+            .cloned()
+            .collect()
+    } else {
+        let (w, rows) = wedges(&s, &map.corners, &map.pieces, map.bounds, ask.slack);
+        let stars = stars(&map.outline, &w)?;
+        // runs of wedges round one piece as one ring each (far fewer overlapping rings)
+        let (merged, used) = merge_runs(&s, &map.corners, &stars, &rows);
+        let mut rings: Vec<Poly> = merged.into_iter().map(|r| vec![r]).collect();
+        rings.extend(stars.into_iter().zip(used).filter(|(r, u)| !u && r.len() >= 3)
+            .map(|(r, _)| vec![r]));
+        union_all(grid, rings)?
+    };
+    let region = cut(&union, ask.exclude.unwrap_or(&[]), ask.friends, grid)?;
+    Ok(Some(Pickup { search: s, region }))
+}
+
+/// `union` minus the parts of `exclude` and `friends` whose boxes meet its box.
+pub fn cut(union: &[Poly], exclude: &[Poly], friends: &[Poly], grid: &Grid)
+           -> Result<Vec<Poly>, Refused> {
+    if union.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ub = bounds(union);
+    let clip: Vec<Poly> = exclude
+        .iter()
+        .chain(friends)
+        .filter(|p| boxes_meet(bounds(std::slice::from_ref(p)), ub))
+        .cloned()
+        .collect();
+    if clip.is_empty() {
+        return Ok(union.to_vec());
+    }
+    overlay(grid, union, &clip, Op::Difference)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::booleans::{area, Pt};
+
+    fn square(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<Pt> {
+        vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+    }
+
+    fn map_of(rings: &[Vec<Pt>], b: [f64; 4]) -> Map {
+        let mut edges = Vec::new();
+        let (mut at, mut pv, mut nx, mut ow) = (vec![], vec![], vec![], vec![]);
+        for (i, r) in rings.iter().enumerate() {
+            let m = r.len();
+            for k in 0..m {
+                let (p, q) = (r[k], r[(k + 1) % m]);
+                edges.push([p[0], p[1], q[0], q[1]]);
+                at.push(p);
+                pv.push(r[(k + m - 1) % m]);
+                nx.push(q);
+                ow.push(i as i64);
+            }
+        }
+        let corners = Corners::new(at, pv, nx, ow).unwrap();
+        Map::new(Outline::new(&edges, b).unwrap(), Pieces::new(rings).unwrap(), corners)
+    }
+
+    #[test]
+    fn an_open_board_is_a_disk_and_a_long_move_the_whole_box() {
+        let m = map_of(&[], [0.0, 0.0, 20.0, 20.0]);
+        let g = Grid::for_box(m.bounds, 1.0).unwrap();
+        let rings = || Vec::new();
+        let ask = Ask { sources: &[[10.0, 10.0, 0.0]], distance: 3.0, bends: 2, exclude: None,
+                        slack: None, friends: &[] };
+        let got = pickup(&m, &rings, &ask, &g).unwrap().unwrap();
+        let a = area(&got.region);
+        assert!(a < std::f64::consts::PI * 9.0 && a > 0.99 * std::f64::consts::PI * 9.0);
+        let ask = Ask { distance: 100.0, ..ask };
+        let got = pickup(&m, &rings, &ask, &g).unwrap().unwrap();
+        assert!((area(&got.region) - 400.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_start_in_a_piece_is_left_to_the_caller_and_friends_are_cut() {
+        let walls = vec![square(5.0, 5.0, 6.0, 15.0)];
+        let m = map_of(&walls, [0.0, 0.0, 20.0, 20.0]);
+        let g = Grid::for_box(m.bounds, 1.0).unwrap();
+        let rings = || walls.iter().map(|r| vec![r.clone()]).collect::<Vec<Poly>>();
+        let ask = Ask { sources: &[[5.5, 10.0, 0.0]], distance: 3.0, bends: 2, exclude: None,
+                        slack: None, friends: &[] };
+        assert!(pickup(&m, &rings, &ask, &g).unwrap().is_none());
+        let friend = vec![vec![square(2.0, 9.0, 3.0, 11.0)]];
+        let ask = Ask { sources: &[[4.0, 10.0, 0.0]], friends: &friend, ..ask };
+        let got = pickup(&m, &rings, &ask, &g).unwrap().unwrap();
+        assert!(!got.region.iter().any(|p| contains(p, [2.5, 10.0])));
+        assert!(got.region.iter().any(|p| contains(p, [3.5, 10.0])));
+        assert!(!got.region.iter().any(|p| contains(p, [7.0, 10.0])));
+    }
+}
