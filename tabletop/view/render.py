@@ -34,7 +34,7 @@ from shapely.ops import nearest_points
 from tabletop import rulesets
 from tabletop.files import atomic_write
 from tabletop.geometry.blocks import BlockGeom
-from tabletop.geometry.footprints import Footprint, parse_base, polygon_of
+from tabletop.geometry.footprints import Footprint, Round, parse_base, polygon_of
 from tabletop.geometry.passages import Passage
 from tabletop.geometry.tolerance import mm
 from tabletop.state import Block, GameState, Model, Unit
@@ -469,7 +469,9 @@ def draw_models(surface: pygame.Surface, state: GameState, vp: Viewport, *,
                 _outline(surface, base_outline_px(vp, m.base, m.at, m.facing), PICKED, 3)
         if placed and labels:
             xs = [m.at[0] for m in placed if m.at is not None]
-            ys = [m.at[1] - m.base.radius for m in placed if m.at is not None]
+            # the top of each model's outline (a hull's or an oval's radius reaches past it)
+            ys = [m.at[1] - m.base.radius if isinstance(m.base, Round) else
+                  m.footprint.bounds[1] for m in placed if m.at is not None]
             label_jobs.append((unit.name or unit.id, (sum(xs) / len(xs), min(ys)), col, unit.id))
     if labels:
         size = 12 if vp.scale < 20 else 14
