@@ -159,14 +159,18 @@ class Rules:
         schema = ruleset.actions.get("next", {})
         fields = [name for name, f in schema.items() if f.kind == "unit"]
         remove_field = next((name for name, f in schema.items() if f.kind == "models"), None)
-        if not (fields or remove_field) or state.battle.selection is not None:
+        if state.battle.selection is not None:
             return StepPreview()
         plain = ruleset.apply(state, {"do": "next"})
         if not plain.ok:
             return StepPreview()
-        rolls = tuple(dict.fromkeys((str(e["unit"]), str(e.get("what", "roll")))
-                                    for e in plain.events
-                                    if e.get("kind") == "roll" and e.get("unit")))
+        # each unit's first roll only: a later one would tell the first's result (a flee roll
+        # follows a failed rally)
+        first: dict[str, str] = {}
+        for e in plain.events:
+            if e.get("kind") == "roll" and e.get("unit"):
+                first.setdefault(str(e["unit"]), str(e.get("what", "roll")))
+        rolls = tuple(first.items())
         choices = []
         for name in fields:
             for unit in dict.fromkeys(u for u, _ in rolls):

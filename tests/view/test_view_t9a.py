@@ -426,3 +426,18 @@ def test_swift_reform_is_staged_by_enter_then_the_advance_goes_on() -> None:
     assert bt.press(res.state, front, 12.0) and bt.drag is not None
     assert bt.release(res.state, (front[0], front[1] - 2.0)) == [
         {"do": "forward", "distance": pytest.approx(2.0)}]
+
+
+def test_the_panel_names_the_rally_test_space_rolls_and_not_what_follows(app_factory,  # type: ignore[no-untyped-def]
+                                                                         monkeypatch) -> None:
+    """In the Rally Fleeing Units step the panel says Space rolls the archers' Rally test, as
+    wh40k-11e's Battle-shock step names its tests; the flee roll that a failed rally brings is
+    not named (it would tell the rally's result)."""
+    from support.view_support import panel_text
+
+    app = app_factory(lines())
+    while app.state.battle.step != "rally":
+        app.apply({"do": "next"})
+    text = panel_text(app, monkeypatch)
+    assert "On Space (dice are rolled): Rally test: archers" in text, text
+    assert "Flee distance" not in text, text
