@@ -3,7 +3,7 @@
     python benchmarks/turning_census.py [--steps default,7.5] [--moves normal,advance,fall-back]
         [--models 6] [--scenarios demo.toml,...] [--top 25]
 
-``benchmarks/fuzz.py`` draws zone queries of models that turn (``tests/hostile.py``,
+``benchmarks/fuzz.py`` draws zone queries of models that turn (``tests/support/hostile.py``,
 ``turning_queries``) at random; the slow ones are first pick-ups (every cache cold) of the few
 costly combinations, which a run of 100,000 meets by chance or not. The costly part of such an
 input is drawn from finite lists: a shipped wh40k scenario, one of its active models, the base it
@@ -39,13 +39,14 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-import hostile
 from tqdm import tqdm
 
 from tabletop import legal_zone
 from tabletop.errors import UserError
 from tabletop.state import Unit
 from tabletop.zones import clear_caches
+
+from support import hostile
 
 SLOW = 2.0
 """CPU seconds over which an input counts as slow (as in ``benchmarks/fuzz.py``)."""

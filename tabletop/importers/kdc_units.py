@@ -335,7 +335,8 @@ def _resolve(catalogue: Catalogue, army: Sequence[ArmyEntry], option: str) -> li
         if not entry.model_min <= n <= entry.model_max:
             span = str(entry.model_min) if entry.model_min == entry.model_max else \
                 f"{entry.model_min} to {entry.model_max}"
-            problems.append(f"{option}: {quote(str(entry.name))} has {span} models in "
+            models = "model" if entry.model_max == 1 else "models"
+            problems.append(f"{option}: {quote(str(entry.name))} has {span} {models} in "
                             f"{catalogue.path}, not {n}")
             continue
         profiles = model_profiles(entry, n)
