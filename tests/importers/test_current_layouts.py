@@ -58,23 +58,6 @@ def test_every_layout_imports_as_a_valid_scenario(layout_id: str) -> None:
     assert kinds <= {"area", "dense", "light"} and "area" in kinds and "dense" in kinds
 
 
-@pytest.mark.parametrize("layout_id", _ids())
-def test_fit_runs_on_every_layout_and_finds_gaps_between_walls(layout_id: str) -> None:
-    """What stops a Knight is the dense sections (walls and solid features); light walls stop
-    nobody, so none of their gaps is listed."""
-    state = battlefields.layout_state(layout_id)
-    pieces, what = blocking_pieces(state, ("VEHICLE",))
-    assert what == 'impassable terrain and dense terrain taller than 2"'
-    kinds = {t.id: t.kind for t in state.terrain}
-    assert pieces and all(kinds[pid] == "dense" for pid, _ in pieces)
-    found = passages(state.battlefield.width, state.battlefield.depth, pieces,
-                     parse_base(KNIGHT), limit=6.0)
-    between = [p for p in found if not any(side.endswith("edge") for side in p.between)]
-    assert between, layout_id
-    assert all(p.width > 0 for p in found)
-    assert any(not p.passes for p in found)
-
-
 def _resolved_walls(layout_id: str) -> list[tuple[str, float, list[tuple[float, float]], bool]]:
     """``(piece id, thickness, points, has upper floor)`` of every wall the data's resolver
     gives for the layout."""
