@@ -387,7 +387,7 @@ def plan_dataset(*, layouts: Iterable[str] | None = None,
     if bases is None:
         from tabletop.survey import current
 
-        chosen_b, source = current.catalogue(), {}
+        chosen_b = current.catalogue()
         source = current.source(chosen_b)
     else:
         chosen_b, source = _catalogue_for(bases, None)
