@@ -63,7 +63,7 @@ def _resolve(host: str, port: int, timeout: float) -> list[Any] | None:
     def lookup() -> None:
         try:
             box["found"] = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        except OSError as exc:
+        except (OSError, UnicodeError) as exc:  # (a label of over 63 characters: idna's)
             box["error"] = exc
 
     worker = threading.Thread(target=lookup, daemon=True)
@@ -110,6 +110,10 @@ def probe(address: str, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     try:
         addresses = _resolve(host, port, timeout)
+    except UnicodeError as exc:
+        raise UserError(f"{where}: not an address (the host name: {printable(str(exc))}); "
+                        "give tcp://HOST:PORT") from None
+    try:
         if addresses is None:
             raise UserError(f"{where}: no Dask scheduler answered within {timeout:g} s (the "
                             f"host name {quote(host)} did not resolve in time); {HINT}")
@@ -156,9 +160,10 @@ def connect(address: str, timeout: float) -> Any:
     try:
         client = Client(address, timeout=timeout, set_as_default=False)
     except Exception as exc:  # OSError, TimeoutError, ValueError, a comm error of Dask's
-        raise UserError(f"{where}: no Dask scheduler answered within {timeout:g} s "
-                        f"({type(exc).__name__}: {printable(str(exc))[:200]}); {HINT}"
-                        ) from None
+        what = f"no Dask scheduler answered within {timeout:g} s" \
+            if isinstance(exc, TimeoutError) else "Dask's client could not connect"
+        raise UserError(f"{where}: {what} ({type(exc).__name__}: "
+                        f"{printable(str(exc))[:200]}); {HINT}") from None
     try:
         client.wait_for_workers(1, timeout=timeout)
     except Exception as exc:

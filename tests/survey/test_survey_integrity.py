@@ -381,6 +381,26 @@ def test_a_scheduler_address_where_no_dask_answers_is_one_line_in_time(
     assert calls(ctl) == []
 
 
+def test_a_scheduler_address_that_is_no_address_is_one_line() -> None:
+    """A host name with a label of over 63 characters made the name lookup raise UnicodeError
+    (a traceback); a scheme Dask cannot use here was said to be a scheduler that did not answer
+    within the timeout, though it failed at once."""
+    pytest.importorskip("distributed", reason='the Dask tests need the cluster extra')
+    from tabletop.survey.scheduler import connect
+
+    long_host = f"tcp://{'a' * 300}:8786"
+    with pytest.raises(UserError) as info:
+        within(5, connect, long_host, 1.0)
+    line, = info.value.lines
+    assert line.startswith('--scheduler "tcp://aaaa') and "(311 characters)" in line, line
+    assert line.endswith(": not an address (the host name: encoding with 'idna' codec failed "
+                         "(UnicodeError: label too long)); give tcp://HOST:PORT"), line
+    with pytest.raises(UserError) as info:
+        within(5, connect, "inproc://x", 1.0)
+    line, = info.value.lines
+    assert line.startswith('--scheduler "inproc://x": Dask\'s client could not connect ('), line
+
+
 @pytest.mark.slow
 def test_a_scheduler_killed_mid_run_is_one_line_and_the_results_are_kept(
         tmp_path: Path, ctl: Path) -> None:
