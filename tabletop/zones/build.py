@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import math
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, ClassVar, cast
 
 import shapely
@@ -83,23 +85,29 @@ class IdentityMemo:
     lives: at most ``slots`` objects, the most recent first.
 
     Objects compared by identity (frozen, so their work never goes stale): a pick-up on the
-    same object finds it here without rebuilding or hashing anything large."""
+    same object finds it here without rebuilding or hashing anything large. An object that
+    cannot be weakly referenced (a tuple, such as the terrain of a game state, which states
+    made from one another share) is held strongly: at most ``slots`` of them."""
 
     _every: ClassVar[weakref.WeakSet[IdentityMemo]] = weakref.WeakSet()
 
     def __init__(self, slots: int) -> None:
         self.slots = slots
-        self._known: list[tuple[weakref.ref[Any], dict[object, Any]]] = []
+        self._known: list[tuple[Callable[[], Any], dict[object, Any]]] = []
         IdentityMemo._every.add(self)
 
     def of(self, obj: object) -> dict[object, Any]:
         """The memo of ``obj`` (a new, empty one the first time)."""
-        for ref, known in self._known:
-            if ref() is obj:
+        for held, known in self._known:
+            if held() is obj:
                 return known
         memo: dict[object, Any] = {}
         self._known[:] = [(r, m) for r, m in self._known if r() is not None][:self.slots - 1]
-        self._known.insert(0, (weakref.ref(obj), memo))
+        try:
+            ref: Callable[[], Any] = weakref.ref(obj)
+        except TypeError:  # a tuple: held, as the slots allow
+            ref = partial(_same, obj)
+        self._known.insert(0, (ref, memo))
         return memo
 
     def clear(self) -> None:
@@ -111,6 +119,10 @@ class IdentityMemo:
         """Forget everything every memo holds (:func:`clear_caches`)."""
         for memo in list(cls._every):
             memo.clear()
+
+
+def _same(obj: object) -> object:
+    return obj
 
 
 _BOARDS = IdentityMemo(8)
@@ -148,7 +160,7 @@ def _reach_inputs(board: Board, radius: float) -> tuple[Any, ...]:
                 polys.append(outline_of(o.footprint.placed(o.at[0], o.at[1], o.facing,
                                                            segments=PATH_SEGMENTS)))
         for t in board.path_pieces:
-            polys.append(outline_of(t.shape))
+            polys.append(t.ring)
         got = (tuple(sorted(circles)), tuple(sorted(polys)))
         memo["reach"] = got
     return (float(board.width), float(board.depth), float(radius), *got)
@@ -159,7 +171,7 @@ def _ends(board: Board, mover: Body) -> tuple[tuple[BodyKey, ...], tuple[Any, ..
     # sorted by place and facing (a cheap key; ties keep the board's order)
     enemies = tuple(sorted((body_key(o) for o in board.enemies if o.id != mover.id),
                            key=lambda k: (k[0], k[2])))
-    terrain = tuple(sorted(outline_of(t.shape) for t in board.end_pieces))
+    terrain = tuple(sorted(t.ring for t in board.end_pieces))
     return enemies, terrain
 
 

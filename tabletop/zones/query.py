@@ -98,6 +98,12 @@ class Piece:
         """The outline as a polygon (built once)."""
         return Polygon(self.outline)
 
+    @cached_property
+    def ring(self) -> tuple[tuple[float, float], ...]:
+        """The outline as the engine's caches key it: floats, the first point not repeated at
+        the end (built once)."""
+        return tuple((float(x), float(y)) for x, y in self.shape.exterior.coords[:-1])
+
 
 @dataclass(frozen=True, eq=False)
 class Board:

@@ -180,3 +180,32 @@ def test_a_ruleset_without_model_zones_says_what_it_answers() -> None:
     assert "t9a-2" in str(err.value) and "wh40k-11e" in str(err.value)
     with pytest.raises(UserError, match="t9a-2 has no legal zone of a model"):
         rulesets.of(state).move_query(state, "spearmen", "advance")
+
+
+def test_a_new_state_with_the_same_terrain_reuses_its_pieces() -> None:
+    """States made from one another share their terrain tuple: a pick-up on a new state builds
+    no terrain outline or polygon again (the window's moves, the benchmarks' cached pick-ups),
+    and a piece's ring is its outline as floats, the first point not repeated."""
+    import tabletop
+    from tabletop.rulesets.wh40k_11e.zones import move_query
+
+    state = tabletop.load_scenario("demo.toml")
+    assert state.terrain
+    model = next(m.id for _, m in state.placed_models())
+    a = move_query(state, model, "normal").board
+    b = move_query(dataclasses.replace(state), model, "normal").board
+    assert a is not b and a.path_pieces == b.path_pieces and a.end_pieces == b.end_pieces
+    assert all(p is q for p, q in zip(a.end_pieces, b.end_pieces, strict=True))
+    closed = Piece("c", ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 0.0)))
+    assert closed.ring == ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0))
+
+
+def test_an_identity_memo_holds_a_tuple_as_its_slots_allow() -> None:
+    memo = zones.IdentityMemo(2)
+    key = (1.0, 2.0)
+    memo.of(key)["x"] = 1
+    assert memo.of(key) == {"x": 1}
+    assert memo.of(tuple(float(v) for v in (1, 2))) == {}  # an equal tuple is another object
+    for k in range(3):
+        memo.of((float(k),))
+    assert memo.of(key) == {}

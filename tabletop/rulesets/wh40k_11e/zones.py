@@ -85,6 +85,9 @@ MAX_ROLL = 36
 
 _STATES = IdentityMemo(4)
 """Per game state: its boards (one per player and kind of mover) and its models as bodies."""
+_TERRAIN = IdentityMemo(4)
+"""Per tuple of terrain (shared by the states made from one another): its pieces as the engine
+sees them, so that a pick-up on a new state builds no outline or polygon again."""
 
 
 def _ours(state: GameState) -> None:
@@ -149,16 +152,34 @@ def board_of(state: GameState, player: str, *, desperate: bool = False,
         everyone = _everyone(state, player)
         path_models = tuple(o for o, big in everyone if o.enemy and not fly and not desperate
                             and not (over_small and not big))
-        path_pieces = tuple(
-            Piece(t.id, outline_of(t.shape), t.kind, _why(t.kind)) for t in state.terrain
-            if not fly and (t.kind == "impassable" or (
-                t.kind == "dense" and not crosses_dense and t.height > rulings.DENSE_LOW)))
-        end_pieces = tuple(Piece(t.id, outline_of(t.shape), t.kind) for t in state.terrain
-                           if t.kind in rulings.END_TERRAIN)
+        path_pieces, end_pieces = _pieces(state, crosses_dense, fly)
         bf = state.battlefield
         got = Board(bf.width, bf.depth, path_models, path_pieces, tuple(o for o, _ in everyone),
                     end_pieces, rulings.ENGAGEMENT_RANGE)
         memo[key] = got
+    return got  # type: ignore[no-any-return]
+
+
+def _pieces(state: GameState, crosses_dense: bool, fly: bool
+            ) -> tuple[tuple[Piece, ...], tuple[Piece, ...]]:
+    """The terrain that stops a mover's path (impassable, and dense taller than ``DENSE_LOW``
+    unless it ``crosses_dense``; none when it takes to the skies) and the terrain it may not
+    end on, as pieces (kept per tuple of terrain)."""
+    memo = _TERRAIN.of(state.terrain)
+    key = (crosses_dense, fly)
+    got = memo.get(key)
+    if got is None:
+        if "outlines" not in memo:
+            memo["outlines"] = {t.id: outline_of(t.shape) for t in state.terrain}
+        outline = memo["outlines"]
+        if "end" not in memo:
+            memo["end"] = tuple(Piece(t.id, outline[t.id], t.kind) for t in state.terrain
+                                if t.kind in rulings.END_TERRAIN)
+        path = tuple(
+            Piece(t.id, outline[t.id], t.kind, _why(t.kind)) for t in state.terrain
+            if not fly and (t.kind == "impassable" or (
+                t.kind == "dense" and not crosses_dense and t.height > rulings.DENSE_LOW)))
+        got = memo[key] = (path, memo["end"])
     return got  # type: ignore[no-any-return]
 
 
