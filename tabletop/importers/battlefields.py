@@ -51,7 +51,8 @@ from shapely.geometry import LinearRing, LineString, Polygon
 
 from tabletop.errors import UserError, quote
 from tabletop.importers import dataset
-from tabletop.importers.kdc import Affine, deployment_zones
+from tabletop.importers.kdc import deployment_zones
+from tabletop.importers.kdc_layouts import Affine
 from tabletop.importers.naming import fresh_id
 from tabletop.rulesets.wh40k_11e import NAME as WH40K
 from tabletop.state import (

@@ -45,7 +45,8 @@ from tabletop.errors import UserError, quote
 from tabletop.files import decode_utf8, read_regular
 from tabletop.geometry.footprints import parse_base
 from tabletop.importers.deployment import grid_points, inner_radius
-from tabletop.importers.kdc import MAX_FILE_BYTES, verify_state
+from tabletop.importers.kdc import verify_state
+from tabletop.importers.kdc_json import MAX_FILE_BYTES
 from tabletop.scenario.bounds import MAX_MODELS
 from tabletop.scenario.schema import MAX_BASE_MM, MAX_NUMBER
 from tabletop.state import GameState, Model, Player, Unit
@@ -207,7 +208,7 @@ def read_units(path: str | Path) -> Catalogue:
     """Read a 40kdc units CSV (one row per profile) into a :class:`Catalogue`.
 
     The file is read with the bounds of the 40kdc JSON files (a regular file of at most
-    :data:`~tabletop.importers.kdc.MAX_FILE_BYTES`, UTF-8); every row must have the header's
+    :data:`~tabletop.importers.kdc_json.MAX_FILE_BYTES`, UTF-8); every row must have the header's
     columns, every number the range the scenario format accepts (M 0 to 1,000,000, W at least
     1, OC at least 0, base sizes above 0 and at most 10,000 mm, at most
     :data:`~tabletop.scenario.bounds.MAX_MODELS` models a unit); a problem is one line naming the

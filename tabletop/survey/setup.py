@@ -3,8 +3,9 @@
 Judges set a table up with a tape from the edges. A layout of the community data names, per
 piece, the points to measure (*keystones*: a vertex of the placed outline, or one of its
 axis-aligned faces) and the edge to measure each from; :func:`keystone_marks` turns them into
-distances with the importer's own :func:`tabletop.importers.kdc.keystone_measurements` (for the
-older files) or ``wh40kdc``'s (:func:`dataset_marks`, the current layouts). A
+distances with the importer's own
+:func:`tabletop.importers.kdc_layouts.keystone_measurements` (for the older files) or
+``wh40kdc``'s (:func:`dataset_marks`, the current layouts). A
 scenario file (a draft) has no keystones: :func:`edge_marks` measures each piece from the two
 edges nearest it instead (its nearest vertex to the nearer of left and right, and to the nearer
 of top and bottom), and says so.
@@ -19,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tabletop.importers import kdc
+from tabletop.importers import kdc_layouts
 from tabletop.state import GameState
 
 __all__ = ["EDGE_ORDER", "dataset_marks", "edge_marks", "keystone_marks", "mark_text"]
@@ -33,10 +34,10 @@ def keystone_marks(layout: Mapping[str, Any], templates: Any, *,
                    board: tuple[float, float] = (60.0, 44.0),
                    where: str = "layout") -> list[dict[str, Any]]:
     """The set-up marks of a 40kdc layout's keystones (none: the layout gives none)."""
-    resolved = {r.piece_index: r for r in kdc.resolve_layout(layout, templates, where=where)
+    resolved = {r.piece_index: r for r in kdc_layouts.resolve_layout(layout, templates, where=where)
                 if not r.composed}
     out = []
-    for m in kdc.keystone_measurements(layout, templates, board, where=where):
+    for m in kdc_layouts.keystone_measurements(layout, templates, board, where=where):
         r = resolved[m["piece_index"]]
         ref = m["ref"]
         axis = 0 if m["edge"] in ("left", "right") else 1

@@ -16,7 +16,7 @@ from tabletop.cli import main
 from tabletop.geometry.footprints import parse_base
 from tabletop.geometry.passages import passages
 from tabletop.importers import battlefields, dataset
-from tabletop.importers.kdc import Affine, centroid
+from tabletop.importers.kdc_layouts import Affine, centroid
 from tabletop.rulesets.blockers import blocking_pieces
 from tabletop.scenario.checks import check_state
 from tabletop.scenario.io import dumps_scenario, load_scenario, loads_scenario

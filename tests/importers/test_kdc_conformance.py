@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tabletop.importers.kdc import keystone_measurements, resolve_layout
+from tabletop.importers.kdc_layouts import keystone_measurements, resolve_layout
 
 from support.paths import KDC_DATA
 

@@ -19,7 +19,7 @@ import pytest
 
 from tabletop.cli import main
 from tabletop.errors import UserError
-from tabletop.importers import kdc
+from tabletop.importers import kdc, kdc_json
 from tabletop.importers.kdc_units import read_units
 
 from support import kdc_toys
@@ -250,7 +250,7 @@ def test_the_limits_below_the_file_size_hold(tmp_path: Path) -> None:
     kdc_toys.HOSTILE["zone-100-points"][1](data)
     data.deployments[0]["zones"][0]["shape"]["points"] *= 1_000
     paths = kdc_toys.write(tmp_path, data)
-    assert paths["layouts"].stat().st_size < kdc.MAX_FILE_BYTES
+    assert paths["layouts"].stat().st_size < kdc_json.MAX_FILE_BYTES
     with pytest.raises(UserError) as info:
         within(10, kdc.layout_state, paths["layouts"], LAYOUT)
     assert info.value.lines == [f"{paths['layouts']}: layout {LAYOUT}.pieces: 20,000 pieces; a "

@@ -13,14 +13,13 @@ from tabletop.cli import main
 from tabletop.errors import UserError
 from tabletop.importers.kdc import (
     CREDIT,
-    Affine,
     deployment_zones,
     layout_state,
     list_lines,
     load_data,
     read_layouts,
-    resolve_layout,
 )
+from tabletop.importers.kdc_layouts import Affine, resolve_layout
 from tabletop.scenario.checks import check_state
 from tabletop.scenario.io import load_scenario
 
