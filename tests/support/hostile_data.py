@@ -243,8 +243,11 @@ def _change(out: Path, change: str, which: int, byte: int, held: list[int]) -> N
     results = sorted((out / "results").glob("*.json")) if (out / "results").is_dir() else []
     path = results[which % len(results)] if results else out / "results" / "x.json"
     plan_path = out / "plan.json"
-    with contextlib.suppress(OSError, ValueError, RecursionError):  # (an edit of a file an
-        data = path.read_bytes() if path.is_file() else b""           # earlier change broke)
+    if (path.is_fifo() and not change.startswith(("plan-", "lock-"))) or (
+            plan_path.is_fifo() and change in ("plan-deep", "plan-cut", "plan-other")):
+        return  # (writing to a FIFO an earlier change made would wait for a reader forever)
+    with contextlib.suppress(Exception):  # (an edit of a file an earlier change broke)
+        data = path.read_bytes() if path.is_file() else b""
         if change in ("edit-value", "edit-seconds", "drop-checksum", "foreign") and data:
             doc = json.loads(data)
             if change == "edit-value":
