@@ -83,10 +83,18 @@ WAIT_MS = 500
 WATCH_S = 1.0
 """How often, at most, the idle window looks whether another process changed its save."""
 
+THREAT_AHEAD_AFTER_S = 1.0
+"""The focused unit's threat is computed ahead (so that T finds it ready) only once the pointer
+and keys have rested this long: it takes up to a second of CPU, during which a click or a key
+waits, and a person moving the mouse or clicking through units is about to act."""
+
 MAX_MESSAGES = 500
 """Status messages kept for the Messages tab (the oldest go first)."""
 
 _SCROLL_STEP = 40
+
+_INPUT = (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEWHEEL,
+          pygame.KEYDOWN)
 
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGINT")
                      if hasattr(signal, name))
@@ -126,6 +134,8 @@ class App:
         """Every status message of the session, oldest first (the panel's Messages tab)."""
         self._message = ""
         self._watched = 0.0
+        self._input_at = 0.0
+        """When the last pointer or key event came (``time.monotonic``)."""
         self._after_save: str | None = None
         """What to do once a save the player was asked about is written (``quit``)."""
         self._alert_rects: list[tuple[pygame.Rect, int]] = []
@@ -850,6 +860,8 @@ class App:
         lay = self.threats
         st = self.state
         if not shown:
+            if time.monotonic() - self._input_at < THREAT_AHEAD_AFTER_S:
+                return False  # the person is about to act: they would wait for it
             focus = self.ctrl.focus
             if focus is None or focus == lay.threat_unit or focus == self.ctrl.selection_unit \
                     or (focus, st) == lay.warmed:
@@ -1016,6 +1028,8 @@ class App:
     def handle(self, e: pygame.event.Event) -> None:
         """Handle one pygame event (marking the window for a redraw when it changes it)."""
         c = self.ctrl
+        if e.type in _INPUT:
+            self._input_at = time.monotonic()
         if e.type == pygame.QUIT:
             self.quit()
         elif e.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):

@@ -271,6 +271,11 @@ class Keeper:
         if not h.unsaved:
             where = (f" (last saved to {self.save_path})" if self.save_path.exists() else "")
             return f"{head}; nothing unsaved{where}{tail}"
+        if not h.actions:  # unsaved only because another program changed the save
+            where = "" if self.opened is None else (
+                f" ({self.opened if self.opened.exists() else self.opened.name})")
+            return (f"{head} with unsaved changes; the game shown is the one the window "
+                    f"opened{where}, no move to replay{tail}")
         if not self.log_complete:
             self.log()  # one more try: the disk may have room again
         log, start = self.session.actions_path, self.session.start_path

@@ -209,3 +209,21 @@ def test_whatever_stands_at_the_log_name_the_next_one_is_taken(app_factory, tmp_
     assert app.log_path == tmp_path / "game.session-5.actions.json"
     assert json.loads(app.log_path.read_text()) == app.history.actions
     assert (tmp_path / "game.session-1.actions.json").is_symlink()  # left as it was
+
+
+def test_a_save_changed_elsewhere_with_no_move_made(app_factory, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Saved, no move made, then another program replaces the save: the stop note says the game
+    shown is the one opened, not that an action log could not be written."""
+    app = app_factory(small_state(selected=False))
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    save = app.save_path
+    assert save.is_file() and not app.history.unsaved
+    other = tmp_path / "other.toml"
+    save_scenario(small_state(selected=True), other)
+    os.replace(other, save)
+    app.idle_checks()
+    assert app.history.unsaved
+    app.stopped_by = "SIGTERM"
+    note = app.stop_note()
+    assert "with unsaved changes; the game shown is the one the window opened" in note, note
+    assert "could not be written" not in note and ", no move to replay" in note

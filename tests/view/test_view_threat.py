@@ -49,3 +49,34 @@ def test_the_layer_odds_and_objectives_and_what_the_legend_says() -> None:
     shades = safe_shades(sg, demo)
     assert shades[1].geometry.equals(sg.safe) and len(shades) >= 3  # the objective's ring last
     assert lay.shaded() is not None
+
+
+def test_the_threat_ahead_waits_until_the_person_rests(app_factory, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Computing a unit's threat ahead takes up to a second of CPU, during which a click waits:
+    right after a click (or while the pointer moves) the idle window leaves it; once input has
+    rested for THREAT_AHEAD_AFTER_S it computes it, so T still finds it ready."""
+    import time
+
+    import pygame
+
+    from tabletop.view import app as app_module
+
+    from support.view_support import click, post
+
+    app = app_factory(load_scenario(shipped("demo.toml")))
+    computed: list[str] = []
+    real = app.rules.threat
+
+    def threat(state, unit):  # type: ignore[no-untyped-def]
+        computed.append(unit)
+        return real(state, unit)
+
+    monkeypatch.setattr(app.rules, "threat", threat)
+    click(app, app.state.model("hg1")[1].at)  # type: ignore[arg-type]
+    assert app.ctrl.focus == "hormagaunts"
+    assert not app.warm_one() and not computed  # just clicked: the person is about to act
+    post(app, pygame.MOUSEMOTION, pos=(10, 10), rel=(1, 1), buttons=(0, 0, 0))
+    assert not app.warm_one() and not computed  # the pointer moves
+    rested = time.monotonic() + app_module.THREAT_AHEAD_AFTER_S + 0.01
+    monkeypatch.setattr(app_module.time, "monotonic", lambda: rested)
+    assert app.warm_one() and computed == ["hormagaunts"]
