@@ -14,10 +14,12 @@ zone (its point nearest the middle of the battlefield), so the army stands toget
 enemy: each model goes on a grid of :data:`GRID` (candidate spots tested exactly: the base's
 footprint against the zone, the terrain and the models already placed), the first model of a
 unit nearest the front centre, each next one nearest the unit's middle among the spots that
-keep it coherent. Bases face the middle of the battlefield; a non-round base that does not fit
-so is tried turned a quarter. Every unit set up is checked again with the rules' own checks
-(coherency, overlaps, terrain, battlefield edge, engagement) before the next one; a unit that
-does not fit says which unit and why (:class:`UserError`), with the units set up before it.
+keep it coherent. Bases face the middle of the battlefield (to the nearest 45 degrees); a
+non-round base that does not fit so is tried turned a quarter. When a group does not fit, the
+army is set up again with the largest bases first. Every unit set up is checked again with the
+rules' own checks (coherency, overlaps, terrain, battlefield edge, engagement) before the next
+one; a unit that does not fit says which unit and why (:class:`UserError`), with the units set
+up before it.
 """
 
 from __future__ import annotations
@@ -74,8 +76,10 @@ class Group:
 
 
 def facing_of(state: GameState, player_id: str) -> float:
-    """The facing (whole degrees) from the middle of ``player_id``'s zone towards the middle
-    of the battlefield; 0 when they coincide."""
+    """The facing from the middle of ``player_id``'s zone towards the middle of the
+    battlefield, to the nearest 45 degrees (square to the battlefield's edges or across its
+    corners, as a player sets models down: a Tipping Point zone's middle lies 7 degrees off
+    the line to the middle); 0 when they coincide."""
     zone = state.player(player_id).zone_polygon
     assert zone is not None
     c = zone.centroid
@@ -83,7 +87,7 @@ def facing_of(state: GameState, player_id: str) -> float:
     dy = state.battlefield.depth / 2 - c.y
     if math.hypot(dx, dy) < 1e-9:
         return 0.0
-    return float(round(math.degrees(math.atan2(dx, -dy)) % 360.0))
+    return float(round(math.degrees(math.atan2(dx, -dy)) / 45.0) * 45 % 360)
 
 
 def inner_radius(fp: Footprint) -> float:
@@ -294,12 +298,37 @@ def set_up(state: GameState, player_id: str, groups: Sequence[Group], *,
     """``state`` with every unit of ``groups`` set up in ``player_id``'s deployment zone (see
     the module docstring). ``who`` names the army in messages (``"--roster red.txt"``).
 
+    The groups are set up in their order; when one does not fit, the army is set up again
+    with the groups of the largest bases first (as a player fits the big models in before
+    filling round them), and only when that fails too is the first failure said.
+
     Raises
     ------
     UserError
         The player has no deployment zone, or a group does not fit: which unit, and why (its
         base fits nowhere in the zone, or no room is left after the units set up before it).
     """
+    try:
+        return _set_up(state, player_id, groups, who=who, progress=progress)
+    except UserError as first:
+        bigger = sorted(groups, key=lambda g: -max(
+            m.base.local_polygon().area for u in (g.unit, *g.leaders) for m in u.models))
+        if all(a is b for a, b in zip(bigger, groups, strict=True)) or \
+                state.player(player_id).zone_polygon is None:
+            raise
+        try:
+            done = _set_up(state, player_id, bigger, who=who, progress=progress)
+        except UserError:
+            raise first from None
+        # the scenario lists the units in the army's order still
+        order = {u.id: k for k, u in enumerate(u for g in groups for u in (g.unit, *g.leaders))}
+        before = len(state.units)
+        added = sorted(done.units[before:], key=lambda u: order[u.id])
+        return replace(done, units=(*done.units[:before], *added))
+
+
+def _set_up(state: GameState, player_id: str, groups: Sequence[Group], *, who: str,
+            progress: Callable[[str], None] | None) -> GameState:
     who = who or f"player {player_id}"
     player = state.player(player_id)
     zone = player.zone_polygon

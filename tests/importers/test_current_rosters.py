@@ -245,6 +245,28 @@ def test_an_army_that_does_not_fit_names_the_unit_and_why(board: GameState) -> N
     assert "its base (2000mm) fits nowhere wholly within the zone" in err.value.lines[0]
 
 
+def test_a_tight_zone_takes_the_largest_bases_first_and_the_army_faces_square(
+        tmp_path: Path) -> None:
+    """King of the Colosseum's 9"-deep zone, an arena wall through it: in the list's order the
+    Rhino found no room left after the Outriders and the Redemptor (before the retry); set up
+    again with the largest bases first, all five units fit, listed in the list's order.
+    Tipping Point's stepped zones face square to the long edges (their middles lie 7 degrees
+    off the line to the battlefield's middle)."""
+    path = _write(tmp_path, "gw.txt", GW_APP)
+    kotc = battlefields.layout_state("kotc-colosseum")
+    placed = armies(kotc, [path])
+    assert [u.name for u in placed.state.units] == ["Captain", "Intercessor Squad",
+                                                    "Outrider Squad", "Redemptor Dreadnought",
+                                                    "Rhino"]
+    assert_legal_set_up(placed.state)
+    tipping = armies(battlefields.layout_state(LAYOUT), [path], opponent="mirror")
+    assert "facing 270 degrees" in tipping.lines[0]
+    blue = [line for line in tipping.lines if line.startswith("blue:")]
+    assert "facing 90 degrees" in blue[0]
+    assert {m.facing for u in tipping.state.units for m in u.models if u.player == "red"
+            if isinstance(u, Unit)} <= {270.0, 0.0}
+
+
 def test_new_with_two_rosters_writes_a_scenario_that_checks(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     red = _write(tmp_path, "red.txt", GW_APP)
