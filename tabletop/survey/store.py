@@ -49,13 +49,16 @@ RESULTS = "results"
 LOCK_FILE = ".survey.lock"
 CHECKSUM = "checksum"
 """The key of a result's seal."""
-PLAN_BYTES = 1 << 30
-"""Largest plan.json read (the full survey's plan of 19,800 jobs is about 12 MB)."""
-RESULT_BYTES = 256 << 20
-"""Largest result file read (a reach result with its regions is under 1 MB)."""
+PLAN_BYTES = 64 << 20
+"""Largest plan.json read: 64 MB, five times the full survey's plan (19,800 jobs, about 12 MB);
+a larger one is corrupt (written again). At 1 GB, reading and refusing a plan.json of zeros took
+49 s and a gigabyte of memory."""
+RESULT_BYTES = 16 << 20
+"""Largest result file read: 16 MB (a reach result with its regions is under 1 MB); a larger one
+is done again."""
 DEPTH = 64
 """Deepest nesting of a plan or a result read (they need under 10)."""
-MADE_HERE = re.compile(r"(results|\.survey\.lock|report.*|card.*)")
+MADE_HERE = re.compile(r"(results|\.survey\.lock|report.*|card.*|layouts)")
 """What a survey writes in its folder: such files and no plan.json mean a plan was lost."""
 
 
@@ -202,6 +205,12 @@ class Folder:
     def _compare(self, path: Path) -> str:
         """How the plan.json there stands to this plan (refusing another plan)."""
         shown = printable(str(path))
+        with contextlib.suppress(OSError):
+            if path.is_file() and (size := path.stat().st_size) > PLAN_BYTES:
+                self.notes.append(f"{shown}: was not a survey plan (the file is too large: "
+                                  f"{size:,} bytes; a plan has at most {PLAN_BYTES >> 20} MB): "
+                                  "written again; each result there is checked against its job")
+                return "corrupt"
         try:
             data = read_regular(path, PLAN_BYTES, what="a survey plan")
         except OSError as exc:

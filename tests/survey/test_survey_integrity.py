@@ -164,6 +164,43 @@ def test_a_corrupt_plan_is_written_again_and_the_survey_goes_on(tmp_path: Path,
         _run(other, out)
 
 
+def test_a_plan_or_result_over_its_size_limit_is_not_read(tmp_path: Path, ctl: Path) -> None:
+    """A plan.json of 1 GB (of zeros) was read whole: 49 s and a gigabyte of memory before it
+    was found corrupt. Over the limits (sparse files here) neither is read."""
+    plan = toy_plan(ctl, boards=1, per_board=2)
+    out = tmp_path / "out"
+    _run(plan, out)
+    for path, limit in ((out / "plan.json", store.PLAN_BYTES),
+                        (out / "results" / "b0-j1.json", store.RESULT_BYTES)):
+        path.unlink()
+        with open(path, "wb") as f:
+            f.truncate(limit + 1)
+    (ctl / "calls.log").unlink()
+    summary = within(10, _run, plan, out)
+    assert calls(ctl) == ["b0-j1"] and summary["redone"] == 1
+    assert summary["notes"][0] == (f"{out / 'plan.json'}: was not a survey plan (the file is too "
+                                   f"large: {store.PLAN_BYTES + 1:,} bytes; a plan has at most 64 "
+                                   "MB): written again; each result there is checked against its "
+                                   "job"), summary["notes"]
+    assert summary["notes"][1] == f"1 result file in {out / 'results'} done again (1 too large)" \
+        ": b0-j1", summary["notes"]
+
+
+@pytest.mark.slow
+def test_a_corrupt_plan_beside_a_report_is_written_again(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The report's layout pages (OUT_DIR/layouts) counted as files of the user's: a survey
+    whose plan.json was cut was refused ("the folder holds other files and no survey")."""
+    out = tmp_path / "out"
+    argv = _toy_survey(tmp_path, "--bases", "32mm", "--measures", "gap-fit", "-o", str(out))
+    assert main(argv) == 0 and (out / "layouts").is_dir()
+    (out / "plan.json").write_text('{"jobs": [')
+    capsys.readouterr()
+    assert main(argv) == 0
+    got = capsys.readouterr()
+    assert f"{out / 'plan.json'}: was not a survey plan (" in got.out + got.err, got
+
+
 def test_the_same_plan_is_never_written_again(tmp_path: Path, ctl: Path) -> None:
     plan = toy_plan(ctl, boards=1, per_board=2)
     out = tmp_path / "out"
