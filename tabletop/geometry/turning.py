@@ -27,12 +27,15 @@ What is computed (exactly, up to the polygons of round outlines, all on the safe
   oval; other footprints: convex hulls of the sweep within ``radius * step / 8``). Anywhere
   in it the mover may turn between the step's two facings (and from the start's own facing,
   when it lies inside the step).
-- *Turn nodes* (:meth:`TurnMap.turn_nodes`): the vertices of each turn region's boundary and
-  points along its edges every :func:`turn_spacing` (``radius * delta``, at least 0.25"), and
-  the same along the edge of the hub (where the circumscribed circle is clear, so every turn
-  is free); each node may turn in place through the run of consecutive steps whose regions
-  hold it. Nodes are thinned to the one or two that turn furthest in each square of the
-  spacing.
+- *Turn windows and their nodes* (:meth:`TurnMap.turn_nodes`): a window is an edge of a turn
+  region's boundary or of the hub's (where the circumscribed circle is clear, so every turn is
+  free): a line crossing into a turn region crosses a window, and turning there is as short as
+  turning anywhere further along it. Nodes lie at the windows' vertices and along their edges
+  every :func:`turn_spacing` (``radius * delta``, at least 0.25", at the footprint's
+  :func:`default_step`; below it both shrink by ``delta / default``, so the spacing shrinks
+  faster than the step); each node may turn in place through the run of consecutive steps
+  whose regions hold it. Nodes are thinned to the one or two that turn furthest in each
+  square of the spacing.
 - *Turns* (searched per pick-up by :class:`~tabletop.geometry.turn_reach.TurnReach`): at the
   start, to every facing the exact test of :func:`tabletop.geometry.cspace.turn_hits` allows
   one grid step at a time; at a turn node, in rounds: a node that one layer of its run reaches
@@ -49,26 +52,31 @@ Guarantee. *Conservative*: every pose a layer's region or point query reports ha
 and whose turns happen where the swept footprint is clear (the start's turns by the exact
 test, the others at points of closed turn regions or of the hub), so the exact checks of
 ``validate_path`` accept it; a hair of contact is allowed, as the rules allow it.
-*Convergent*: as ``delta`` shrinks, the grid of facings becomes dense and each layer is exact,
-so a line at any facing is approached by a line at the nearest grid facing; the swept
-footprint of a step shrinks onto the footprint (within ``radius * delta``, or the 0.002" of
-:data:`~tabletop.geometry.cspace.NOTCH_TOLERANCE`), so the turn regions
-approach the layers' free space; and the turn nodes lie every :func:`turn_spacing` (``radius *
-delta``, but never below 0.25": the floor keeps the nodes few at fine steps) along the turn
-regions' edges and the hub's. A true move whose lines and turns keep clear of every obstacle by
-some margin therefore has, once the spacing is below that margin, a witness of the computed
-motion that turns at a node where each of its lines enters a turn region (or the hub), within
-about one spacing of where the true move turns: its length exceeds the true one by at most
-about two spacings per turn, and the zone approaches the true zone from inside. So as ``delta``
-shrinks the zone converges to the zone of the moves whose turns on the way have room of about
-0.25" or more (``radius * delta`` for a large base at a coarse step); a turn on the way in a
-tighter place is found only where a node happens to lie, and a node's distance (through the
-reached corner it sees among the eight whose straight continuation to it is shortest,
-:meth:`~tabletop.geometry.geodesic.GeodesicDisk.distances`) is longer than the geodesic one
-where those eight are hidden: both only ever leave points out. What converges slowest: a turn
-spread along one line in a place too narrow to make it at one point (each step of it must be
-made at a node near the obstacles, which costs up to the place's width per step until
-``delta`` is fine). ``tests/test_zones_turning_on_the_way.py``
+*Convergent* (the windows' guarantee): as ``delta`` shrinks, the grid of facings becomes
+dense and each layer is exact, so a line at any facing is approached by a line at the nearest
+grid facing; the swept footprint of a step shrinks onto the footprint (within ``radius *
+delta``, or the 0.002" of :data:`~tabletop.geometry.cspace.NOTCH_TOLERANCE`), so the turn
+regions approach the layers' free space. A true move turns somewhere in a turn region; its line
+into that region crosses a window, and turning where it crosses is as short: so the move has a
+witness of the computed motion that turns at a node within about one :func:`turn_spacing` ``s``
+of that crossing, at most about ``2 s`` longer per turn, provided the move keeps about ``s``
+clear of the obstacles there (the node's lines must fit). A turn of ``a`` degrees on the way
+takes ``a / delta`` steps; below the default step ``s`` is at most ``max(0.25 * r, radius *
+delta) * r`` (``r = delta / default``), so the detours of the whole turn are at most about
+``(a / delta) * 2 s``, which goes to 0 with ``delta``, and so does the clearance asked: the zone
+approaches the true zone from inside, also past a bend where the turn must be spread along the
+way (an L-bend a 4x7" hull passes only by turning in it: 6.66 / 6.90 / 7.00 sq in past the bend
+at 15 / 7.5 / 5 degrees; with the spacing of before, floored at 0.25" and never below ``radius
+* delta``, 6.66 / 6.70 / 6.89). At and above the default step the spacing, so the zone, is the
+one of before, whose turns on the way need about ``max(0.25", radius * delta)`` of room.
+What the windows do not give: a turn between two nodes is not made there (a window is sampled,
+not searched along its length; both engines share this construction), and a
+node's distance (through the reached corner it sees among the eight whose straight
+continuation to it is shortest, :meth:`~tabletop.geometry.geodesic.GeodesicDisk.distances`) is
+longer than the geodesic one where those eight are hidden: both only ever leave points out.
+The cost: nodes along the windows grow as ``1 / s``, so a fine step is slow (in Python a
+60x35 mm bike in an L-bend 0.35 s at 15 degrees, 2.5 s at 7.5, 35 s at 5; a 4x7" hull 0.1 /
+0.2 / 0.8 s at 15 / 7.5 / 5, loaded machine). ``tests/zones/test_zones_turning_on_the_way.py``
 measures zones against an independent layered grid over ``(x, y, facing)`` on boards that need
 a turn in a narrow place (an L-bend, a zig-zag, a start in contact, a slanted slot) and as the
 step is refined.
@@ -388,7 +396,8 @@ class TurnMap:
             if rings else np.zeros((0, 2, 2))
         flat = segs.reshape(-1, 2)
         bounds = (*flat.min(axis=0), *flat.max(axis=0)) if len(flat) else (0.0, 0.0, -1.0, -1.0)
-        return _NodePlan(grid, regions, hub, turn_spacing(self.radius, self.period / k), segs,
+        return _NodePlan(grid, regions, hub, turn_spacing(self.radius, self.period / k,
+                                                          default_step(self.footprint)), segs,
                          tuple(float(v) for v in bounds), {})
 
     def _tile_nodes(self, plan: _NodePlan, tile: tuple[int, int], size: float
@@ -437,11 +446,17 @@ def _valid(polys: Sequence[BaseGeometry] | np.ndarray) -> np.ndarray:
     return out
 
 
-def turn_spacing(radius: float, step: float) -> float:
-    """Spacing of the turn nodes along the edges of the turn regions: the most a point of the
-    footprint moves in one step of the grid (``radius * step`` in radians), at least 0.25"; it
-    shrinks with the step (the resolution parameter)."""
-    return max(0.25, radius * math.radians(step))
+def turn_spacing(radius: float, step: float, default: float | None = None) -> float:
+    """Spacing of the turn nodes along the windows (the edges of the turn regions and the
+    hub's): the most a point of the footprint moves in one step of the grid (``radius * step``
+    in radians), at least 0.25". Below the footprint's ``default`` step (:func:`default_step`)
+    both shrink by ``r = step / default``: ``max(0.25 * r, radius * step) * r``, so the
+    spacing shrinks faster than the step and a turn spread over ``period / step`` steps, each
+    made at a node within about a spacing of where the true move makes it, costs a detour that
+    goes to 0 with the step (the windows' guarantee, module docstring). At the default step and
+    above it is ``max(0.25, radius * step)``: the zones of the default step are unchanged."""
+    r = 1.0 if default is None or step >= default else step / default
+    return max(0.25 * r, radius * math.radians(step)) * r
 
 
 TILE_CELLS = 64

@@ -14,71 +14,24 @@ conservative by up to a thousandth of a square inch.)
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import numpy as np
 import pytest
 import shapely
-from shapely.geometry.base import BaseGeometry
 
-from tabletop import Zone, legal_zone, validate_path, zones
+from tabletop import legal_zone, zones
 from tabletop.geometry import engine
 from tabletop.geometry.footprints import Hull, Oval, Rect, Round
-from tabletop.geometry.tolerance import EPS
 from tabletop.state import Battle, Battlefield, GameState, Model, Player, Terrain, Unit
 
 from support import zone_goldens as zg
+from support.engines import on_engine, same_zone_on_both_engines
 
 pytestmark = pytest.mark.skipif(engine.native_module() is None, reason=engine.native_problem())
 
-REL = 1e-4
-"""Largest symmetric difference of the two zones, a fraction of the zone's area."""
-
-
-@contextmanager
-def _engine(name: str) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(engine.ENV, name)
-        zones.clear_caches()
-        yield
-    zones.clear_caches()
-
-
-def _parts(g: BaseGeometry) -> list[BaseGeometry]:
-    return [p for p in shapely.get_parts(g) if p.area > 1e-9]
-
-
-def _witnessed(state: GameState, model: str, move: str, zone: Zone, x: float, y: float,
-               **kw: object) -> bool:
-    path = zone.path_to(x, y)
-    if path is None:
-        return False
-    return validate_path(state, model, move, path.points, **kw).legal  # type: ignore[arg-type]
-
 
 def _compare(state: GameState, model: str, move: str, **kw: object) -> None:
-    with _engine("python"):
-        ref = legal_zone(state, model, move, **kw)  # type: ignore[arg-type]
-    with _engine("native"):
-        got = legal_zone(state, model, move, **kw)  # type: ignore[arg-type]
-        a, b = ref.geometry, got.geometry
-        sym = a.symmetric_difference(b).area
-        assert sym <= REL * max(1.0, a.area), (model, move, sym, a.area)
-        # native-only area farther than EPS from the reference zone is legal: a witness the
-        # path check accepts (closer, the grid's rounding of 1.5e-7" at most: slivers of 1e-9
-        # sq in along the grown obstacles' edges)
-        for part in _parts(b.difference(a.buffer(EPS))):
-            p = part.representative_point()
-            assert _witnessed(state, model, move, got, p.x, p.y, **kw), (model, p)
-        # native witnesses across the zone
-        if not b.is_empty:
-            rng = np.random.default_rng(7)
-            x0, y0, x1, y1 = b.bounds
-            pts = shapely.points(rng.uniform(x0, x1, 60), rng.uniform(y0, y1, 60))
-            inside = list(pts[shapely.contains(b, pts)])[:8]
-            for p in inside:
-                assert _witnessed(state, model, move, got, p.x, p.y, **kw), (model, p)
+    same_zone_on_both_engines(state, model, move, **kw)
 
 
 CASES = [c for c in zg.all_cases() if c.kind != "block" and not c.setup and c.error is None]
@@ -137,10 +90,10 @@ def test_a_round_pickup_is_one_call_of_the_core() -> None:
     """The native engine answers a round mover from the core's search (the Python engine's
     search state is absent), so the comparisons above compare two implementations."""
     state = _random_board(0, BASES["round-32mm"])
-    with _engine("native"):
+    with on_engine("native"):
         assert zones.engine().name == "native"
         got = legal_zone(state, "mv", "normal")
         assert got.disk is not None and got.disk.search_state is None
-    with _engine("python"):
+    with on_engine("python"):
         ref = legal_zone(state, "mv", "normal")
         assert ref.disk is not None and ref.disk.search_state is not None

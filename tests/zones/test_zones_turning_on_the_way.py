@@ -24,6 +24,7 @@ from tabletop import legal_zone, validate_path
 from tabletop.geometry.cspace import angle_between
 from tabletop.state import Terrain
 
+from support.engines import same_zone_on_both_engines
 from support.turning import hull_unit, witnesses_hold
 from support.turning_oracle import layered_grid
 from support.zones_boards import rect, state, unit
@@ -153,3 +154,37 @@ def test_refining_the_step_closes_the_gap_to_the_upper_bound() -> None:
     for step in (30.0, 15.0):
         _compare(st, zones[step], 0.15, 7.5, b)
     witnesses_hold(st, zones[7.5], 20, seed=6)
+
+
+def _past_the_bend(zone, w: float) -> float:  # type: ignore[no-untyped-def]
+    return float(zone.geometry.intersection(shapely.box(0, 10 + w, 60, 44)).area)
+
+
+@pytest.mark.parametrize(("mover", "w", "x1", "h", "dphi", "steps"), [
+    ("bike", 2.0, 26.0, 0.12, 7.5, (30.0, 15.0, 7.5)),
+    ("hull", 6.5, 30.0, 0.2, 7.5, (15.0, 7.5, 5.0)),
+])
+@pytest.mark.slow
+def test_turn_windows_converge_in_an_l_bend(mover: str, w: float, x1: float, h: float,
+                                            dphi: float, steps: tuple[float, ...]) -> None:
+    """Turn windows (docs: exactness): below the default step the turn nodes along the windows
+    lie closer than the step shrinks, so a turn spread along the bend costs less and less. At
+    every step the zone reaches the layered grid's certified lower bound within the grid's
+    own cell and lies in its upper bound; past the bend it grows as the step shrinks (the
+    engine before the windows stood still: the hull 6.66 / 6.70 / 6.89 sq in at 15 / 7.5 / 5
+    degrees, now 6.66 / 6.90 / 7.00); its witnesses are accepted; and the native engine gives
+    the same zone at the finest step."""
+    y = 10.0 + w / 2
+    m = _bike((21.0, y), 90.0, 7.0) if mover == "bike" else hull_unit("a", (18.0, y), 90.0,
+                                                                       M=12.0)
+    st = l_bend(m, w, x1)
+    b = layered_grid(st, "mv", "normal", st.units[0].M, h=h, dphi=dphi)
+    past = []
+    for step in steps:
+        zone = legal_zone(st, "mv", "normal", step=step)
+        b.hold(zone.geometry)
+        past.append(_past_the_bend(zone, w))
+    assert all(a <= b_ * (1 + 1e-6) for a, b_ in itertools.pairwise(past)), past
+    assert past[-1] > past[0] * (1.002 if mover == "bike" else 1.04), past
+    witnesses_hold(st, zone, 15, seed=8)
+    same_zone_on_both_engines(st, "mv", "normal", step=steps[-1])
