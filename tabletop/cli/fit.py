@@ -119,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
             raise UserError("--format png needs an output file: add -o PASSAGES.png")
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-        from tabletop.view.render import render_passages, save_png
+        from tabletop.view.passagepaint import render_passages
+        from tabletop.view.render import save_png
 
         emit(f"wrote {save_png(render_passages(state, base, found), args.output)}")
         return 0

@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         if args.format == "layer":
-            from tabletop.view.render import render_zone_png
+            from tabletop.view.zonelayer import render_zone_png
 
             emit(f"wrote {render_zone_png(state, zone, None, args.output)}")
             return 0

@@ -35,7 +35,7 @@ from tabletop import rulesets
 from tabletop.errors import UserError
 from tabletop.rules.violation import Violation
 from tabletop.state import Block, GameState
-from tabletop.view import render, turn
+from tabletop.view import blockpaint, render, turn
 from tabletop.view.blockdrag import BlockTool, handle_points, max_displacement, near_obstacles
 from tabletop.view.boardlabels import MarkLabels, draw_placed, expanded, layout_marks, mark_of
 from tabletop.view.boardlabels import leader as draw_placed_leader
@@ -1351,7 +1351,7 @@ class App:
             self._blit_sprite(base, render.zone_sprite(bdrag.range_area, vp, board,
                                                        fill=render.ZONE_FILL, edge=None))
             for g in bdrag.limit_ghosts:
-                render.draw_block_limit(base, vp, g)
+                blockpaint.draw_block_limit(base, vp, g)
         for m in marks:
             render.draw_mark(base, st, vp, m, label=False)
         draw_placed(base, self._mark_labels.placed)
@@ -1467,28 +1467,28 @@ class App:
         rects: list[pygame.Rect] = []
         if d is not None and d.handle not in ("rotate", "files"):
             if d.arc:
-                rects.append(render.draw_polyline(screen, vp, d.arc))
+                rects.append(blockpaint.draw_polyline(screen, vp, d.arc))
             if d.action is not None and d.action["do"] == "wheel":
                 pv = vp.to_px(*d.geom.wheel_pivot(float(d.action["angle"])))
                 rects.append(pygame.draw.circle(screen, (0, 0, 0), pv, 6))
                 pygame.draw.circle(screen, (255, 255, 255), pv, 4)
             if d.ghost is not None and d.action is not None:
-                rects.append(render.draw_block_ghost(screen, vp, d.ghost, col,
+                rects.append(blockpaint.draw_block_ghost(screen, vp, d.ghost, col,
                                                      edge=_verdict_colour(d.ok, d.end_reasons)))
-                rects.append(render.draw_near(screen, vp, d.near))
+                rects.append(blockpaint.draw_near(screen, vp, d.near))
             over = d.cap is not None and d.displacement > d.cap + 1e-6
             rects.append(self._block_label(vp, d.ghost or d.geom, d.label, d.clamped,
                                            bad=not d.ok or over))
             return rects
         geom = self.rules.block_geom(block)
         if edit is not None and edit.ghost is not None:
-            rects.append(render.draw_block_ghost(screen, vp, edit.ghost, col,
+            rects.append(blockpaint.draw_block_ghost(screen, vp, edit.ghost, col,
                                                  edge=_verdict_colour(edit.ok,
                                                                       edit.end_reasons)))
-            rects.append(render.draw_near(screen, vp, edit.near))
+            rects.append(blockpaint.draw_near(screen, vp, edit.near))
             rects.append(self._block_label(vp, edit.ghost, edit.label, False, bad=not edit.ok))
             geom = edit.ghost
-        rects.append(render.draw_block_handles(screen, vp, geom, handle_points(geom, vp.scale),
+        rects.append(blockpaint.draw_block_handles(screen, vp, geom, handle_points(geom, vp.scale),
                                                move=bt.can_move(st) and edit is None,
                                                reform=bt.can_reform(st), hover=bt.hover))
         return rects
@@ -1880,4 +1880,4 @@ def _verdict_colour(ok: bool, end_reasons: list[str]) -> tuple[int, int, int]:
     """Ghost outline: white legal, orange may be staged but may not end there, magenta refused."""
     if not ok:
         return render.VIOLATION
-    return render.END_WARN if end_reasons else (255, 255, 255)
+    return blockpaint.END_WARN if end_reasons else (255, 255, 255)

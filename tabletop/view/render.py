@@ -9,8 +9,11 @@ Two families of pictures:
 
 - the full board (:func:`render_board`, :func:`draw_board` and the overlay helpers), anti-aliased,
   with labels, for ``tabletop show`` and the window;
-- the zone layer (:func:`render_zone_layer`), for golden tests: no anti-aliasing, no text, a fixed
-  palette (:data:`ZONE_PALETTE`) and a fixed size, compared pixel for pixel.
+- the zone layer (:mod:`tabletop.view.zonelayer`), for golden tests: no anti-aliasing, no text,
+  a fixed palette and a fixed size, compared pixel for pixel.
+
+t9a-2 blocks being moved are drawn by :mod:`tabletop.view.blockpaint`, the passages of
+``tabletop fit`` by :mod:`tabletop.view.passagepaint`.
 """
 
 from __future__ import annotations
@@ -33,9 +36,7 @@ from shapely.ops import nearest_points
 
 from tabletop import rulesets
 from tabletop.files import atomic_write
-from tabletop.geometry.blocks import BlockGeom
 from tabletop.geometry.footprints import Footprint, Round, parse_base, polygon_of
-from tabletop.geometry.passages import Passage
 from tabletop.geometry.tolerance import mm
 from tabletop.state import Block, GameState, Model, Unit
 from tabletop.view.labels import Placed, place_labels
@@ -43,31 +44,20 @@ from tabletop.view.shapes import block_geom, block_model_polygons
 from tabletop.view.viewport import Viewport
 
 __all__ = [
-    "ZONE_LAYER_SIZE",
-    "ZONE_PALETTE",
     "Mark",
     "Overlays",
     "PathOverlay",
     "base_outline_px",
     "block_model_polygons",
-    "draw_block_ghost",
-    "draw_block_handles",
-    "draw_block_limit",
     "draw_board",
     "draw_models",
-    "draw_near",
     "draw_overlays",
-    "draw_polyline",
     "draw_static",
     "draw_zone",
     "font",
     "model_boxes",
-    "passage_labels",
     "player_colour",
     "render_board",
-    "render_passages",
-    "render_zone_layer",
-    "render_zone_png",
     "save_png",
     "shade",
     "surface_array",
@@ -117,17 +107,6 @@ TERRAIN_DEFAULT: tuple[RGBA, Colour, int] = ((140, 140, 140, 200), (80, 80, 80),
 FLOOR_STYLE: tuple[RGBA, Colour, int] = ((90, 66, 44, 70), (236, 222, 190), 1)
 """An upper floor (``state.floors``): a faint fill and a thin pale dashed outline, over the
 walls; a roofed feature's floor is hatched. No effect on movement."""
-
-ZONE_LAYER_SIZE = (960, 704)
-"""Default size of the zone layer: a 60" x 44" battlefield at exactly 16 px per inch."""
-
-ZONE_PALETTE: dict[str, Colour] = {
-    "outside": (0, 0, 0),
-    "battlefield": (255, 255, 255),
-    "zone": (0, 96, 224),
-    "path": (224, 32, 32),
-}
-"""The fixed colours of the zone layer (no other colour ever appears in it)."""
 
 
 # -- fonts --------------------------------------------------------------------------------------
@@ -245,11 +224,13 @@ def shade(c: Colour, f: float) -> Colour:
     return (int(c[0] * f), int(c[1] * f), int(c[2] * f))
 
 
-def _px(vp: Viewport, pts: Iterable[Sequence[float]]) -> list[Pt]:
+def to_pixels(vp: Viewport, pts: Iterable[Sequence[float]]) -> list[Pt]:
+    """``pts`` (inches) in pixels of ``vp``."""
     return [vp.to_px(float(p[0]), float(p[1])) for p in pts]
 
 
-def _polygons(geom: BaseGeometry | None) -> list[Polygon]:
+def polygons(geom: BaseGeometry | None) -> list[Polygon]:
+    """The polygons of ``geom`` (none for ``None``, an empty geometry, points or lines)."""
     if geom is None or geom.is_empty:
         return []
     if isinstance(geom, Polygon):
@@ -259,7 +240,7 @@ def _polygons(geom: BaseGeometry | None) -> list[Polygon]:
     if hasattr(geom, "geoms"):
         out: list[Polygon] = []
         for g in geom.geoms:
-            out.extend(_polygons(g))
+            out.extend(polygons(g))
         return out
     return []
 
@@ -273,7 +254,7 @@ def union_rects(rects: Iterable[pygame.Rect | None]) -> pygame.Rect:
     return real[0].unionall(real[1:])
 
 
-def _fill_polygon_alpha(surface: pygame.Surface, pts: list[Pt], rgba: RGBA) -> pygame.Rect:
+def fill_polygon_alpha(surface: pygame.Surface, pts: list[Pt], rgba: RGBA) -> pygame.Rect:
     """Fill a polygon with a translucent colour (blended onto ``surface``); the rect touched."""
     if len(pts) < 3:
         return pygame.Rect(0, 0, 0, 0)
@@ -291,8 +272,9 @@ def _fill_polygon_alpha(surface: pygame.Surface, pts: list[Pt], rgba: RGBA) -> p
     return surface.blit(tmp, (x0, y0))
 
 
-def _outline(surface: pygame.Surface, pts: list[Pt], colour: Colour,
-             width: int = 1) -> pygame.Rect:
+def outline(surface: pygame.Surface, pts: list[Pt], colour: Colour,
+            width: int = 1) -> pygame.Rect:
+    """A closed outline through ``pts`` (anti-aliased when ``width`` is 1); the rect touched."""
     if len(pts) < 2:
         return pygame.Rect(0, 0, 0, 0)
     if width <= 1:
@@ -335,30 +317,30 @@ def draw_static(surface: pygame.Surface, state: GameState, vp: Viewport, *,
         zp = p.zone_polygon
         if p.deployment_zone and zp is not None:
             col = PLAYER_COLOURS[i % len(PLAYER_COLOURS)]
-            pts = _px(vp, p.deployment_zone)
-            _fill_polygon_alpha(surface, pts, (*col, 40))
+            pts = to_pixels(vp, p.deployment_zone)
+            fill_polygon_alpha(surface, pts, (*col, 40))
             # the outline, less the parts that run along the battlefield's edge
             inner = zp.boundary.difference(bf.polygon.exterior.buffer(1e-3))
             for line in getattr(inner, "geoms", [inner]):
                 if not line.is_empty and line.geom_type == "LineString":
-                    _dashed_line(surface, _px(vp, line.coords), shade(col, 1.25), 2)
+                    _dashed_line(surface, to_pixels(vp, line.coords), shade(col, 1.25), 2)
     if grid:
         _draw_grid(surface, state, vp)
     for t in state.terrain:
         fill, edge, width = TERRAIN_STYLE.get(t.kind, TERRAIN_DEFAULT)
-        pts = _px(vp, t.polygon)
-        _fill_polygon_alpha(surface, pts, fill)
+        pts = to_pixels(vp, t.polygon)
+        fill_polygon_alpha(surface, pts, fill)
         if t.kind in ("area", "open"):
-            _dashed_polygon(surface, pts, edge, width)
+            dashed_polygon(surface, pts, edge, width)
         else:
-            _outline(surface, pts, edge, width)
+            outline(surface, pts, edge, width)
         if t.kind == "dangerous":
             _hatch(surface, t.shape, vp, (96, 30, 24))
     for f in state.floors:
         fill, edge, width = FLOOR_STYLE
-        pts = _px(vp, f.polygon)
-        _fill_polygon_alpha(surface, pts, fill)
-        _dashed_polygon(surface, pts, edge, width, dash=5.0)
+        pts = to_pixels(vp, f.polygon)
+        fill_polygon_alpha(surface, pts, fill)
+        dashed_polygon(surface, pts, edge, width, dash=5.0)
         if f.roof:
             _hatch(surface, polygon_of(f.polygon), vp, shade(edge, 0.8))
     r = vp.length(mm(OBJECTIVE_DIAMETER_MM) / 2)
@@ -386,8 +368,9 @@ def _draw_grid(surface: pygame.Surface, state: GameState, vp: Viewport) -> None:
         pygame.draw.line(surface, GRID_MAJOR if j % 6 == 0 else GRID, (xleft, y), (xright, y))
 
 
-def _dashed_polygon(surface: pygame.Surface, pts: list[Pt], colour: Colour, width: int,
-                    dash: float = 8.0) -> None:
+def dashed_polygon(surface: pygame.Surface, pts: list[Pt], colour: Colour, width: int,
+                   dash: float = 8.0) -> None:
+    """A closed dashed outline through ``pts``."""
     _dashed_line(surface, [*pts, pts[0]], colour, width, dash)
 
 
@@ -416,7 +399,7 @@ def _hatch(surface: pygame.Surface, shape: Polygon, vp: Viewport, colour: Colour
         line = LineString([(k, miny), (k + (maxy - miny), maxy)]).intersection(shape)
         for g in getattr(line, "geoms", [line]):
             if g.geom_type == "LineString" and not g.is_empty:
-                pygame.draw.aalines(surface, colour, False, _px(vp, g.coords))
+                pygame.draw.aalines(surface, colour, False, to_pixels(vp, g.coords))
         k += step
 
 
@@ -446,12 +429,12 @@ def draw_models(surface: pygame.Surface, state: GameState, vp: Viewport, *,
         if isinstance(unit, Block):
             polys = block_model_polygons(unit)
             for poly in polys:
-                pts = _px(vp, poly.exterior.coords[:-1])
+                pts = to_pixels(vp, poly.exterior.coords[:-1])
                 pygame.draw.polygon(surface, col, pts)
-                _outline(surface, pts, shade(col, 0.45), 1)
+                outline(surface, pts, shade(col, 0.45), 1)
             geom = block_geom(unit)
-            pts = _px(vp, geom.polygon.exterior.coords[:-1])
-            _outline(surface, pts, (250, 250, 250) if sel else shade(col, 0.35), 2)
+            pts = to_pixels(vp, geom.polygon.exterior.coords[:-1])
+            outline(surface, pts, (250, 250, 250) if sel else shade(col, 0.35), 2)
             # an arrow out of the middle of the front edge
             fx, fy = geom.forward
             mid = geom.to_world(0.0, geom.depth / 2)
@@ -466,7 +449,7 @@ def draw_models(surface: pygame.Surface, state: GameState, vp: Viewport, *,
             _draw_model(surface, vp, m, col, selected=sel, outlined=m.id in outlined)
             if m.id in picked:
                 assert m.at is not None
-                _outline(surface, base_outline_px(vp, m.base, m.at, m.facing), PICKED, 3)
+                outline(surface, base_outline_px(vp, m.base, m.at, m.facing), PICKED, 3)
         if placed and labels:
             xs = [m.at[0] for m in placed if m.at is not None]
             # the top of each model's outline (a hull's or an oval's radius reaches past it)
@@ -501,7 +484,7 @@ def _unit_label(surface: pygame.Surface, s: str, col: Colour,
     place), followed by its badges."""
     x, y, w, h = p.box
     if p.leader:
-        _leader(surface, p)
+        leader(surface, p)
     back = pygame.Surface((round(w), round(h)), pygame.SRCALPHA)
     back.fill((*shade(col, 0.35), 200))
     surface.blit(back, (round(x), round(y)))
@@ -515,7 +498,7 @@ def _unit_label(surface: pygame.Surface, s: str, col: Colour,
         bx += bw + 2
 
 
-def _leader(surface: pygame.Surface, p: Placed) -> pygame.Rect:
+def leader(surface: pygame.Surface, p: Placed) -> pygame.Rect:
     """A line from a label's anchor to the nearest point of its box; the rect touched."""
     x, y, w, h = p.box
     ax, ay = p.anchor
@@ -554,13 +537,13 @@ def _draw_model(surface: pygame.Surface, vp: Viewport, m: Model, col: Colour, *,
     pts = base_outline_px(vp, m.base, m.at, m.facing)
     fill = shade(col, 1.18) if selected else col
     if alpha < 255:
-        _fill_polygon_alpha(surface, pts, (*fill, alpha))
+        fill_polygon_alpha(surface, pts, (*fill, alpha))
     else:
         pygame.draw.polygon(surface, fill, pts)
     edge = (250, 250, 250) if selected else shade(col, 0.45)
-    _outline(surface, pts, edge, 2 if selected else 1)
+    outline(surface, pts, edge, 2 if selected else 1)
     if outlined:
-        _outline(surface, pts, VIOLATION, 3)
+        outline(surface, pts, VIOLATION, 3)
     assert m.at is not None
     _facing_tick(surface, vp, m.base, m.at, m.facing, shade(col, 1.6))
 
@@ -618,11 +601,11 @@ def zone_surface(geom: BaseGeometry, vp: Viewport, size: tuple[int, int], *,
                  fill: RGBA = ZONE_FILL, edge: Colour | None = ZONE_EDGE) -> pygame.Surface:
     """A transparent surface of ``size`` with ``geom`` shaded: cache it while dragging."""
     surf = pygame.Surface(size, pygame.SRCALPHA)
-    _paint_geometry(surf, geom, vp, fill, (0, 0, 0, 0))
+    paint_geometry(surf, geom, vp, fill, (0, 0, 0, 0))
     if edge is not None:
-        for poly in _polygons(geom):
+        for poly in polygons(geom):
             for ring in (poly.exterior, *poly.interiors):
-                pts = _px(vp, ring.coords[:-1])
+                pts = to_pixels(vp, ring.coords[:-1])
                 if len(pts) >= 2:
                     pygame.draw.aalines(surf, edge, True, pts)
     return surf
@@ -656,11 +639,11 @@ def zone_sprite(geom: BaseGeometry | None, vp: Viewport, clip: pygame.Rect, *,
     clear = (*fill[:3], 0)
     big.fill(clear)
     hi = Viewport(scale=vp.scale * aa, ox=(vp.ox - box.x) * aa, oy=(vp.oy - box.y) * aa)
-    _paint_geometry(big, geom, hi, fill, clear)
+    paint_geometry(big, geom, hi, fill, clear)
     if edge is not None:
-        for poly in _polygons(geom):
+        for poly in polygons(geom):
             for ring in (poly.exterior, *poly.interiors):
-                pts = _px(hi, ring.coords[:-1])
+                pts = to_pixels(hi, ring.coords[:-1])
                 if len(pts) >= 2:
                     pygame.draw.lines(big, edge, True, pts, aa)
     small = pygame.transform.smoothscale(big, box.size)
@@ -669,19 +652,19 @@ def zone_sprite(geom: BaseGeometry | None, vp: Viewport, clip: pygame.Rect, *,
     return small, box.topleft
 
 
-def _paint_geometry(surf: pygame.Surface, geom: BaseGeometry, vp: Viewport,
-                    fill: Sequence[int], hole: Sequence[int]) -> None:
+def paint_geometry(surf: pygame.Surface, geom: BaseGeometry, vp: Viewport,
+                   fill: Sequence[int], hole: Sequence[int]) -> None:
     """Fill polygons, punching holes with ``hole`` (drawing replaces pixels, it does not blend).
 
     Largest polygons first, so an island inside another polygon's hole is painted after the hole.
     """
-    polys = sorted(_polygons(geom), key=lambda p: -p.area)
+    polys = sorted(polygons(geom), key=lambda p: -p.area)
     for poly in polys:
-        ext = _px(vp, poly.exterior.coords[:-1])
+        ext = to_pixels(vp, poly.exterior.coords[:-1])
         if len(ext) >= 3:
             pygame.draw.polygon(surf, fill, ext)
         for ring in poly.interiors:
-            pts = _px(vp, ring.coords[:-1])
+            pts = to_pixels(vp, ring.coords[:-1])
             if len(pts) >= 3:
                 pygame.draw.polygon(surf, hole, pts)
 
@@ -721,7 +704,7 @@ def _placed_text(surface: pygame.Surface, s: str, anchor: Pt, bounds: tuple[floa
     w, h = f.size(s)[0] + 8, f.get_height() + 2
     (p,) = place_labels([(anchor, (w, h))], bounds, avoid)  # type: ignore[arg-type]
     x, y, _, _ = p.box
-    rects = [_leader(surface, p)] if p.leader else []
+    rects = [leader(surface, p)] if p.leader else []
     rects.append(text(surface, s, (x + w / 2, y + h - 1), size=size, bold=True, colour=colour,
                       anchor="midbottom", box=(0, 0, 0, 200)).inflate(10, 4))
     return union_rects(rects)
@@ -731,8 +714,8 @@ def draw_ghost(surface: pygame.Surface, vp: Viewport, g: Ghost) -> pygame.Rect:
     """A model drawn where it would go (white outline when legal, magenta when not)."""
     col = PLAYER_COLOURS[g.player_index % len(PLAYER_COLOURS)]
     pts = base_outline_px(vp, g.base, g.at, g.facing)
-    return union_rects((_fill_polygon_alpha(surface, pts, (*shade(col, 1.3), 200)),
-                        _outline(surface, pts, (255, 255, 255) if g.legal else VIOLATION, 2),
+    return union_rects((fill_polygon_alpha(surface, pts, (*shade(col, 1.3), 200)),
+                        outline(surface, pts, (255, 255, 255) if g.legal else VIOLATION, 2),
                         _facing_tick(surface, vp, g.base, g.at, g.facing, (255, 255, 255))))
 
 
@@ -775,7 +758,7 @@ def draw_path(surface: pygame.Surface, vp: Viewport, path: PathOverlay, *,
               avoid: Sequence[tuple[float, float, float, float]] = ()) -> pygame.Rect:
     """Draw a path with a length label (``4.7" / 9"``) by its end (inside ``bounds``, off
     ``avoid``: the moving unit's models); the rect touched."""
-    pts = _px(vp, path.points)
+    pts = to_pixels(vp, path.points)
     rects = [pygame.draw.lines(surface, (0, 0, 0), False, pts, 5),
              pygame.draw.lines(surface, PATH, False, pts, 2)]
     rects += [pygame.draw.circle(surface, PATH, p, 3) for p in pts[1:-1]]
@@ -801,28 +784,28 @@ def draw_mark(surface: pygame.Surface, state: GameState, vp: Viewport, mark: Mar
     if geom is not None and not geom.is_empty:
         if geom.geom_type in ("LineString", "MultiLineString"):
             for g in getattr(geom, "geoms", [geom]):
-                pts = _px(vp, g.coords)
+                pts = to_pixels(vp, g.coords)
                 if len(pts) >= 2:
                     rects.append(pygame.draw.lines(surface, (0, 0, 0), False, pts, 5))
                     pygame.draw.lines(surface, VIOLATION, False, pts, 3)
         elif geom.geom_type == "Point":
             rects.append(pygame.draw.circle(surface, VIOLATION, vp.to_px(geom.x, geom.y), 5))
         else:
-            for poly in _polygons(geom):
-                pts = _px(vp, poly.exterior.coords[:-1])
-                rects.append(_fill_polygon_alpha(surface, pts, (*VIOLATION, 60)))
-                rects.append(_outline(surface, pts, VIOLATION, 2))
+            for poly in polygons(geom):
+                pts = to_pixels(vp, poly.exterior.coords[:-1])
+                rects.append(fill_polygon_alpha(surface, pts, (*VIOLATION, 60)))
+                rects.append(outline(surface, pts, VIOLATION, 2))
     for poly in mark.outlines:
-        for part in _polygons(poly):
-            rects.append(_outline(surface, _px(vp, part.exterior.coords[:-1]), VIOLATION, 3))
+        for part in polygons(poly):
+            rects.append(outline(surface, to_pixels(vp, part.exterior.coords[:-1]), VIOLATION, 3))
     for mid in () if mark.outlines else mark.models:
         try:
             _, m = state.model(mid)
         except KeyError:
             continue
         if m.at is not None:
-            pts = _px(vp, _model_polygon(m).exterior.coords[:-1])
-            rects.append(_outline(surface, pts, VIOLATION, 3))
+            pts = to_pixels(vp, _model_polygon(m).exterior.coords[:-1])
+            rects.append(outline(surface, pts, VIOLATION, 3))
     if label and mark.label:
         at = mark_anchor(state, mark)
         if at is not None:
@@ -956,55 +939,11 @@ def wrap_text(s: str, width: int, *, size: int = 13, bold: bool = False) -> list
 
 
 # -- the zone layer (deterministic) -------------------------------------------------------------
-def render_zone_layer(zone_geometry: BaseGeometry | None, battlefield: object,
-                      size: tuple[int, int] = ZONE_LAYER_SIZE, *,
-                      path: Sequence[Pt] | None = None) -> pygame.Surface:
-    """The zone alone on the battlefield: no anti-aliasing, no text, :data:`ZONE_PALETTE`.
-
-    ``battlefield`` needs ``width`` and ``depth`` (inches); it is fitted to ``size`` with no
-    margin. Only ``pygame.draw.polygon`` fills (and ``pygame.draw.lines`` without anti-aliasing
-    for an optional path) are used, and the geometry is normalised first (a polygon fill's edge
-    pixels depend on where its ring starts), so the picture depends on nothing but the point
-    set, the size and the pygame-ce version.
-    """
-    width = float(getattr(battlefield, "width"))  # noqa: B009
-    depth = float(getattr(battlefield, "depth"))  # noqa: B009
-    surf = pygame.Surface(size)
-    surf.fill(ZONE_PALETTE["outside"])
-    vp = Viewport.fit(width, depth, (0, 0, size[0], size[1]))
-    x0, y0 = vp.to_px(0, 0)
-    x1, y1 = vp.to_px(width, depth)
-    pygame.draw.polygon(surf, ZONE_PALETTE["battlefield"], [(x0, y0), (x1, y0), (x1, y1),
-                                                             (x0, y1)])
-    if zone_geometry is not None:
-        _paint_geometry(surf, shapely.normalize(zone_geometry), vp, ZONE_PALETTE["zone"],
-                        ZONE_PALETTE["battlefield"])
-    if path is not None and len(path) >= 2:
-        pygame.draw.lines(surf, ZONE_PALETTE["path"], False, _px(vp, path), 2)
-    return surf
 
 
 def surface_array(surface: pygame.Surface) -> np.ndarray:
     """The pixels of ``surface`` as a ``(height, width, 3)`` uint8 array."""
     return np.ascontiguousarray(pygame.surfarray.array3d(surface).transpose(1, 0, 2))
-
-
-def render_zone_png(state: GameState, zone: object, path: object | None,
-                    out: str | os.PathLike[str], *,
-                    size: tuple[int, int] = ZONE_LAYER_SIZE) -> Path:
-    """Write the zone-picture golden's picture of ``zone`` (and ``path``, if given) to ``out``.
-
-    ``zone`` is a legal zone (anything with ``.geometry``) or a shapely geometry; ``path`` is a
-    sequence of points or an object with ``.points``. With ``path=None`` the picture is exactly
-    :func:`render_zone_layer` of the zone, the picture compared by the zone-picture goldens.
-    """
-    geom = getattr(zone, "geometry", zone)
-    pts = None
-    if path is not None:
-        raw = getattr(path, "points", path)
-        pts = [(float(p[0]), float(p[1])) for p in raw]  # type: ignore[attr-defined]
-    surf = render_zone_layer(geom, state.battlefield, size, path=pts)  # type: ignore[arg-type]
-    return save_png(surf, out)
 
 
 def save_png(surface: pygame.Surface, out: str | os.PathLike[str]) -> Path:
@@ -1021,176 +960,3 @@ def unit_base(unit: Unit | Block) -> Footprint:
     if isinstance(unit, Block):
         return unit.base
     return unit.models[0].base if unit.models else parse_base("32mm")
-
-
-# -- t9a-2 blocks being moved -------------------------------------------------------------------
-HANDLE = (255, 226, 110)
-END_WARN = (255, 170, 60)
-"""Outline of a ghost that may be staged but may not end the move there (the 1" rule)."""
-
-
-def block_outline_px(vp: Viewport, geom: BlockGeom) -> list[Pt]:
-    """The unit boundary of ``geom`` in pixels."""
-    return _px(vp, geom.polygon.exterior.coords[:-1])
-
-
-def draw_block_ghost(surface: pygame.Surface, vp: Viewport, geom: BlockGeom, colour: Colour, *,
-                     edge: Colour = (255, 255, 255), alpha: int = 150) -> pygame.Rect:
-    """A block drawn where it would go: every base translucent, its boundary in ``edge``; the
-    rect touched."""
-    outline = block_outline_px(vp, geom)
-    xs = [p[0] for p in outline]
-    ys = [p[1] for p in outline]
-    x0, y0 = math.floor(min(xs)) - 2, math.floor(min(ys)) - 2
-    w, h = math.ceil(max(xs)) - x0 + 3, math.ceil(max(ys)) - y0 + 3
-    if w > 0 and h > 0 and surface.get_clip().colliderect((x0, y0, w, h)):
-        tmp = pygame.Surface((w, h), pygame.SRCALPHA)
-        fill = (*shade(colour, 1.3), alpha)
-        line = (*shade(colour, 0.5), min(alpha + 60, 255))
-        for poly in geom.model_polygons():
-            pts = [(x - x0, y - y0) for x, y in _px(vp, poly.exterior.coords[:-1])]
-            pygame.draw.polygon(tmp, fill, pts)
-            pygame.draw.polygon(tmp, line, pts, 1)
-        surface.blit(tmp, (x0, y0))
-    r = pygame.draw.lines(surface, (0, 0, 0), True, outline, 4)
-    pygame.draw.lines(surface, edge, True, outline, 2)
-    fx, fy = geom.forward
-    mid = geom.to_world(0.0, geom.depth / 2)
-    tip = (mid[0] + fx * 0.8, mid[1] + fy * 0.8)
-    return r.union(pygame.draw.line(surface, edge, vp.to_px(*mid), vp.to_px(*tip), 2))
-
-
-def draw_block_limit(surface: pygame.Surface, vp: Viewport, geom: BlockGeom,
-                     colour: Colour = ZONE_EDGE) -> pygame.Rect:
-    """A dashed outline of the block at the end of its legal range; the rect it covers."""
-    pts = block_outline_px(vp, geom)
-    _dashed_polygon(surface, pts, colour, 1, dash=5.0)
-    return _bounds_px(pts, 2)
-
-
-def _bounds_px(pts: Sequence[Pt], margin: int) -> pygame.Rect:
-    """The pixel rectangle around ``pts``, grown by ``margin``."""
-    xs = [p[0] for p in pts]
-    ys = [p[1] for p in pts]
-    x0, y0 = math.floor(min(xs)) - margin, math.floor(min(ys)) - margin
-    return pygame.Rect(x0, y0, math.ceil(max(xs)) - x0 + margin + 1,
-                       math.ceil(max(ys)) - y0 + margin + 1)
-
-
-def draw_block_handles(surface: pygame.Surface, vp: Viewport, geom: BlockGeom,
-                       points: dict[str, Pt], *, move: bool = True, reform: bool = False,
-                       hover: str | None = None) -> pygame.Rect:
-    """The handles of a selected block: front edge and front corners (move, wheel); the rotate
-    and files handles (reform). ``hover`` is drawn brighter. The rect touched."""
-    def col(name: str) -> Colour:
-        return (255, 255, 255) if hover == name else HANDLE
-
-    rects: list[pygame.Rect] = []
-    if move:
-        c = geom.corners
-        a, b = vp.to_px(*c["fl"]), vp.to_px(*c["fr"])
-        rects.append(pygame.draw.line(surface, (0, 0, 0), a, b, 6))
-        pygame.draw.line(surface, col("move"), a, b, 3)
-        for name in ("fl", "fr"):
-            p = vp.to_px(*points[name])
-            rects.append(pygame.draw.circle(surface, (0, 0, 0), p, 8))
-            pygame.draw.circle(surface, col(name), p, 6)
-            pygame.draw.circle(surface, (0, 0, 0), p, 2)
-    if reform:
-        front = vp.to_px(*points["front"])
-        rot = vp.to_px(*points["rotate"])
-        rects.append(pygame.draw.line(surface, col("rotate"), front, rot, 2))
-        rects.append(pygame.draw.circle(surface, (0, 0, 0), rot, 9))
-        pygame.draw.circle(surface, col("rotate"), rot, 7, 3)
-        fp = vp.to_px(*points["files"])
-        r = pygame.Rect(0, 0, 13, 13)
-        r.center = (round(fp[0]), round(fp[1]))
-        rects.append(pygame.draw.rect(surface, (0, 0, 0), r.inflate(4, 4)))
-        pygame.draw.rect(surface, col("files"), r)
-        text(surface, "↔", r.center, size=11, colour=TEXT_DARK, anchor="center", bold=True)
-    return union_rects(rects)
-
-
-def draw_near(surface: pygame.Surface, vp: Viewport, near: Iterable[object], *,
-              gap: float = 1.0) -> pygame.Rect:
-    """Lines from a ghost to everything it would end within ``gap`` of, with the distance; the
-    rect touched."""
-    rects: list[pygame.Rect] = []
-    for n in near:
-        a, b = getattr(n, "a"), getattr(n, "b")  # noqa: B009
-        d = float(getattr(n, "distance"))  # noqa: B009
-        pa, pb = vp.to_px(*a), vp.to_px(*b)
-        rects.append(pygame.draw.line(surface, (0, 0, 0), pa, pb, 5))
-        pygame.draw.line(surface, VIOLATION, pa, pb, 3)
-        rects += [pygame.draw.circle(surface, VIOLATION, p, 4) for p in (pa, pb)]
-        mid = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
-        rects.append(draw_label(surface, f'{d:.2f}" ≤ {gap:g}"', (mid[0] + 8, mid[1]),
-                                anchor="midleft"))
-    return union_rects(rects)
-
-
-def draw_polyline(surface: pygame.Surface, vp: Viewport, pts: Sequence[Pt],
-                  colour: Colour = PATH) -> pygame.Rect:
-    """A path with a black casing (the wheel's outer corner arc, a straight move's line); the
-    rect touched."""
-    if len(pts) < 2:
-        return pygame.Rect(0, 0, 0, 0)
-    px = _px(vp, pts)
-    r = pygame.draw.lines(surface, (0, 0, 0), False, px, 5)
-    pygame.draw.lines(surface, colour, False, px, 2)
-    return r
-
-
-# -- passages (tabletop fit) -------------------------------------------------------------------
-PASSES = (90, 230, 120)
-
-
-def render_passages(state: GameState, base: Footprint, found: Sequence[Passage]
-                    ) -> pygame.Surface:
-    """The board with each passage of ``found``: its neck in green when ``base`` gets through
-    (the base drawn there at its roomiest facing), in magenta when not, labelled with the width
-    and the answer."""
-    bf = state.battlefield
-    size = (round(bf.width * 20 + 40), round(bf.depth * 20 + 68))
-    vp = Viewport.fit(bf.width, bf.depth, (0, 28, size[0], size[1] - 28), margin=20)
-    labels = passage_labels(state, vp, found)  # placed first: the unit labels keep off them
-    taken = [pl.box for _, _, pl in labels]
-    for p in found:
-        if p.passes:
-            x0, y0, x1, y1 = base.placed(*p.middle, p.facing).bounds
-            (px0, py0), (px1, py1) = vp.to_px(x0, y0), vp.to_px(x1, y1)
-            taken.append((px0, py0, px1 - px0, py1 - py0))
-    surf = render_board(state, size=size, viewport=vp, overlays=Overlays(taken_labels=taken))
-    for p in found:
-        col = PASSES if p.passes else VIOLATION
-        if p.passes:
-            pts = base_outline_px(vp, base, p.middle, p.facing)
-            _fill_polygon_alpha(surf, pts, (*col, 90))
-            _outline(surf, pts, col, 2)
-        a, b = vp.to_px(*p.neck[0]), vp.to_px(*p.neck[1])
-        pygame.draw.line(surf, (0, 0, 0), a, b, 5)
-        pygame.draw.line(surf, col, a, b, 3)
-    for s, col, pl in labels:
-        x, y, w, h = pl.box
-        if pl.leader:
-            _leader(surf, pl)
-        text(surf, s, (x + w / 2, y + h - 1), size=12, bold=True, colour=col,
-             anchor="midbottom", box=(0, 0, 0, 200))
-    return surf
-
-
-def passage_labels(state: GameState, vp: Viewport, found: Sequence[Passage]
-                   ) -> list[tuple[str, Colour, Placed]]:
-    """The label of each passage (its width and the answer), placed off each other and off the
-    models, inside the board, a leader line to its neck when moved off its first place."""
-    bf = state.battlefield
-    labels = [(f'{p.width:.2f}" ok at {p.facing:.0f}°' if p.passes else
-               f'{p.width:.2f}" < {p.needs:.2f}"' if p.facings is None else
-               f'{p.width:.2f}" shut by {p.blocked_by}', PASSES if p.passes else VIOLATION,
-               vp.to_px(*p.middle)) for p in found]
-    f = font(12, bold=True)
-    sizes = [(f.size(s)[0] + 8, f.get_height() + 2) for s, _, _ in labels]
-    (bx0, by0), (bx1, by1) = vp.to_px(0, 0), vp.to_px(bf.width, bf.depth)
-    places = place_labels([(a, wh) for (_, _, a), wh in zip(labels, sizes, strict=True)],
-                          (bx0, by0, bx1 - bx0, by1 - by0), model_boxes(state, vp))
-    return [(s, col, pl) for (s, col, _), pl in zip(labels, places, strict=True)]

@@ -7,7 +7,7 @@ case is checked in up to three tiers, against files in ``tests/goldens/``:
     the zone snapped to a 0.01" grid and normalised, as WKT, with its area and bounds; compared
     as text, exactly.
 ``zone/<case>.png``
-    the zone layer alone, drawn by :func:`tabletop.view.render.render_zone_layer` at its default
+    the zone layer alone, drawn by :func:`tabletop.view.zonelayer.render_zone_layer` at its default
     size (the picture ``tabletop zone ... --format png`` writes); compared pixel for pixel.
 ``full/<case>.png``
     only for cases with ``picture = true``: the whole board with terrain, models, labels, the
@@ -313,7 +313,8 @@ def geometry_change(expected: BaseGeometry, actual: BaseGeometry) -> tuple[float
 # -- tiers 2 and 3: pictures ----------------------------------------------------------------------
 def zone_picture(ev: Evaluated) -> np.ndarray:
     """The zone layer of ``ev`` as drawn by ``tabletop zone ... --format png``."""
-    from tabletop.view.render import render_zone_layer, surface_array
+    from tabletop.view.render import surface_array
+    from tabletop.view.zonelayer import render_zone_layer
 
     return surface_array(render_zone_layer(ev.geometry, ev.state.battlefield))
 
@@ -449,7 +450,8 @@ def _geometry_failure(c: ZoneCase, ev: Evaluated, expected_text: str, actual_tex
         shapely.to_wkt(shapely.difference(expected, actual), rounding_precision=2) + "\n")
     images = {}
     try:
-        from tabletop.view.render import render_zone_layer, surface_array
+        from tabletop.view.render import surface_array
+        from tabletop.view.zonelayer import render_zone_layer
 
         bf = ev.state.battlefield
         exp_img = surface_array(render_zone_layer(expected, bf))
@@ -488,7 +490,7 @@ def diff_picture(expected: np.ndarray, actual: np.ndarray) -> np.ndarray:
     Zone-layer colours are read as zone/not zone: pixels in the zone only now are green, pixels
     in the zone only before are red, any other change is magenta.
     """
-    from tabletop.view.render import ZONE_PALETTE
+    from tabletop.view.zonelayer import ZONE_PALETTE
 
     h = max(expected.shape[0], actual.shape[0])
     w = max(expected.shape[1], actual.shape[1])

@@ -9,7 +9,7 @@ import pygame
 
 from tabletop.geometry.passages import passages
 from tabletop.scenario.io import load_scenario, shipped
-from tabletop.view import render
+from tabletop.view import passagepaint, render
 from tabletop.view.labels import LabelItem, boxes_overlap, collapse
 from tabletop.view.viewport import Viewport
 
@@ -94,7 +94,7 @@ def test_fit_labels_are_apart_and_inside_the_board() -> None:
     pieces, _ = blocking_pieces(st, unit.keywords)
     found = passages(60.0, 44.0, pieces, lr.base)
     vp = Viewport.fit(60, 44, (0, 28, 1240, 920), margin=20)
-    placed = render.passage_labels(st, vp, found)
+    placed = passagepaint.passage_labels(st, vp, found)
     assert len(placed) == len(found) >= 3
     boxes = [p.box for _, _, p in placed]
     (x0, y0), (x1, y1) = vp.to_px(0, 0), vp.to_px(60, 44)

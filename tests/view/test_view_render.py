@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from shapely.geometry import Point, box
 
-from tabletop.view import render
-from tabletop.view.render import ZONE_PALETTE, Overlays, PathOverlay
+from tabletop.view import render, zonelayer
+from tabletop.view.render import Overlays, PathOverlay
+from tabletop.view.zonelayer import ZONE_PALETTE
 
 from support.view_support import small_state
 
@@ -33,7 +34,7 @@ def test_zone_layer_uses_only_the_fixed_palette_and_size() -> None:
     s = small_state()
     # a zone with a hole and an island inside the hole
     zone = box(2, 2, 14, 14).difference(box(5, 5, 11, 11)).union(box(7, 7, 9, 9))
-    surf = render.render_zone_layer(zone, s.battlefield, (600, 400))
+    surf = zonelayer.render_zone_layer(zone, s.battlefield, (600, 400))
     img = render.surface_array(surf)
     assert img.shape == (400, 600, 3)
     colours = {tuple(int(v) for v in c) for c in np.unique(img.reshape(-1, 3), axis=0)}
@@ -47,14 +48,14 @@ def test_zone_layer_uses_only_the_fixed_palette_and_size() -> None:
     assert at(6, 6) == ZONE_PALETTE["battlefield"]  # the hole
     assert at(8, 8) == ZONE_PALETTE["zone"]  # the island in the hole
     assert at(20, 15) == ZONE_PALETTE["battlefield"]
-    again = render.surface_array(render.render_zone_layer(zone, s.battlefield, (600, 400)))
+    again = render.surface_array(zonelayer.render_zone_layer(zone, s.battlefield, (600, 400)))
     assert np.array_equal(img, again)
 
 
 def test_zone_layer_changes_with_a_small_change_of_the_zone() -> None:
     s = small_state()
-    a = render.surface_array(render.render_zone_layer(Point(10, 10).buffer(2.0), s.battlefield))
-    b = render.surface_array(render.render_zone_layer(Point(10, 10).buffer(2.05), s.battlefield))
+    a = render.surface_array(zonelayer.render_zone_layer(Point(10, 10).buffer(2.0), s.battlefield))
+    b = render.surface_array(zonelayer.render_zone_layer(Point(10, 10).buffer(2.05), s.battlefield))
     assert int(np.any(a != b, axis=2).sum()) > 20
 
 
@@ -66,8 +67,8 @@ def test_render_zone_png_is_the_zone_layer(tmp_path) -> None:  # type: ignore[no
     class Z:
         geometry = Point(10, 10).buffer(3)
 
-    out = render.render_zone_png(s, Z(), None, tmp_path / "z.png")
-    expected = render.surface_array(render.render_zone_layer(Z.geometry, s.battlefield))
+    out = zonelayer.render_zone_png(s, Z(), None, tmp_path / "z.png")
+    expected = render.surface_array(zonelayer.render_zone_layer(Z.geometry, s.battlefield))
     assert np.array_equal(read_png(out), expected)
 
 
