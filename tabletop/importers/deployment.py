@@ -6,8 +6,9 @@ dense or impassable terrain feature (walls and solid features; models may stand 
 ground of a terrain area, between a ruin's walls), each unit in coherency (each model within 2"
 of another of its unit, all within 9" of each other), no model within engagement range of an
 enemy, and every unit at least :data:`UNIT_GAP` from the models of other units, so that units
-stay apart as a player sets them up. An attached leader is set up beside its bodyguard unit,
-within 2" of one of its models, and the two make one group.
+stay apart as a player sets them up (:data:`MARGIN` when the army does not fit so). An
+attached leader is set up beside its bodyguard unit, within 2" of one of its models, and the
+two make one group.
 
 Groups are set up one after another, each as near as it fits to the *front centre* of the
 zone (its point nearest the middle of the battlefield), so the army stands together towards the
@@ -110,6 +111,8 @@ class _Board:
     features: BaseGeometry
     models: list[tuple[Model, int]] = field(default_factory=list)
     """Placed models with the group they belong to (-1: set up before this army)."""
+    gap: float = UNIT_GAP
+    """How far a model stays from the models of other units."""
     spots: dict[tuple[str, float], np.ndarray] = field(default_factory=dict)
 
     def allowed(self, fp: Footprint, facing: float) -> np.ndarray:
@@ -253,7 +256,7 @@ def _place_models(unit: Unit, facing: float, board: _Board, group: int, first: n
             return None
         ok = np.ones(len(spots), dtype=bool)
         for other, g in board.models:
-            ok &= _clear(fp, facing, spots, other, MARGIN if g == group else UNIT_GAP)
+            ok &= _clear(fp, facing, spots, other, MARGIN if g == group else board.gap)
         for other in placed:
             ok &= _clear(fp, facing, spots, other, MARGIN)
         cand = spots[ok]
@@ -300,7 +303,9 @@ def set_up(state: GameState, player_id: str, groups: Sequence[Group], *,
 
     The groups are set up in their order; when one does not fit, the army is set up again
     with the groups of the largest bases first (as a player fits the big models in before
-    filling round them), and only when that fails too is the first failure said.
+    filling round them), then so with the units as close to each other as the models of one
+    unit (:data:`MARGIN` instead of :data:`UNIT_GAP`), and only when that fails too is the
+    first failure said.
 
     Raises
     ------
@@ -313,12 +318,16 @@ def set_up(state: GameState, player_id: str, groups: Sequence[Group], *,
     except UserError as first:
         bigger = sorted(groups, key=lambda g: -max(
             m.base.local_polygon().area for u in (g.unit, *g.leaders) for m in u.models))
-        if all(a is b for a, b in zip(bigger, groups, strict=True)) or \
-                state.player(player_id).zone_polygon is None:
+        if state.player(player_id).zone_polygon is None:
             raise
-        try:
-            done = _set_up(state, player_id, bigger, who=who, progress=progress)
-        except UserError:
+        same = all(a is b for a, b in zip(bigger, groups, strict=True))
+        for gap in (MARGIN,) if same else (UNIT_GAP, MARGIN):
+            try:
+                done = _set_up(state, player_id, bigger, who=who, progress=progress, gap=gap)
+                break
+            except UserError:
+                continue
+        else:
             raise first from None
         # the scenario lists the units in the army's order still
         order = {u.id: k for k, u in enumerate(u for g in groups for u in (g.unit, *g.leaders))}
@@ -328,7 +337,7 @@ def set_up(state: GameState, player_id: str, groups: Sequence[Group], *,
 
 
 def _set_up(state: GameState, player_id: str, groups: Sequence[Group], *, who: str,
-            progress: Callable[[str], None] | None) -> GameState:
+            progress: Callable[[str], None] | None, gap: float = UNIT_GAP) -> GameState:
     who = who or f"player {player_id}"
     player = state.player(player_id)
     zone = player.zone_polygon
@@ -337,7 +346,7 @@ def _set_up(state: GameState, player_id: str, groups: Sequence[Group], *, who: s
                         "deployment map")
     zone = zone.intersection(state.battlefield.polygon)
     features = unary_union([t.shape for t in state.terrain if t.kind in rulings.END_TERRAIN])
-    board = _Board(zone, features)
+    board = _Board(zone, features, gap=gap)
     board.models = [(m, -1) for _, m in state.placed_models()]
     facing = facing_of(state, player_id)
     mid = Point(state.battlefield.width / 2, state.battlefield.depth / 2)
@@ -376,7 +385,7 @@ def _place_group(state: GameState, group: Group, g: int, board: _Board, facing: 
             continue
         fits_empty = True
         for other, _ in board.models:
-            spots = spots[_clear(lead, f, spots, other, UNIT_GAP)]
+            spots = spots[_clear(lead, f, spots, other, board.gap)]
         order = np.argsort(np.hypot(spots[:, 0] - front[0], spots[:, 1] - front[1]),
                            kind="stable")
         tried: list[np.ndarray] = []

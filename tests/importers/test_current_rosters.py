@@ -37,6 +37,7 @@ from tabletop.state import GameState, Model, Unit
 from support.army_lists import (
     BATTLESCRIBE_ROS,
     GW_APP,
+    KNIGHTS_14,
     LISTFORGE_TEXT,
     NEWRECRUIT_SIMPLE_NO_MODEL_LINES,
     TEXTS,
@@ -265,6 +266,21 @@ def test_a_tight_zone_takes_the_largest_bases_first_and_the_army_faces_square(
     assert "facing 90 degrees" in blue[0]
     assert {m.facing for u in tipping.state.units for m in u.models if u.player == "red"
             if isinstance(u, Unit)} <= {270.0, 0.0}
+
+
+def test_an_army_that_fits_only_closer_than_an_inch_is_set_up_so(board: GameState,
+                                                                  tmp_path: Path) -> None:
+    """14 Knights do not fit Take vs Take 01's zone 1" apart (12 did); the units may then stand
+    as close as the models of one unit, and all 14 are set up, legally."""
+    placed = armies(board, [_write(tmp_path, "knights.txt", KNIGHTS_14)])
+    knights = [u for u in placed.state.units if isinstance(u, Unit)]
+    assert len(knights) == 14 and {u.models[0].base.spec for u in knights} == {
+        "oval 170x109mm"}
+    assert_legal_set_up(placed.state)
+    gaps = [footprint_distance(a.base, a.at, a.facing, b.base, b.at, b.facing)
+            for i, ua in enumerate(knights) for ub in knights[i + 1:]
+            for a in ua.models for b in ub.models]
+    assert min(gaps) < 1.0
 
 
 def test_new_with_two_rosters_writes_a_scenario_that_checks(

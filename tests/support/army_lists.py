@@ -382,3 +382,14 @@ def battlescribe_rosz(xml: str = BATTLESCRIBE_ROS, member: str = "Strike Test.ro
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr(member, xml)
     return buf.getvalue()
+
+
+_KNIGHTS = ("Knight Paladin", "Knight Errant", "Knight Warden", "Knight Crusader",
+            "Knight Gallant", "Knight Preceptor", "Knight Castellan", "Knight Valiant",
+            "Knight Defender", "Cerastus Knight Lancer", "Cerastus Knight Acheron",
+            "Cerastus Knight Castigator", "Questoris Knight Magaera", "Questoris Knight Styrix")
+KNIGHTS_14 = "Fourteen Knights (5390 Points)\n\nImperial Knights\nOnslaught (5000 Points)\n" \
+    "Questor Forgepact\n\nOTHER DATASHEETS\n\n" + "".join(
+        f"{name} (385 Points)\n  • 1x Meltagun\n\n" for name in _KNIGHTS)
+"""The GW app's list of 14 Knights, each on the 170x109 mm oval: more than a Tipping Point zone
+holds 1" apart."""
