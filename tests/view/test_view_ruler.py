@@ -121,3 +121,30 @@ def test_the_same_model_at_both_ends_measures_from_its_base() -> None:
     r = ruler(c, (5.0, 10.0), (5.1, 10.1))  # inside its own base: 0 from it
     assert r.a_model == "s1" and r.b_model is None and r.distance == 0.0
     assert r.label.endswith("from the base")
+
+
+def test_no_hover_card_over_the_reading_and_the_hover_follows_the_end(app_factory,  # type: ignore[no-untyped-def]
+                                                                      monkeypatch) -> None:
+    """Measured from the Lieutenant to a Terminator in the window: the reading stays in sight
+    (no model's hover card is drawn while the ruler is on), and the hover is the model where
+    the ruler ended, not the one it began on."""
+    import pygame
+
+    from tabletop.scenario.io import load_scenario, shipped
+
+    from support.view_support import drag, key
+
+    app = app_factory(load_scenario(shipped("demo.toml")))
+    key(app, pygame.K_m)
+    a, b = app.state.model("lt1")[1].at, app.state.model("term1")[1].at
+    drag(app, a, b)
+    assert app.ctrl.ruler is not None and "base to base" in app.ctrl.ruler.label
+    assert app.ctrl.hover == "term1"
+    cards: list[object] = []
+    monkeypatch.setattr(app, "_draw_hover",
+                        lambda mid: cards.append(mid) or pygame.Rect(0, 0, 0, 0))
+    app.dirty = True
+    app.step()
+    assert not cards
+    key(app, pygame.K_m)  # the ruler off: the card is back
+    assert cards and set(cards) == {"term1"}
