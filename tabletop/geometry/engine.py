@@ -4,8 +4,8 @@ The zone engine's hot path exists twice: in Python (the reference, always there)
 Rust crate ``native/`` (built by ``pip install`` where a Rust toolchain is found; see the docs'
 install and speed pages). ``TABLETOP_ENGINE`` chooses:
 
-- unset or empty: :data:`DEFAULT`, for now the Python engine (the survey's reach on a walled
-  board differs on the native one: tests/survey/test_survey_core.py, fast marching);
+- unset or empty: :data:`DEFAULT`: the native core where it is built and current, else the
+  Python engine;
 - ``native``: the native core; an error when it is not built;
 - ``python``: the Python engine.
 
@@ -40,7 +40,7 @@ ENV = "TABLETOP_ENGINE"
 """The environment variable that chooses the engine."""
 ENGINES = ("native", "python")
 """Its accepted values."""
-DEFAULT = "python"
+DEFAULT = "native"
 """The engine when :data:`ENV` is unset (``"native"``: the core where it is built, else
 Python)."""
 NATIVE_VERSION = "0.1.0"
