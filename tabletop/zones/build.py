@@ -33,7 +33,7 @@ import math
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, ClassVar, cast
 
 import shapely
@@ -157,13 +157,20 @@ def _reach_inputs(board: Board, radius: float) -> tuple[Any, ...]:
             if isinstance(o.footprint, Round):
                 circles.append((o.at[0], o.at[1], o.footprint.radius))
             else:
-                polys.append(outline_of(o.footprint.placed(o.at[0], o.at[1], o.facing,
-                                                           segments=PATH_SEGMENTS)))
+                polys.append(_placed_outline(o.footprint, o.at, o.facing))
         for t in board.path_pieces:
             polys.append(t.ring)
         got = (tuple(sorted(circles)), tuple(sorted(polys)))
         memo["reach"] = got
     return (float(board.width), float(board.depth), float(radius), *got)
+
+
+@lru_cache(maxsize=1024)
+def _placed_outline(base: Footprint, at: tuple[float, float], facing: float
+                    ) -> tuple[tuple[float, float], ...]:
+    """A non-round path model's outline (its circumscribed polygon of :data:`PATH_SEGMENTS`
+    vertices) as a hashable tuple."""
+    return outline_of(base.placed(at[0], at[1], facing, segments=PATH_SEGMENTS))
 
 
 def _ends(board: Board, mover: Body) -> tuple[tuple[BodyKey, ...], tuple[Any, ...]]:
@@ -408,5 +415,5 @@ def clear_caches() -> None:
     IdentityMemo.clear_all()
     _PHASES.clear()
     clear_end_caches()
-    for cached in (reach_map, convex_pieces):
+    for cached in (reach_map, convex_pieces, _placed_outline):
         cached.cache_clear()
