@@ -5,7 +5,9 @@
 
 use std::sync::OnceLock;
 
-use crate::booleans::{bounds, boxes_meet, contains, overlay, union_all, Grid, Op, Poly};
+use crate::booleans::{
+    bounds, boxes_meet, contains, difference_within, overlay, union_all, Grid, Op, Poly,
+};
 use crate::limits::Refused;
 use crate::rays::{stars, Outline};
 use crate::search::{search, stands_in_piece, Search};
@@ -99,13 +101,15 @@ pub fn pickup(
     Ok(Some(Pickup { search: s, region }))
 }
 
-/// `union` minus the parts of `exclude` and `friends` whose boxes meet its box.
+/// `union` minus the parts of `exclude` and `friends` whose boxes meet its box, those cut to
+/// that box (widened by [`CUT_MARGIN`]) first.
 pub fn cut(union: &[Poly], exclude: &[Poly], friends: &[Poly], grid: &Grid)
            -> Result<Vec<Poly>, Refused> {
     if union.is_empty() {
         return Ok(Vec::new());
     }
     let ub = bounds(union);
+    let within = [ub[0] - CUT_MARGIN, ub[1] - CUT_MARGIN, ub[2] + CUT_MARGIN, ub[3] + CUT_MARGIN];
     let clip: Vec<Poly> = exclude
         .iter()
         .chain(friends)
@@ -115,8 +119,12 @@ pub fn cut(union: &[Poly], exclude: &[Poly], friends: &[Poly], grid: &Grid)
     if clip.is_empty() {
         return Ok(union.to_vec());
     }
-    overlay(grid, union, &clip, Op::Difference)
+    difference_within(grid, union, &clip, within)
 }
+
+/// How far beyond the union's box the clip sets are kept (inches): far more than the grid's
+/// rounding, so no vertex of the cut lies on the union.
+const CUT_MARGIN: f64 = 0.01;
 
 #[cfg(test)]
 mod tests {
