@@ -3,24 +3,27 @@
 Run ``python benchmarks/zones.py`` from the repository root. It builds a realistic board
 (60" x 44", 8 terrain pieces: four L-shaped ruins and four rectangles, all impassable so that
 they shape every path; enemy models on 32 mm bases in tight groups of six; a 32 mm INFANTRY
-mover) with 10, 30, 100 and 300 enemies and prints, for D = 6 (normal move) and D = 12
-(advance, roll 6):
+mover) with 10, 30, 100 and 300 enemies and prints, for a normal move of D = 0.5, 6, 12 and 20,
+on each zone engine (Python and, where it is built, the compiled core; alternately, each first
+on every other board):
 
-- our zone, median ms per zone: *cold* (every cache cleared first, as in a new program:
+- our zone, CPU median ms per zone: *cold* (every cache cleared first, as in a new program:
   inflating the obstacles, corners, visibility graph, end region) and *cached* (a pick-up in
   the same phase: the per-phase work is in the caches, the Dijkstra, the wedges and the end
   overlay are computed again; median of 31);
 - the same zone by scikit-fmm fast marching at 0.05" cells (masks, travel time and end rules
-  on the cells), median ms of 9, and its area error against our zone;
-- the ratio fmm / ours (cached).
+  on the cells), CPU median ms of 9, and its area error against the Python engine's zone;
+- the ratio fmm / ours (cached), per engine.
+
+Add ``--synthetic-only`` to skip the real layouts.
 
 Then the same boards for models that turn as they move (issue 12): a 60x35 mm oval (a bike,
 MOUNTED) and a 4x7" hull (a tank, VEHICLE: it passes over the infantry), normal move (D = 6
-and 12), cold and cached (a pick-up on a board object of its own: the per-phase caches are
-warm, the zone is computed again; wall and CPU ms), against what a user could pick instead:
-the round engine with the model's circumscribed circle (the previous approximation: never
-permissive, but it finds no gap narrower than the circle), its time and how much of our zone
-it misses.
+and 12), on each engine, cold and cached (a pick-up on a board object of its own: the
+per-phase caches are warm, the zone is computed again; CPU ms), against what a user could
+pick instead: the round engine with the model's circumscribed circle (the previous
+approximation: never permissive, but it finds no gap narrower than the circle), its time and
+how much of our zone it misses.
 
 When the 40kdc data is present (``<repo>/../shared/data/40kdc``, or ``--data FOLDER``) it also
 times zones on the 33 real layouts (issue 8, item 4): each layout gets a battle with ``tabletop
@@ -41,7 +44,8 @@ The real layouts are timed on both zone engines where the compiled core is built
 native, alternately per layout, each first on every other one), with a table of native / Python
 CPU medians.
 
-    .venv/bin/python benchmarks/zones.py [--data ../shared/data/40kdc] [--layouts N] [--real-only]
+    .venv/bin/python benchmarks/zones.py [--data ../shared/data/40kdc] [--layouts N]
+        [--real-only | --synthetic-only]
 
 scikit-fmm is a test-only dependency; the synthetic part needs it. 40kdc data: Alpaca Software
 and the 40kdc community contributors, CC BY 4.0.
@@ -141,10 +145,21 @@ def board(enemies: int, seed: int = 1) -> GameState:
                      (red, blue))
 
 
+def with_move(state: GameState, D: float) -> GameState:
+    """``state`` with the mover's M set to ``D`` (a normal move of D inches)."""
+    red = state.units[0]
+    return replace(state, units=(replace(red, M=float(D)), *state.units[1:]))
+
+
 def ours(state: GameState, D: float) -> Zone:
-    if D == 6:
-        return legal_zone(state, "mv", "normal")
-    return legal_zone(state, "mv", "advance", roll=int(D - 6))
+    """Our zone of the mover's normal move of ``D`` on ``state`` (see :func:`with_move`)."""
+    return legal_zone(state, "mv", "normal")
+
+
+def use(eng: str) -> None:
+    """Choose the zone engine ``eng`` for what follows (caches kept: each engine keeps its
+    own per-phase geometry where they differ)."""
+    os.environ[engine.ENV] = eng
 
 
 def clear() -> None:
@@ -358,14 +373,17 @@ def with_turning_units(state: GameState) -> GameState:
 
 
 def turning_boards() -> None:
-    """Turning movers on the synthetic boards: ours against the circumscribed circle."""
+    """Turning movers on the synthetic boards, both engines alternately, against the
+    circumscribed circle."""
     print()
-    print("Models that turn as they move (facing layers), normal move from the board's start;")
-    print("circle = the round engine with the model's circumscribed circle (what was used")
-    print("before): its time per pick-up and how much of our zone it misses.")
-    print(f"{'mover':<20} {'enemies':>7} {'D':>3} {'cold ms':>8} {'cached ms':>9} "
-          f"{'CPU ms':>7} {'area':>8} "
-          f"{'circle ms':>9} {'circle misses':>13}")
+    print("Models that turn as they move (facing layers), normal move from the board's start,")
+    print("each engine; CPU median ms (cold: every cache cleared, median of 3; cached: a pick-up")
+    print("on a board object of its own, median of 11); circle = the round engine with the")
+    print("model's circumscribed circle (what was used before): its time per pick-up on the")
+    print("same engine and how much of our zone it misses.")
+    print(f"{'mover':<20} {'enemies':>7} {'D':>3} {'engine':>7} {'cold ms':>8} {'cached ms':>9} "
+          f"{'area':>8} {'circle ms':>9} {'circle misses':>13}")
+    k = 0
     for name, _, base, kw, _, _ in TURNING:
         for n in (30, 100, 300):
             st0 = board(n)
@@ -374,25 +392,30 @@ def turning_boards() -> None:
                 st = replace(st0, units=(mover, *st0.units[1:]))
                 circle = replace(st, units=(replace(mover, models=(Model(
                     "mv", Round(2 * base.radius * 25.4), START, 90.0),)), *st0.units[1:]))
+                for eng in ENGINES if k % 2 == 0 else ENGINES[::-1]:
+                    use(eng)
 
-                def cold(st: GameState = st) -> None:
-                    clear()
+                    def cold(st: GameState = st) -> None:
+                        clear()
+                        legal_zone(st, "mv", "normal")
+                    t_cold = median_ms(cold, 3, time.process_time)
                     legal_zone(st, "mv", "normal")
-                t_cold = median_ms(cold, 3)
-                legal_zone(st, "mv", "normal")
-                # a pick-up on a board object of its own (the same model again on the same
-                # object is the board's memo, not the engine)
-                def again(st: GameState = st) -> None:
-                    legal_zone(replace(st), "mv", "normal")
-                t_cached = median_ms(again, 11)
-                c_cached = median_ms(again, 11, time.process_time)
-                z = legal_zone(st, "mv", "normal")
-                legal_zone(circle, "mv", "normal")
-                t_circle = median_ms(lambda c=circle: legal_zone(c, "mv", "normal"), 11)
-                zc = legal_zone(circle, "mv", "normal")
-                miss = z.geometry.difference(zc.geometry).area / z.area * 100 if z.area else 0.0
-                print(f"{name:<20} {n:>7} {D:>3.0f} {t_cold:>8.1f} {t_cached:>9.2f} "
-                      f"{c_cached:>7.2f} {z.area:>8.2f} {t_circle:>9.2f} {miss:>12.1f}%")
+
+                    # a pick-up on a board object of its own (the same model again on the
+                    # same object is the board's memo, not the engine)
+                    def again(st: GameState = st) -> None:
+                        legal_zone(replace(st), "mv", "normal")
+                    c_cached = median_ms(again, 11, time.process_time)
+                    z = legal_zone(st, "mv", "normal")
+                    legal_zone(circle, "mv", "normal")
+                    t_circle = median_ms(lambda c=circle: legal_zone(c, "mv", "normal"), 11,
+                                         time.process_time)
+                    zc = legal_zone(circle, "mv", "normal")
+                    miss = z.geometry.difference(zc.geometry).area / z.area * 100 if z.area \
+                        else 0.0
+                    print(f"{name:<20} {n:>7} {D:>3.0f} {eng:>7} {t_cold:>8.1f} "
+                          f"{c_cached:>9.2f} {z.area:>8.2f} {t_circle:>9.2f} {miss:>12.1f}%")
+                k += 1
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -400,10 +423,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--data", type=Path, default=KDC, help="folder of the 40kdc files")
     ap.add_argument("--layouts", type=int, default=None, help="only the first N real layouts")
     ap.add_argument("--real-only", action="store_true", help="skip the synthetic boards")
+    ap.add_argument("--synthetic-only", action="store_true", help="skip the real layouts")
     args = ap.parse_args(argv)
     if not args.real_only:
         synthetic()
         turning_boards()
+    if args.synthetic_only:
+        return
     if (args.data / "terrain-layouts.json").is_file():
         real_layouts(args.data, args.layouts)
     else:
@@ -411,29 +437,41 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def synthetic() -> None:
-    """Our zones against fast marching on the synthetic boards."""
+    """Our zones on both engines (alternately) against fast marching on the synthetic boards."""
     h = 0.05
-    print("Legal zones, median ms per zone (cold: every cache cleared; cached: a pick-up in")
-    print(f"the same phase); fast marching at {h}\" cells, per pick-up with its masks built")
-    print("beforehand, and its area error against our zone.")
-    print(f"{'enemies':>7} {'D':>3} {'cold ms':>8} {'cached ms':>9} {'area':>8} "
-          f"{'fmm ms':>7} {'fmm err':>8} {'fmm/ours':>8}")
+    print("Legal zones of the round mover, CPU median ms per zone, each engine (cold: every cache")
+    print("cleared; cached: a pick-up in the same phase, median of 31); fast marching at "
+          f"{h}\" cells")
+    print("(per pick-up, its masks built beforehand; its area error against the Python zone);")
+    print("fmm/x: fast marching's time over the engine's cached pick-up.")
+    names = "  ".join(f"{e + ' cold':>12} {e[:3] + ' cached':>10}" for e in ENGINES)
+    ratios = " ".join(f"{'fmm/' + e[:3]:>8}" for e in ENGINES)
+    print(f"{'enemies':>7} {'D':>4}  {names} {'area':>8} {'fmm ms':>7} {'fmm err':>8} {ratios}")
+    k = 0
     for n in (10, 30, 100, 300):
-        st = board(n)
-        for D in (6.0, 12.0):
-            def cold(st: GameState = st, D: float = D) -> None:
-                clear()
+        st0 = board(n)
+        for D in (0.5, 6.0, 12.0, 20.0):
+            st = with_move(st0, D)
+            got: dict[str, tuple[float, float, float]] = {}
+            for eng in ENGINES if k % 2 == 0 else ENGINES[::-1]:
+                use(eng)
+
+                def cold(st: GameState = st, D: float = D) -> None:
+                    clear()
+                    ours(st, D)
+                t_cold = median_ms(cold, 5, time.process_time)
                 ours(st, D)
-            t_cold = median_ms(cold, 5)
-            ours(st, D)
-            t_cached = median_ms(lambda st=st, D=D: ours(st, D), 31)
-            area = ours(st, D).area
+                t_cached = median_ms(lambda st=st, D=D: ours(st, D), 31, time.process_time)
+                got[eng] = (t_cold, t_cached, ours(st, D).area)
+            k += 1
+            area = got["python"][2]
             f = Fmm(st, D, h)
             fa = f.area()
-            t_fmm = median_ms(f.area, 9)
+            t_fmm = median_ms(f.area, 9, time.process_time)
             err = (fa - area) / area * 100 if area else float("nan")
-            print(f"{n:>7} {D:>3.0f} {t_cold:>8.1f} {t_cached:>9.2f} {area:>8.2f} "
-                  f"{t_fmm:>7.1f} {err:>+7.2f}% {t_fmm / t_cached:>7.1f}x")
+            cells = "  ".join(f"{got[e][0]:>12.1f} {got[e][1]:>10.3f}" for e in ENGINES)
+            rat = " ".join(f"{t_fmm / got[e][1]:>7.1f}x" for e in ENGINES)
+            print(f"{n:>7} {D:>4} {cells} {area:>8.2f} {t_fmm:>7.2f} {err:>+7.2f}% {rat}")
 
 
 if __name__ == "__main__":
