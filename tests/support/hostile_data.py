@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 from tabletop.cli import main
 from tabletop.errors import UserError
+from tabletop.importers.kdc_json import MAX_FILE_BYTES
 from tabletop.scenario.io import load_scenario
 from tabletop.survey import run as survey_run
 from tabletop.survey import store
@@ -45,6 +46,12 @@ KDC_FILES = ("templates", "layouts", "deployments", "units")
 BOMBS = ("templates-fan-out", "zone-1000000-points", "layout-200000-pieces")
 """Named changes too big to write 25,000 times (each has its regression test): the fuzzer
 draws smaller ones of the same kinds (:func:`_scaled`)."""
+
+
+OVER_LIMIT = MAX_FILE_BYTES + 1024
+"""Bytes a drawn 40kdc file is cut to when a mutation made it larger: just over the importer's
+20 MB limit. A zone of 20,000 points repeated 300 times made a 200 MB file that took the harness
+7 s of CPU to write, counted in the input's time (the program refuses it by its size at once)."""
 
 
 def _rarely(draw: st.DrawFn, n: int) -> bool:
@@ -136,6 +143,10 @@ def kdc_files(draw: st.DrawFn, key: str) -> kdc_toys.Data:
         elif kind == "bytes":
             raw = kdc_toys.write_bytes(data, key)
             setattr(data, key, _damaged(draw, raw))
+        if kind in ("mutate", "scaled") and not isinstance(getattr(data, key), bytes):
+            raw = kdc_toys.write_bytes(data, key)
+            if len(raw) > OVER_LIMIT:  # (refused by its size alike, and cheap to write)
+                setattr(data, key, raw[:OVER_LIMIT])
     return data
 
 
