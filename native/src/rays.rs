@@ -12,6 +12,7 @@
 
 use crate::booleans::{overlay, union_all, Grid, Op, Poly, Pt, Ring};
 use crate::limits::{check, Refused, MAX_RINGS, MAX_VERTICES};
+use crate::visibility::{cell_index, grid_shape};
 
 /// Largest chord sag of the inscribed arcs, inches (the Python engine's `ARC_TOLERANCE`).
 pub const ARC_TOLERANCE: f64 = 0.002;
@@ -66,9 +67,7 @@ impl Outline {
         let w = (gx1 - gx0).max(1e-9);
         let h = (gy1 - gy0).max(1e-9);
         // about as many cells as edges (at least one), square
-        let cell = ((w * h) / (a.len() as f64).max(1.0)).sqrt().max(w.max(h) / 512.0).max(1e-6);
-        let nx = ((w / cell).ceil() as usize).clamp(1, 512);
-        let ny = ((h / cell).ceil() as usize).clamp(1, 512);
+        let (cell, nx, ny) = grid_shape(w, h, a.len() as f64, 512);
         let mut box_crossings = Vec::new();
         for k in 0..n_obstacle {
             for j in n_obstacle..a.len() {
@@ -99,12 +98,7 @@ impl Outline {
 
     #[inline]
     fn cell_of(&self, x: f64, y: f64) -> (usize, usize) {
-        let i = ((x - self.x0) / self.cell).floor();
-        let j = ((y - self.y0) / self.cell).floor();
-        (
-            (i.max(0.0) as usize).min(self.nx - 1),
-            (j.max(0.0) as usize).min(self.ny - 1),
-        )
+        cell_index([self.x0, self.y0], self.cell, self.nx, self.ny, x, y)
     }
 
     /// The edges whose boxes meet the box `(x0, y0, x1, y1)` (each once, ascending).

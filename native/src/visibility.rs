@@ -21,6 +21,23 @@ pub fn hypot(x: f64, y: f64) -> f64 {
     (x * x + y * y).sqrt()
 }
 
+/// A uniform grid's cell size and shape for `items` things in a `w` x `h` box: about one
+/// thing a cell, square cells, at most `max` cells a side (the grids of the pieces, the corners
+/// and the outline's edges).
+pub(crate) fn grid_shape(w: f64, h: f64, items: f64, max: usize) -> (f64, usize, usize) {
+    let cell = ((w * h) / items.max(1.0)).sqrt().max(w.max(h) / max as f64).max(1e-6);
+    (cell, ((w / cell).ceil() as usize).clamp(1, max), ((h / cell).ceil() as usize).clamp(1, max))
+}
+
+/// The cell `(i, j)` of a grid (origin, cell size, shape) holding `(x, y)`, clamped to it.
+#[inline]
+pub(crate) fn cell_index(origin: Pt, cell: f64, nx: usize, ny: usize, x: f64, y: f64)
+                         -> (usize, usize) {
+    let i = ((x - origin[0]) / cell).floor();
+    let j = ((y - origin[1]) / cell).floor();
+    ((i.max(0.0) as usize).min(nx - 1), (j.max(0.0) as usize).min(ny - 1))
+}
+
 /// Convex pieces as half-planes, with a uniform grid of their boxes.
 pub struct Pieces {
     /// per piece: its half-planes `(nx, ny, c)` (inside: `nx x + ny y <= c`), outward normals
@@ -81,9 +98,7 @@ impl Pieces {
         }
         let w = (gx1 - gx0).max(1e-9);
         let h = (gy1 - gy0).max(1e-9);
-        let cell = ((w * h) / (rings.len() as f64).max(1.0)).sqrt().max(w.max(h) / 256.0);
-        let nx = ((w / cell).ceil() as usize).clamp(1, 256);
-        let ny = ((h / cell).ceil() as usize).clamp(1, 256);
+        let (cell, nx, ny) = grid_shape(w, h, rings.len() as f64, 256);
         let mut out = Pieces { planes, bbox, x0: gx0, y0: gy0, cell, nx, ny,
                                cells: vec![Vec::new(); nx * ny] };
         for k in 0..out.bbox.len() {
@@ -109,9 +124,7 @@ impl Pieces {
 
     #[inline]
     fn cell_of(&self, x: f64, y: f64) -> (usize, usize) {
-        let i = ((x - self.x0) / self.cell).floor();
-        let j = ((y - self.y0) / self.cell).floor();
-        ((i.max(0.0) as usize).min(self.nx - 1), (j.max(0.0) as usize).min(self.ny - 1))
+        cell_index([self.x0, self.y0], self.cell, self.nx, self.ny, x, y)
     }
 
     /// Whether the segment `a b` meets piece `k` shrunk by [`ERODE`] (Cyrus-Beck clipping of
@@ -289,9 +302,7 @@ impl Corners {
         }
         let w = (x1 - x0).max(1e-9);
         let h = (y1 - y0).max(1e-9);
-        let cell = ((w * h) / (at.len() as f64 / 4.0).max(1.0)).sqrt().max(w.max(h) / 256.0);
-        let nx = ((w / cell).ceil() as usize).clamp(1, 256);
-        let ny = ((h / cell).ceil() as usize).clamp(1, 256);
+        let (cell, nx, ny) = grid_shape(w, h, at.len() as f64 / 4.0, 256);
         let n = at.len();
         let mut out = Corners { at, prev, next, owner, ptr: vec![0; n + 1], nbr: Vec::new(),
                                 w: Vec::new(), cap: 0.0, x0, y0, cell, nx, ny,
@@ -313,9 +324,7 @@ impl Corners {
 
     #[inline]
     fn cell_of(&self, x: f64, y: f64) -> (usize, usize) {
-        let i = ((x - self.x0) / self.cell).floor();
-        let j = ((y - self.y0) / self.cell).floor();
-        ((i.max(0.0) as usize).min(self.nx - 1), (j.max(0.0) as usize).min(self.ny - 1))
+        cell_index([self.x0, self.y0], self.cell, self.nx, self.ny, x, y)
     }
 
     /// The graph, from compressed rows (`ptr` of `len() + 1` offsets into `nbr` and `w`).
