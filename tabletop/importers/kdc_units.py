@@ -161,6 +161,10 @@ class Catalogue:
         raise UserError(f"{self.path}: no unit {quote(str(name.strip()))}{hint}")
 
 
+MIN_BASE_MM = 0.001
+"""The smallest base size read from the units file, in mm."""
+
+
 def _size(row: dict[str, str], key: str, where: str) -> float | None:
     """A base size of a row in mm (``None`` when the cell is empty): above 0 and at most
     :data:`~tabletop.scenario.schema.MAX_BASE_MM`."""
@@ -174,6 +178,9 @@ def _size(row: dict[str, str], key: str, where: str) -> float | None:
     if not (0 < value <= MAX_BASE_MM):
         raise UserError(f"{where}: column {key}: expected a base size in mm above 0 and at most "
                         f"{MAX_BASE_MM:,.0f}, got {quote(text)}")
+    if value < MIN_BASE_MM:  # (1e-320 was written "9.99989e-321mm", which no base parser reads)
+        raise UserError(f"{where}: column {key}: a base of {quote(text)} mm is too small; the "
+                        f"smallest is {MIN_BASE_MM:g} mm")
     return value
 
 

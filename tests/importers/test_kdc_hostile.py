@@ -88,6 +88,9 @@ UNITS = {
                        'most 10,000, got "20000"',
     "units-count-huge": '2: column model_max: expected a number from 5 to 10,000, got '
                         '"100000000"',
+    # found by the 100,000-input fuzz run: a traceback (the base written "9.99989e-321mm")
+    "units-base-tiny": '2: column base_diameter_mm: a base of "1e-320" mm is too small; the '
+                       'smallest is 0.001 mm',
 }
 
 

@@ -273,6 +273,7 @@ HOSTILE: dict[str, tuple[str, Callable[[Data], None]]] = {
     "zone-x-400-digits": ("deployments", _set("deployments.0.zones.0.position",
                                               {"x": 10**400, "y": 0})),
     "parent-area-array": ("layouts", _set("layouts.0.pieces.1.parent_area_id", ["a1"])),
+    "units-base-tiny": ("units", _row(base_diameter_mm="1e-320")),
 }
 """Every hostile change of issue 28 to the toy data, by name."""
 
