@@ -250,3 +250,47 @@ def unit_line(state: GameState, unit_id: str, rows: Sequence[Eligibility] | None
         return f"{who}: {why}{threat}."
     keys = ", ".join(f"{t.key.upper()} {t.title.lower()}" for t in offered)
     return f"{who}: {keys} (or click one){threat}."
+
+
+def unit_drag_note(state: GameState, d: Any) -> str:
+    """A whole unit's drag in words: how far it goes of what the pointer asks, and the model
+    that stops it going further and why (the first reason its zone gives just beyond)."""
+    asked = math.hypot(*d.wanted)
+    goes = d.offset_t * asked
+    if d.limit is None:
+        return f'The whole unit moves {goes:.2f}"; every model may end there.'
+    s = d.starts[d.limit]
+    ahead = min(d.offset_t + 0.02 / max(asked, 1e-9), 1.0)
+    z = d.zones.get(d.limit)
+    why = ""
+    if z is not None and s is not None and hasattr(z, "explain"):
+        found = z.explain(s[0] + ahead * d.wanted[0], s[1] + ahead * d.wanted[1])
+        if found:
+            why = f" ({turn.named(state, found[0].message)})"
+    return (f'The whole unit moves {goes:.2f}" of {asked:.2f}": {d.limit} stops it going '
+            f"further{why}.")
+
+
+def unit_drop_note(state: GameState, d: Any) -> str:
+    """The status line after a whole unit's drag: the unit moved as one, how far, what stops it
+    going further, and what comes next (not one model's figures)."""
+    sel = state.battle.selection
+    who = f"{turn.unit_label(state, sel.unit)}: " if sel is not None else ""
+    note = unit_drag_note(state, d).replace("The whole unit moves", "the whole unit moved", 1)
+    return f"{who}{note[:-1]}; drag again to go on, Enter commits."
+
+
+def skipped_note(before: GameState, after: GameState) -> str:
+    """What a ``next`` passed through without playing it, or stopped in without playing it,
+    said in the status line (the turn bar shows the same)."""
+    skipped = turn.skipped_phases(before, after)
+    note = ""
+    if skipped:
+        names = [s.removesuffix(" phase") for s in skipped]
+        listed = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+        note = (f" Passed through the {listed} phase{'s' if len(names) > 1 else ''}: "
+                "tabletop does not simulate them.")
+    here = next((c for c in turn.phase_bar(after) if c.current), None)
+    if here is not None and not here.simulated:
+        note += f" The {here.title} phase is not simulated: Space goes on."
+    return note

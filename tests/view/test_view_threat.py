@@ -60,6 +60,7 @@ def test_the_threat_ahead_waits_until_the_person_rests(app_factory, monkeypatch)
     import pygame
 
     from tabletop.view import app as app_module
+    from tabletop.view import appconfig
 
     from support.view_support import click, post
 
@@ -77,6 +78,6 @@ def test_the_threat_ahead_waits_until_the_person_rests(app_factory, monkeypatch)
     assert not app.warm_one() and not computed  # just clicked: the person is about to act
     post(app, pygame.MOUSEMOTION, pos=(10, 10), rel=(1, 1), buttons=(0, 0, 0))
     assert not app.warm_one() and not computed  # the pointer moves
-    rested = time.monotonic() + app_module.THREAT_AHEAD_AFTER_S + 0.01
+    rested = time.monotonic() + appconfig.THREAT_AHEAD_AFTER_S + 0.01
     monkeypatch.setattr(app_module.time, "monotonic", lambda: rested)
     assert app.warm_one() and computed == ["hormagaunts"]
