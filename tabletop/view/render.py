@@ -697,8 +697,10 @@ def render_board(state: GameState, *, size: tuple[int, int] | None = None,
     draw_board(surf, state, vp, overlays=overlays, grid=grid, labels=labels)
     if title:
         b = state.battle
+        to_play = next((p.name for p in state.players if p.id == b.active_player and p.name),
+                       b.active_player)  # the player's name where the file gives one
         head = (f"{state.name}  ·  {state.ruleset}  ·  round {b.round}, {b.phase}, "
-                f"{b.active_player} to play") + (f"  ·  {caption}" if caption else "")
+                f"{to_play} to play") + (f"  ·  {caption}" if caption else "")
         x = size[0] - 20
         for i, p in reversed(list(enumerate(state.players))):
             r = text(surf, f"{p.name or p.id}: {p.cp} CP", (x, 7), size=14,

@@ -100,3 +100,14 @@ def test_the_options_a_move_type_lists_are_fields_of_select() -> None:
         for t in r.move_types:
             assert set(t.options) <= set(r.actions["select"]), (r.name, t.name)
             assert all(r.actions["select"][o].kind == "bool" for o in t.options)
+
+
+def test_a_refusal_names_the_players_as_the_file_does() -> None:
+    named = replace(WH, players=tuple(replace(p, name=p.id.title() + " Army")
+                                      for p in WH.players))
+    r = rulesets.apply_action(named, {"do": "select", "unit": "e", "move": "normal"})
+    assert not r.ok
+    assert r.reasons == ("e cannot make a normal move: e belongs to Blue Army, not to the "
+                         "active player Red Army",)
+    plain = rulesets.apply_action(WH, {"do": "select", "unit": "e", "move": "normal"})
+    assert plain.reasons[0].endswith("e belongs to blue, not to the active player red")

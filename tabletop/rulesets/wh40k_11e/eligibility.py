@@ -120,6 +120,12 @@ def tactical_set_up(state: GameState, unit: Unit, transport: Unit
     return placed
 
 
+def _player(state: GameState, player_id: str) -> str:
+    """A player as messages name them: the name the file gives, else the id."""
+    name = next((p.name for p in state.players if p.id == player_id and p.name), None)
+    return ident(name, name=True) if name else ident(player_id)
+
+
 def _not_my_move(state: GameState, unit: Unit) -> str:
     b = state.battle
     if b.phase != "movement" or (b.step or "start") != "move-units":
@@ -128,8 +134,8 @@ def _not_my_move(state: GameState, unit: Unit) -> str:
     if waiting:
         return waiting
     if unit.player != b.active_player:
-        return (f"{ident(unit.id)} belongs to {ident(unit.player)}, not to the active player "
-                f"{ident(b.active_player)}")
+        return (f"{ident(unit.id)} belongs to {_player(state, unit.player)}, not to the active "
+                f"player {_player(state, b.active_player)}")
     if b.selection is not None and b.selection.unit != unit.id:
         return f"{ident(b.selection.unit)} is moving: commit or reset its move first"
     if b.selection is not None:
