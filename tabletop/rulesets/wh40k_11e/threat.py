@@ -354,8 +354,18 @@ def unit_threat(state: GameState, unit_id: str, *, max_roll: int = MAX_ROLL,
         for x, (e, d) in bands.items():
             engage[x].append(e)
             declare[x].append(d)
-    out = tuple(ChargeBand(x, _on_board(board, _union(engage[x])),
-                           _on_board(board, _union(declare[x]))) for x in todo)
+    bands_out: list[ChargeBand] = []
+    below: BaseGeometry | None = None
+    for x in todo:  # ascending
+        e = _union(engage[x])
+        # whatever a roll reaches, a higher roll reaches too (a charge goes up to the roll): the
+        # bands nest by construction, not by how each roll's outer outline happens to fall (the
+        # outlines of two rolls may each be generous by up to half the source spacing in
+        # different places)
+        e = e if below is None else _union([e, below])
+        below = e
+        bands_out.append(ChargeBand(x, _on_board(board, e), _on_board(board, _union(declare[x]))))
+    out = tuple(bands_out)
     notes: tuple[str, ...] = ()
     if unit.has(rulings.FLY):
         notes = ("FLY: each move and each charge also as taking to the skies",)
