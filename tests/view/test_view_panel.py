@@ -131,8 +131,8 @@ def test_move_types_refused_for_one_reason_say_it_once(app_factory, monkeypatch)
     assert len(moves) >= 3 and not any(r.enabled for r in moves)
     assert len({r.rect.y for r in moves}) < len(moves)  # chips, not a row each
     text = panel_text(app, monkeypatch)
-    assert text.count("belongs to blue") == 1, text
+    assert text.count("belongs to Blue") == 1, text
     sel = app.state.battle.selection
     post(app, pygame.MOUSEBUTTONDOWN, pos=moves[-1].rect.center, button=1)
     post(app, pygame.MOUSEBUTTONUP, pos=moves[-1].rect.center, button=1)
-    assert app.state.battle.selection == sel and "belongs to blue" in app.message
+    assert app.state.battle.selection == sel and "belongs to Blue" in app.message
