@@ -62,6 +62,7 @@ __all__ = [
     "outer_map",
     "reach_from_points",
     "reach_from_region",
+    "sharp_corners",
 ]
 
 INSCRIBE = math.cos(math.pi / CIRCLE_SEGMENTS)
@@ -161,6 +162,25 @@ def reach_from_points(rm: ReachMap, points: Sequence[tuple[float, float]], dista
     return polygonal(disk.region(exclude, exclude_key))
 
 
+def sharp_corners(ring: BaseGeometry, cos_corner: float, *, convex: bool = False
+                  ) -> np.ndarray:
+    """The vertices of ``ring`` where it turns by more than the angle whose cosine is
+    ``cos_corner`` (an ``(n, 2)`` array); with ``convex``, only those turning left (the convex
+    corners of a region on the ring's left, as :func:`shapely.orient_polygons` makes exteriors)."""
+    c = shapely.get_coordinates(ring)[:-1]
+    if len(c) < 3:
+        return np.zeros((0, 2))
+    a = c - np.roll(c, 1, axis=0)
+    b = np.roll(c, -1, axis=0) - c
+    na, nb = np.hypot(*a.T), np.hypot(*b.T)
+    ok = (na > 0) & (nb > 0)
+    cos = np.einsum("ij,ij->i", a, b) / np.where(ok, na * nb, 1.0)
+    keep = ok & (cos < cos_corner)
+    if convex:
+        keep &= a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0] > 0  # the region on the left
+    return c[keep]
+
+
 def boundary_samples(region: BaseGeometry, spacing: float) -> tuple[np.ndarray, np.ndarray]:
     """Points on every ring of ``region`` at most ``spacing`` apart along it, each with how far
     along the ring the boundary points it stands for lie (``spacing / 2``), and the convex
@@ -176,17 +196,9 @@ def boundary_samples(region: BaseGeometry, spacing: float) -> tuple[np.ndarray, 
         pts.append(shapely.get_coordinates(shapely.line_interpolate_point(
             ring, np.linspace(0.0, length, n, endpoint=False))))
         cover.append(np.full(n, length / n / 2.0))
-        c = shapely.get_coordinates(ring)[:-1]
-        if len(c) >= 3:
-            a = c - np.roll(c, 1, axis=0)
-            b = np.roll(c, -1, axis=0) - c
-            na, nb = np.hypot(*a.T), np.hypot(*b.T)
-            ok = (na > 0) & (nb > 0)
-            cos = np.einsum("ij,ij->i", a, b) / np.where(ok, na * nb, 1.0)
-            left = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0] > 0  # the region on the left
-            corner = c[ok & (cos < cos_corner) & left]
-            pts.append(corner)
-            cover.append(np.zeros(len(corner)))
+        corner = sharp_corners(ring, cos_corner, convex=True)
+        pts.append(corner)
+        cover.append(np.zeros(len(corner)))
     if not pts:
         return np.zeros((0, 2)), np.zeros(0)
     return np.concatenate(pts), np.concatenate(cover)

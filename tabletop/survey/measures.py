@@ -76,6 +76,7 @@ from shapely.geometry.base import BaseGeometry
 from tabletop import rulesets, zones
 from tabletop.geometry.footprints import EXACT_SEGMENTS, Footprint, Round, parse_base
 from tabletop.geometry.minkowski import disk_sum
+from tabletop.geometry.outer import sharp_corners
 from tabletop.geometry.passages import EDGES, passages
 from tabletop.geometry.tolerance import EPS, mm
 from tabletop.geometry.turning import default_step
@@ -274,14 +275,7 @@ def _samples(region: BaseGeometry, bounds: tuple[float, float, float, float]
         n = max(math.ceil(ring.length / SPACING), 3)
         out.append(shapely.get_coordinates(shapely.line_interpolate_point(
             ring, np.linspace(0.0, ring.length, n, endpoint=False))))
-        c = shapely.get_coordinates(ring)[:-1]
-        if len(c) >= 3:
-            a = c - np.roll(c, 1, axis=0)
-            b = np.roll(c, -1, axis=0) - c
-            na, nb = np.hypot(*a.T), np.hypot(*b.T)
-            ok = (na > 0) & (nb > 0)
-            cos = np.einsum("ij,ij->i", a, b) / np.where(ok, na * nb, 1.0)
-            out.append(c[ok & (cos < cos_corner)])
+        out.append(sharp_corners(ring, cos_corner))
     if not out:
         return np.zeros((0, 2))
     pts = np.concatenate(out)
