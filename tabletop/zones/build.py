@@ -415,5 +415,5 @@ def clear_caches() -> None:
     IdentityMemo.clear_all()
     _PHASES.clear()
     clear_end_caches()
-    for cached in (reach_map, convex_pieces, _placed_outline):
+    for cached in (reach_map, convex_pieces, _placed_outline, turn_map):
         cached.cache_clear()
