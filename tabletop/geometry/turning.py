@@ -226,6 +226,7 @@ class TurnMap:
         self._rings = [np.asarray(p, dtype=float) for p in self.polygons]
         self._layers: dict[float, ReachMap] = {}
         self._local: dict[tuple[float, tuple[int, ...]], ReachMap] = {}
+        self._near: dict[tuple[float, float, float], tuple[int, ...]] = {}
         self._not_hub: BaseGeometry | None = None
         self._node_plans: dict[float, _NodePlan] = {}
         self._circle_sweeps: dict[tuple[float, float], BaseGeometry] = {}
@@ -258,9 +259,14 @@ class TurnMap:
                 got = self._build(k, range(len(self.obstacles)))
                 self._layers[k] = got
             return got
-        x, y, reach = near
-        which = tuple(i for i, (kind, data) in enumerate(self.obstacles)
-                      if _within(kind, data, x, y, reach))
+        which = self._near.get(near)
+        if which is None:
+            # the obstacles near a start (the same for each of its facings, and for the next
+            # pick-up from there: the window's drags of one model); the last few starts kept
+            x, y, reach = near
+            which = tuple(i for i, (kind, data) in enumerate(self.obstacles)
+                          if _within(kind, data, x, y, reach))
+            self._near = {near: which, **dict(list(self._near.items())[:7])}
         key = (k, which)
         got = self._local.get(key)
         if got is None:
