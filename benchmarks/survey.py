@@ -19,6 +19,11 @@ configurations taking turns so that a change of the machine's load hits them ali
   jobs in one chunk saves (the per-board caches are built by every worker that gets a job of
   the board).
 
+With both engines built (the compiled core and the Python reference), ``local x1`` runs once
+per engine (``--engines``, default ``native,python`` where the core is built), the engines
+taking turns: it prints each job kind's CPU seconds on both and their ratio; the other
+configurations and the projection use the first engine.
+
 It prints, per configuration, the median wall time, jobs per second, the ratio to ``local x1``
 and the parallel efficiency (jobs per second / (workers x jobs per second of ``local x1``)).
 
@@ -36,7 +41,7 @@ cache builds grow with the number of workers, and the last jobs leave cores idle
 users of the machine. 40kdc data: Alpaca Software and the 40kdc community contributors, CC BY 4.0.
 
     .venv/bin/python benchmarks/survey.py [--data ../shared/data/40kdc] [--layouts 2]
-        [--bases 32mm,...] [--repeat 3] [--no-dask]
+        [--bases 32mm,...] [--repeat 3] [--no-dask] [--engines native,python]
 """
 
 from __future__ import annotations
@@ -55,6 +60,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tabletop.geometry import engine
 from tabletop.geometry.footprints import Round, parse_base
 from tabletop.importers import kdc
 from tabletop.survey.jobs import parse_bases, plan
@@ -98,7 +104,12 @@ def main() -> int:
                     "%(default)s)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-dask", action="store_true")
+    ap.add_argument("--engines", help="zone engines of the local x1 runs, the first for the "
+                    "rest (default: native,python where the core is built, else python)")
     args = ap.parse_args()
+    engines = [e.strip() for e in args.engines.split(",")] if args.engines else \
+        (["native", "python"] if engine.core() is not None else ["python"])
+    first = engines[0]
     layouts_path = args.data / "terrain-layouts.json"
     if not layouts_path.exists():
         sys.exit(f"no 40kdc data at {args.data}; give --data FOLDER")
@@ -117,6 +128,7 @@ def main() -> int:
 
     configs: list[tuple[str, int, dict[str, Any]]] = [
         ("local x1", 1, {"executor": "local", "workers": 1}),
+        *[(f"local x1 [{e}]", 1, {"executor": "local", "workers": 1}) for e in engines[1:]],
         ("local x2", 2, {"executor": "local", "workers": 2}),
         ("local x2, chunk 1", 2, {"executor": "local", "workers": 2, "chunk": 1}),
     ]
@@ -132,26 +144,34 @@ def main() -> int:
                                        "scheduler": cluster.scheduler_address}))
     walls: dict[str, list[float]] = defaultdict(list)
     job_seconds: dict[tuple[str, str], list[float]] = defaultdict(list)
+    by_engine: dict[tuple[str, str, str], list[float]] = defaultdict(list)
     failed: Counter[tuple[str, str]] = Counter()
-    reference: dict[str, Any] | None = None
+    # each engine's results against its own first run (the engines' regions are the same
+    # point sets, not the same vertex lists: tests/zones/test_engines.py compares them)
+    reference: dict[str, dict[str, Any]] = {}
     kinds = {b["name"]: base_kind(b) for b in sample["bases"]}
     try:
         for r in range(args.repeat):
             for name, _, kw in configs:
+                # the workers inherit the engine chosen in the environment
+                eng = name.split("[")[1].rstrip("]") if "[" in name else first
+                os.environ[engine.ENV] = eng
                 wall, _summary, out = timed_run(sample, **kw)
                 walls[name].append(wall)
                 got = values(out)
-                if reference is None:
-                    reference = got
-                elif got != reference:
+                if eng not in reference:
+                    reference[eng] = got
+                elif got != reference[eng]:
                     print(f"!! {name} run {r + 1}: results differ from the first run")
-                if name == "local x1":
+                if name.startswith("local x1"):
                     for res in load_results(out).values():
                         key = (res["job"]["measure"], kinds.get(res["job"]["base"]["name"],
                                                                 "round"))
                         if res["ok"]:  # a failure's cost is not that of an answer
-                            job_seconds[key].append(res["cpu_seconds"])
-                        else:
+                            by_engine[(eng, *key)].append(res["cpu_seconds"])
+                            if name == "local x1":
+                                job_seconds[key].append(res["cpu_seconds"])
+                        elif name == "local x1":
                             failed[key] += 1
                 print(f"  run {r + 1} {name}: {wall:.1f} s", flush=True)
     finally:
@@ -163,14 +183,27 @@ def main() -> int:
     print(f"{'configuration':<20} {'median s':>9} {'jobs/s':>7} {'vs x1':>6} {'efficiency':>10}")
     eff: dict[str, float] = {}
     for name, w, _ in configs:
+        if "[" in name:
+            continue
         med = statistics.median(walls[name])
         eff[name] = base / (med * w)
         print(f"{name:<20} {med:>9.1f} {n / med:>7.2f} {base / med:>6.2f} {eff[name]:>10.0%}")
 
-    print("\nCPU seconds of one job in its worker (local x1 runs): median, mean, jobs, failed")
+    print(f"\nCPU seconds of one job in its worker (local x1 runs, engine {first}): median, "
+          "mean, max, jobs, failed")
     for (measure, kind), secs in sorted(job_seconds.items()):
         print(f"  {measure:<13} {kind:<8} {statistics.median(secs):7.3f} "
-              f"{statistics.fmean(secs):7.3f} {len(secs):5d} {failed[(measure, kind)]:5d}")
+              f"{statistics.fmean(secs):7.3f} {max(secs):7.3f} {len(secs):5d} "
+              f"{failed[(measure, kind)]:5d}")
+    if len(engines) > 1:
+        print(f"\nThe engines alternately (local x1): median CPU seconds of a job, "
+              f"{' / '.join(engines)}, and {engines[0]} / {engines[1]}")
+        for (measure, kind) in sorted(job_seconds):
+            meds = [statistics.median(by_engine[(e, measure, kind)]) if
+                    by_engine.get((e, measure, kind)) else float("nan") for e in engines]
+            ratio = meds[0] / meds[1] if meds[1] > 0 else float("nan")
+            print(f"  {measure:<13} {kind:<8} " + " / ".join(f"{m:.3f}" for m in meds) +
+                  f"   {ratio:.2f}")
 
     full_mix = Counter((j["measure"], base_kind(j["base"])) for j in full["jobs"])
     cpu = 0.0
@@ -189,7 +222,8 @@ def main() -> int:
     far = cpu / (FULL_CORES * cl_eff)
     print(f"  a {FULL_CORES}-core Dask cluster at the measured dask x2 efficiency {cl_eff:.0%}: "
           f"{far / 60:.0f} min (at 100 %, CPU-bound: {cpu / FULL_CORES / 60:.0f} min)")
-    print(json.dumps({"jobs_per_s": {k: n / statistics.median(v) for k, v in walls.items()},
+    print(json.dumps({"engine": first,
+                      "jobs_per_s": {k: n / statistics.median(v) for k, v in walls.items()},
                       "efficiency": eff, "cpu_hours": cpu / 3600}))
     return 0
 

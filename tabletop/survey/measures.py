@@ -29,7 +29,10 @@ Reach (round bases)
     direction from them into the board enters ``R``). Every source lies in ``R``, so the result
     never exceeds the true region; it misses at most the points within ``SPACING / 2`` of its
     outer limit per move, and along a straight or curved stretch of the boundary (every corner
-    is a source) only the scallops between neighbouring disks, ``SPACING^2 / 8M`` deep.
+    is a source) only the scallops between neighbouring disks, ``SPACING^2 / 8M`` deep. Where
+    nothing stops the mover (no terrain it may not cross: the free space is the box of its
+    centres, convex) ``G(R, M)`` is ``R`` grown by the disk of ``M`` within the box, exactly
+    (arcs inscribed, as the engine's), one buffer instead of thousands of sources' disks.
     An objective is reached when the base comes *within 3"* of the 40 mm marker: the closest
     points of the base and of the marker's disc are at most 3" apart (rules notes, section 13:
     a marker is a 40 mm disc; "within" is "not more than"), i.e. for a round base its centre
@@ -80,6 +83,7 @@ from tabletop.geometry.outer import sharp_corners
 from tabletop.geometry.passages import EDGES, passages
 from tabletop.geometry.tolerance import EPS, mm
 from tabletop.geometry.turning import default_step
+from tabletop.geometry.wedges import ARC_TOLERANCE
 from tabletop.rulesets.blockers import blocking_pieces
 from tabletop.state import GameState, Model, Unit
 
@@ -297,6 +301,8 @@ def grow(rm: Any, region: BaseGeometry, distance: float, exclude: BaseGeometry,
     """
     if region.is_empty or distance <= 0:
         return region
+    if not len(rm.pieces):
+        return _grown_in_box(rm, region, distance, exclude)
     pts = _samples(region, rm.box)
     keep = ~shapely.intersects_xy(rm.outline()[3], pts[:, 0], pts[:, 1]) if len(rm.pieces) \
         else np.ones(len(pts), bool)
@@ -311,6 +317,21 @@ def grow(rm: Any, region: BaseGeometry, distance: float, exclude: BaseGeometry,
     disk = rm.disk((float(pts[0, 0]), float(pts[0, 1])), float(distance),
                    sources=[(float(x), float(y), 0.0) for x, y in pts[1:]])
     reached = disk.region(exclude, key)
+    return _polygonal(shapely.union_all([reached, region]))
+
+
+def _grown_in_box(rm: Any, region: BaseGeometry, distance: float, exclude: BaseGeometry
+                  ) -> BaseGeometry:
+    """:func:`grow` where nothing stops the mover: the free space is the box of its centres,
+    convex, so ``G(R, M)`` is ``R`` grown by the disk of ``M`` within the box, exactly; GEOS's
+    buffer puts the arcs' vertices on the circle (chords inside: never more than the true set),
+    with a sag of at most :data:`~tabletop.geometry.wedges.ARC_TOLERANCE`, the engine's own
+    (module docstring)."""
+    quad = max(1, math.ceil((math.pi / 2) / (2 * math.acos(max(-1.0, 1.0 - ARC_TOLERANCE /
+                                                                   distance)))))
+    reached = region.buffer(distance, quad_segs=min(quad, 1024)).intersection(box(*rm.box))
+    if exclude is not None and not exclude.is_empty:
+        reached = reached.difference(exclude)
     return _polygonal(shapely.union_all([reached, region]))
 
 

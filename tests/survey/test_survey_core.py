@@ -412,3 +412,33 @@ def test_a_real_40kdc_layout() -> None:
         assert n >= math.ceil(straight / 6 - 1e-9)
     areas = reach["value"]["area"]["6"]
     assert areas == sorted(areas) and areas[0] > reach["value"]["start_area"]
+
+
+def test_a_move_on_open_ground_is_the_region_grown_by_the_disk() -> None:
+    """With nothing that stops the mover, :func:`measures.grow` is one buffer within the box:
+    it holds what the engine's multi-source disk from the region's boundary reaches (the
+    independent construction used where pieces stand) and never more than the exact set (every
+    point within ``M`` of the region, inside the box), the arcs' sag at most the engine's."""
+    from shapely.geometry import Polygon, box
+
+    from tabletop.geometry.visibility import reach_map
+    from tabletop.geometry.wedges import ARC_TOLERANCE
+
+    rm = reach_map(30.0, 20.0, 0.63, (), ())
+    assert not len(rm.pieces)
+    region = Polygon([(3, 3), (9, 3), (9, 5), (5, 5), (5, 9), (3, 9)])   # an L
+    exclude = box(12, 2, 14, 18)
+    got = measures.grow(rm, region, 6.0, exclude, ("t", 1))
+    pts = measures._samples(region, rm.box)
+    disk = rm.disk((float(pts[0, 0]), float(pts[0, 1])), 6.0,
+                   sources=[(float(x), float(y), 0.0) for x, y in pts[1:]])
+    sampled = disk.region(exclude, ("t", 1)).union(region)
+    # (both inscribe the arcs, with vertices in other places: within one sag of each other)
+    assert sampled.difference(got.buffer(ARC_TOLERANCE)).area < 1e-9
+    assert got.area >= sampled.area
+    # (a buffer of 256 segments a quarter is inscribed too: grown by more than its sag, 3e-5")
+    exact = region.buffer(6.0 + 1e-4, quad_segs=256).intersection(box(*rm.box))
+    assert got.difference(exact).area < 1e-9
+    assert got.intersection(exclude).area < 1e-9
+    sag = exact.difference(exclude).difference(got).area
+    assert sag <= ARC_TOLERANCE * exact.length
