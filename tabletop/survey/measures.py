@@ -276,9 +276,14 @@ def _samples(region: BaseGeometry, bounds: tuple[float, float, float, float]
     out = []
     cos_corner = math.cos(math.radians(CORNER))
     for ring in shapely.get_rings(shapely.get_parts(region)):
-        n = max(math.ceil(ring.length / SPACING), 3)
-        out.append(shapely.get_coordinates(shapely.line_interpolate_point(
-            ring, np.linspace(0.0, ring.length, n, endpoint=False))))
+        c = shapely.get_coordinates(ring)
+        seg = np.hypot(*np.diff(c, axis=0).T)
+        along = np.concatenate([[0.0], np.cumsum(seg)])
+        n = max(math.ceil(along[-1] / SPACING), 3)
+        # the points shapely.line_interpolate_point puts there, without its walk along the
+        # ring for each one (a reach front has thousands of vertices)
+        t = np.linspace(0.0, along[-1], n, endpoint=False)
+        out.append(np.column_stack([np.interp(t, along, c[:, 0]), np.interp(t, along, c[:, 1])]))
         out.append(sharp_corners(ring, cos_corner))
     if not out:
         return np.zeros((0, 2))
@@ -443,7 +448,12 @@ def reach(board: GameState, entry: dict[str, Any], side: str, *,
     targets = [[lay.target(p) for p in marks] for lay in layers]
 
     def reached(regions: list[BaseGeometry]) -> list[bool]:
-        return [any(not reg.is_empty and reg.distance(targets[j][i]) <= lay.within - less[i]
+        # within: "not more than" (dwithin's closed test, the distance of before, without
+        # walking every pair of edges of a front of thousands of vertices)
+        for reg in regions:
+            shapely.prepare(reg)
+        return [any(not reg.is_empty and bool(shapely.dwithin(reg, targets[j][i],
+                                                               lay.within - less[i]))
                     for j, (lay, reg) in enumerate(zip(layers, regions, strict=True)))
                 for i in range(len(marks))]
 
