@@ -33,7 +33,7 @@ __all__ = ["native_pickup"]
 def native_pickup(rm: ReachMap, p: tuple[float, float], distance: float,
                   exclude: BaseGeometry | None = None, exclude_key: object = None, *,
                   circles: np.ndarray | None = None, segments: int = 128,
-                  polygons: BaseGeometry | None = None,
+                  polygons: BaseGeometry | None = None, polygon_set: object | None = None,
                   sources: Sequence[tuple[float, float, float]] = (), start: float = 0.0,
                   bends: int = 2) -> tuple[BaseGeometry, GeodesicDisk] | None:
     """The region of the disk of ``rm`` about ``p`` within ``distance`` minus ``exclude`` and
@@ -42,7 +42,9 @@ def native_pickup(rm: ReachMap, p: tuple[float, float], distance: float,
     search; ``None`` when the native engine is not chosen or the start stands in a piece
     (module docstring). ``exclude_key`` names ``exclude`` for the caches, as in
     :meth:`GeodesicDisk.region <tabletop.geometry.geodesic.GeodesicDisk.region>`;
-    ``sources``, ``start`` and ``bends`` are :meth:`ReachMap.disk
+    ``polygon_set``: more friends' regions already in the core (a ``PolySet`` of
+    :meth:`ReachMap.native_exclude <tabletop.geometry.visibility.ReachMap.native_exclude>`),
+    instead of ``polygons``; ``sources``, ``start`` and ``bends`` are :meth:`ReachMap.disk
     <tabletop.geometry.visibility.ReachMap.disk>`'s."""
     core = engine.core()
     if core is None:
@@ -57,7 +59,8 @@ def native_pickup(rm: ReachMap, p: tuple[float, float], distance: float,
         ex = rm.native_exclude(core, exclude, exclude_key)
         if exclude_key is not None and len(rm.corners):
             slack = rm.slack(exclude_key, exclude)
-    more = rm.native_exclude(core, polygons, None) if polygons is not None and \
+    more = polygon_set if polygon_set is not None else \
+        rm.native_exclude(core, polygons, None) if polygons is not None and \
         not polygons.is_empty else None
     src = np.array([(p[0], p[1], float(start)), *[(float(x), float(y), float(d))
                                                   for x, y, d in sources]], dtype=float)

@@ -14,32 +14,34 @@ and speed" (tests/zones/test_engines.py compares them on every zone case and ran
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 import numpy as np
 import shapely
-from shapely.geometry.base import BaseGeometry
 
+from tabletop.geometry import engine
 from tabletop.geometry.footprints import Round
 from tabletop.geometry.pickup import native_pickup
 from tabletop.geometry.polygons import polygonal
 from tabletop.zones import build
-from tabletop.zones.end import END_SEGMENTS, body_key, facing_key, model_region
+from tabletop.zones.end import END_SEGMENTS, BodyKey, body_key, facing_key, model_region
 from tabletop.zones.query import MoveQuery
 from tabletop.zones.zone import Zone
 
-__all__ = ["friends_near", "round_zone", "zone_of"]
+__all__ = ["clear_caches", "friends_near", "round_zone", "zone_of"]
 
 
-def friends_near(q: MoveQuery) -> tuple[np.ndarray, BaseGeometry | None]:
+def friends_near(q: MoveQuery) -> tuple[np.ndarray, tuple[BodyKey, ...]]:
     """The friends the round mover of ``q`` may not end on, as the Python engine removes them,
     for :func:`~tabletop.geometry.pickup.native_pickup`: round ones as discs (rows ``x, y``
-    and the two radii summed, polygonised as the Python engine does), the others as their
-    regions; only those its move can reach."""
+    and the two radii summed, polygonised as the Python engine does), the others by their
+    keys (:func:`~tabletop.zones.end.body_key`; their regions: :func:`_others`); only those
+    its move can reach."""
     base = q.mover.footprint
     sx, sy = float(q.mover.at[0]), float(q.mover.at[1])
     reach = float(q.limit) + base.radius + 1e-6
     circles: list[tuple[float, float, float]] = []
-    others: list[BaseGeometry] = []
-    fkey = facing_key(base, q.mover.facing)
+    others: list[BodyKey] = []
     for o in q.board.friends:
         if o.id == q.mover.id:
             continue
@@ -49,18 +51,47 @@ def friends_near(q: MoveQuery) -> tuple[np.ndarray, BaseGeometry | None]:
         if isinstance(o.footprint, Round):
             circles.append((float(o.at[0]), float(o.at[1]), r + base.radius))
         else:
-            others.append(model_region(body_key(o), base, fkey, 0.0))
-    return (np.array(circles, dtype=float).reshape(-1, 3),
-            shapely.union_all(others) if others else None)
+            others.append(body_key(o))
+    return np.array(circles, dtype=float).reshape(-1, 3), tuple(others)
+
+
+_OTHERS: OrderedDict[object, object] = OrderedDict()
+"""The non-round friends' regions in the compiled core by phase, facing and friends (the last
+:data:`_OTHERS_SLOTS`): the next model of a unit meets the same ones."""
+_OTHERS_SLOTS = 16
+
+
+def _others(ph: build.Phase, q: MoveQuery, keys: tuple[BodyKey, ...]) -> object | None:
+    """The union of the regions of the non-round friends ``keys`` for the mover of ``q``, in
+    the compiled core (cut to the phase's box), kept for the next pick-up."""
+    if not keys:
+        return None
+    base = q.mover.footprint
+    fkey = facing_key(base, q.mover.facing)
+    which = (ph.key, fkey, keys)
+    got = _OTHERS.get(which)
+    if got is None:
+        core = engine.core()
+        assert core is not None
+        union = shapely.union_all([model_region(k, base, fkey, 0.0) for k in keys])
+        got = ph.reach.native_exclude(core, union, None)
+        _OTHERS[which] = got
+        while len(_OTHERS) > _OTHERS_SLOTS:
+            _OTHERS.popitem(last=False)
+    else:
+        _OTHERS.move_to_end(which)
+    return got
 
 
 def round_zone(q: MoveQuery) -> Zone:
     """The zone of a round mover in one call of the core (module docstring)."""
     ph = build.phase_geometry(q)
-    circles, others = friends_near(q)
+    if engine.core() is None:
+        return build.round_zone(q)
+    circles, keys = friends_near(q)
     got = native_pickup(ph.reach, (float(q.mover.at[0]), float(q.mover.at[1])), float(q.limit),
                         ph.exclude, ph.key, circles=circles, segments=END_SEGMENTS,
-                        polygons=others)
+                        polygon_set=_others(ph, q, keys))
     if got is None:
         return build.round_zone(q)
     return Zone(q, polygonal(got[0]), disk=got[1])
@@ -71,3 +102,10 @@ def zone_of(q: MoveQuery) -> Zone:
     if isinstance(q.mover.footprint, Round):
         return round_zone(q)
     return build.zone_of(q)
+
+
+def clear_caches() -> None:
+    """Forget every cached zone input (:func:`tabletop.zones.build.clear_caches`) and the
+    friends' regions kept in the core."""
+    build.clear_caches()
+    _OTHERS.clear()

@@ -37,7 +37,7 @@ class Engine:
 _ENGINES: dict[str, Engine] = {
     "python": Engine("python", build.zone_of, build.clear_caches),
     # the compiled core's (tabletop.zones.native): a round mover's pick-up in one call
-    "native": Engine("native", native.zone_of, build.clear_caches),
+    "native": Engine("native", native.zone_of, native.clear_caches),
 }
 
 
