@@ -25,14 +25,16 @@ pick instead: the round engine with the model's circumscribed circle (the previo
 approximation: never permissive, but it finds no gap narrower than the circle), its time and
 how much of our zone it misses.
 
-When the 40kdc data is present (``<repo>/../shared/data/40kdc``, or ``--data FOLDER``) it also
-times zones on the 33 real layouts (issue 8, item 4): each layout gets a battle with ``tabletop
-new``'s deployment (red: Intercessor Squad x10, Redemptor Dreadnought; blue: Boyz x20, Outrider
-Squad x3) and a normal-move zone is timed for the first model of every unit *cold* (every cache
-cleared, footprint sums included: a new program on a new layout) and for its second model
-*cached* (same base, same phase: a pick-up during the move), and that second model *again*
-(the window's next drag of it). Wall and CPU time (the CPU time is what a shared, busy machine
-does not inflate). Two turning units join red on
+When the 40kdc data is present (``<repo>/../shared/data/40kdc``, or ``--data FOLDER``: its unit
+list sets the armies up) it also times zones on the real layouts (issue 8, item 4): the 46
+current layouts of the community's ``wh40kdc`` package, each on its own deployment map
+(``--source files``: the 33 older layouts of the 40kdc files, superseded). Each layout gets a
+battle with ``tabletop new``'s deployment (red: Intercessor Squad x10, Redemptor Dreadnought;
+blue: Boyz x20, Outrider Squad x3) and a normal-move zone is timed for the first model of every
+unit *cold* (every cache cleared, footprint sums included: a new program on a new layout) and
+for its second model *cached* (same base, same phase: a pick-up during the move), and that
+second model *again* (the window's next drag of it). Wall and CPU time (the CPU time is what a
+shared, busy machine does not inflate). Two turning units join red on
 every layout, set up in red's zone facing the middle: two 4x7" tanks and three 60x35 mm bikes.
 Prints median, p95 and max ms per mover and over all movers (``--layouts N``: only the first N
 layouts; ``--real-only``: skip the synthetic boards), and for the cached pick-ups the CPU time
@@ -45,7 +47,7 @@ native, alternately per layout, each first on every other one), with a table of 
 CPU medians.
 
     .venv/bin/python benchmarks/zones.py [--data ../shared/data/40kdc] [--layouts N]
-        [--real-only | --synthetic-only]
+        [--source current|files] [--real-only | --synthetic-only]
 
 scikit-fmm is a test-only dependency; the synthetic part needs it. 40kdc data: Alpaca Software
 and the 40kdc community contributors, CC BY 4.0.
@@ -259,14 +261,27 @@ def _stats(values: list[float]) -> str:
     return f"{statistics.median(values):>7.1f} {p95:>7.1f} {max(values):>7.1f}"
 
 
-def real_layouts(data: Path, limit: int | None) -> None:
-    """Median, p95 and max ms per zone on the 40kdc layouts, cold and cached, per mover."""
+def real_layouts(data: Path, limit: int | None, source: str = "current") -> None:
+    """Median, p95 and max ms per zone on the real layouts, cold and cached, per mover
+    (``source``: ``current``, the community's current layouts of the ``wh40kdc`` package, each
+    on its own deployment map; ``files``: the older 40kdc files in ``data``)."""
     from tabletop.importers.kdc import load_data, read_layouts
     from tabletop.importers.kdc_units import new_battle, read_units
 
     layouts = data / "terrain-layouts.json"
     catalogue = read_units(data / "units_11e_provisional_all.csv")
-    ids = [lay["id"] for lay in read_layouts(layouts)][:limit]
+    if source == "current":
+        from tabletop.importers import battlefields
+
+        ids = battlefields.layout_ids()[:limit]
+
+        def layout_state(layout_id: str) -> GameState:
+            return battlefields.layout_state(layout_id)
+    else:
+        ids = [lay["id"] for lay in read_layouts(layouts)][:limit]
+
+        def layout_state(layout_id: str) -> GameState:
+            return load_data(layouts, layout_id).state()
     times: dict[str, dict[str, list[tuple[float, float]]]] = {}
     overlays: dict[str, list[float]] = {}
 
@@ -277,7 +292,7 @@ def real_layouts(data: Path, limit: int | None) -> None:
         return (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000
 
     for k, layout_id in enumerate(ids):
-        state = new_battle(load_data(layouts, layout_id).state(), catalogue, KDC_ARMIES)
+        state = new_battle(layout_state(layout_id), catalogue, KDC_ARMIES)
         state = with_turning_units(state)
         for unit in state.units:
             assert isinstance(unit, Unit)
@@ -295,7 +310,7 @@ def real_layouts(data: Path, limit: int | None) -> None:
                     overlays.setdefault(key, []).append(clock.seconds * 1000)
                     row["again"].append(timed(state, unit.models[1].id))
     print()
-    print(f"Real layouts: {len(ids)} 40kdc layouts, normal move, ms per zone (cold: every cache "
+    print(f"Real layouts: {len(ids)} {source} layouts, normal move, ms per zone (cold: every cache "
           "cleared; cached: the next model of the unit; again: the same model again)")
     print(f"{'mover':<40} {'':>6} {'median':>7} {'p95':>7} {'max':>7}   CPU: "
           f"{'median':>7} {'p95':>7} {'max':>7}")
@@ -422,6 +437,9 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=KDC, help="folder of the 40kdc files")
     ap.add_argument("--layouts", type=int, default=None, help="only the first N real layouts")
+    ap.add_argument("--source", choices=("current", "files"), default="current",
+                    help="real layouts: the wh40kdc package's current ones (default) or the "
+                    "older 40kdc files of --data")
     ap.add_argument("--real-only", action="store_true", help="skip the synthetic boards")
     ap.add_argument("--synthetic-only", action="store_true", help="skip the real layouts")
     args = ap.parse_args(argv)
@@ -430,8 +448,8 @@ def main(argv: list[str] | None = None) -> None:
         turning_boards()
     if args.synthetic_only:
         return
-    if (args.data / "terrain-layouts.json").is_file():
-        real_layouts(args.data, args.layouts)
+    if (args.data / "units_11e_provisional_all.csv").is_file():
+        real_layouts(args.data, args.layouts, args.source)
     else:
         print(f"\nReal layouts: skipped ({args.data} not found)")
 
