@@ -106,22 +106,44 @@ def main() -> int:
                     help="bases of the sample (default: %(default)s)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-dask", action="store_true")
+    ap.add_argument("--source", choices=("current", "files"), default="current",
+                    help="layouts: the wh40kdc package's current ones (default; the full survey "
+                    "of their catalogue of bases) or the older 40kdc files of --data")
     ap.add_argument("--engines", help="zone engines of the local x1 runs, the first for the "
                     "rest (default: native,python where the core is built, else python)")
     args = ap.parse_args()
     engines = [e.strip() for e in args.engines.split(",")] if args.engines else \
         (["native", "python"] if engine.core() is not None else ["python"])
     first = engines[0]
-    layouts_path = args.data / "terrain-layouts.json"
-    if not layouts_path.exists():
-        sys.exit(f"no 40kdc data at {args.data}; give --data FOLDER")
-
-    full = plan(layouts_path, all_pairings=True)
-    own = {lay["id"]: lay.get("deployment_pattern_id") for lay in kdc.read_layouts(layouts_path)}
-    layout_ids = list(own)[: args.layouts]
     bases = parse_bases(args.bases)
-    sample = plan(layouts_path, layouts=layout_ids, bases=bases,  # each on its own map
-                  deployments=[args.deployment] if args.deployment else None)
+    deployments = [args.deployment] if args.deployment else None
+    if args.source == "current":
+        from tabletop.importers import battlefields
+        from tabletop.survey import current
+        from tabletop.survey.jobs import plan_dataset
+
+        layout_ids = battlefields.layout_ids()[: args.layouts]
+        sample = plan_dataset(layouts=layout_ids, bases=bases, deployments=deployments)
+        # the full plan's jobs counted, not built (building its 276 boards takes minutes):
+        # per board and base one gap-fit, and per side a reach and an advance-odds job
+        full_bases = current.catalogue()
+        n_layouts, n_maps = len(battlefields.layout_ids()), len(battlefields.deployment_ids())
+        full_jobs: list[dict[str, Any]] = [{"measure": m, "base": b} for b in full_bases
+                     for m in ("gap-fit", "reach", "reach", "advance-odds", "advance-odds")
+                     for _ in range(n_layouts * n_maps)]
+    else:
+        layouts_path = args.data / "terrain-layouts.json"
+        if not layouts_path.exists():
+            sys.exit(f"no 40kdc data at {args.data}; give --data FOLDER")
+        full_plan = plan(layouts_path, all_pairings=True)
+        own = {lay["id"]: lay.get("deployment_pattern_id")
+               for lay in kdc.read_layouts(layouts_path)}
+        layout_ids = list(own)[: args.layouts]
+        sample = plan(layouts_path, layouts=layout_ids, bases=bases,  # each on its own map
+                      deployments=deployments)
+        full_bases = full_plan["bases"]
+        n_layouts, n_maps = len(full_plan["layouts"]), len(full_plan["deployments"])
+        full_jobs = full_plan["jobs"]
     n = len(sample["jobs"])
     mix = Counter(j["measure"] for j in sample["jobs"])
     print(f"sample: {len(layout_ids)} layouts ({', '.join(layout_ids)}), bases "
@@ -207,7 +229,7 @@ def main() -> int:
             print(f"  {measure:<13} {kind:<8} " + " / ".join(f"{m:.3f}" for m in meds) +
                   f"   {ratio:.2f}")
 
-    full_mix = Counter((j["measure"], base_kind(j["base"])) for j in full["jobs"])
+    full_mix = Counter((j["measure"], base_kind(j["base"])) for j in full_jobs)
     cpu = 0.0
     for (measure, kind), count in full_mix.items():
         # a kind the sample lacks: another base that turns, else the round one
@@ -219,9 +241,10 @@ def main() -> int:
             print(f"  (no {kind} base in the sample: its {measure} jobs are projected from "
                   "another kind's)")
         cpu += count * statistics.fmean(secs)
-    print(f"\nfull survey: {len(full['jobs'])} jobs ({len(full['layouts'])} layouts x "
-          f"{len(full['deployments'])} deployment maps x {len(full['bases'])} bases), "
-          f"{dict(Counter(j['measure'] for j in full['jobs']))}")
+    print(f"\nfull survey ({args.source} layouts): {len(full_jobs)} jobs ({n_layouts} layouts x "
+          f"{n_maps} deployment maps x {len(full_bases)} bases), "
+          f"{dict(Counter(j['measure'] for j in full_jobs))}; bases by kind "
+          f"{dict(Counter(base_kind(b) for b in full_bases))}")
     print(f"  CPU: {cpu / 3600:.1f} h of one worker (the mean CPU seconds of a sampled job by "
           "measure and base kind x the full plan's count of each)")
     here = cpu / (2 * eff["local x2"])
