@@ -11,7 +11,8 @@ use pyo3::create_exception;
 use pyo3::prelude::*;
 
 use crate::booleans::{self, Grid, Op, Poly, Pt};
-use crate::limits::Refused;
+use crate::layers::{self, Obstacle};
+use crate::limits::{Refused, MAX_COORDINATE};
 use crate::minkowski::circumscribed;
 use crate::pickup::{pickup as run_pickup, Ask, Map};
 use crate::rays;
@@ -400,6 +401,122 @@ fn pickup<'py>(
                       PyArray1::from_vec(py, s.corner), s.n_sources))))
 }
 
+/// Rings from a flat `(n, 2)` array and ring offsets (one more than the rings).
+fn read_rings(coords: &PyReadonlyArray2<'_, f64>, offsets: &PyReadonlyArray1<'_, i64>)
+              -> Result<Vec<Vec<Pt>>, Refused> {
+    let c = coords.as_array();
+    let o = offsets.as_slice().map_err(|_| Refused("ring offsets are not contiguous".into()))?;
+    if c.ncols() != 2 {
+        return Err(Refused("coordinates must be an (n, 2) array".into()));
+    }
+    if o.is_empty() || o[0] != 0 || o.windows(2).any(|w| w[0] > w[1])
+        || *o.last().unwrap() != c.nrows() as i64
+    {
+        return Err(Refused("ring offsets out of order or out of range".into()));
+    }
+    let out: Vec<Vec<Pt>> = o.windows(2)
+        .map(|w| (w[0] as usize..w[1] as usize).map(|i| [c[[i, 0]], c[[i, 1]]]).collect())
+        .collect();
+    if out.iter().flatten().flatten().any(|v| !v.is_finite() || v.abs() > MAX_COORDINATE) {
+        return Err(Refused(format!("a coordinate is not finite or over {MAX_COORDINATE} in")));
+    }
+    Ok(out)
+}
+
+/// The obstacles of a turning mover's layers (built once per phase): the circles `(m, 3)`
+/// first, then the convex polygon pieces (counter-clockwise; flat coordinates and ring
+/// offsets), in the order of the Python engine's `TurnMap.obstacles`.
+#[pyclass(frozen, module = "tabletop.native")]
+struct Obstacles {
+    items: Vec<Obstacle>,
+}
+
+#[pymethods]
+impl Obstacles {
+    #[new]
+    fn new(circles: PyReadonlyArray2<'_, f64>, coords: PyReadonlyArray2<'_, f64>,
+           offsets: PyReadonlyArray1<'_, i64>) -> PyResult<Self> {
+        let err = |e: Refused| NativeError::new_err(format!("Obstacles: {}", e.0));
+        let c = circles.as_array();
+        if c.ncols() != 3 {
+            return Err(NativeError::new_err("Obstacles: circles must be an (m, 3) array"));
+        }
+        let mut items: Vec<Obstacle> = Vec::with_capacity(c.nrows());
+        for k in 0..c.nrows() {
+            let v = [c[[k, 0]], c[[k, 1]], c[[k, 2]]];
+            if v.iter().any(|x| !x.is_finite() || x.abs() > MAX_COORDINATE) || v[2] < 0.0 {
+                return Err(NativeError::new_err("Obstacles: a circle is not finite, too far or of \
+                                                 negative radius"));
+            }
+            items.push(Obstacle::Circle(v));
+        }
+        let rings = read_rings(&coords, &offsets).map_err(err)?;
+        crate::limits::check("obstacles", items.len() + rings.len(), crate::limits::MAX_RINGS)
+            .map_err(err)?;
+        items.extend(rings.into_iter().map(Obstacle::Polygon));
+        Ok(Obstacles { items })
+    }
+
+    fn __len__(&self) -> usize {
+        self.items.len()
+    }
+}
+
+fn chosen<'a>(obstacles: &'a Obstacles, which: Option<PyReadonlyArray1<'_, i64>>)
+              -> PyResult<Vec<&'a Obstacle>> {
+    match which {
+        None => Ok(obstacles.items.iter().collect()),
+        Some(w) => w.as_array().iter().map(|&i| {
+            usize::try_from(i).ok().and_then(|i| obstacles.items.get(i))
+                .ok_or_else(|| NativeError::new_err("which: an obstacle index out of range"))
+        }).collect(),
+    }
+}
+
+type GrownOut<'py> = (Bound<'py, PyArray2<f64>>, Bound<'py, PyArray1<i64>>, Bound<'py, PyArray2<i64>>);
+
+/// The obstacles (those of `which`, all when `None`) grown by each convex piece of a
+/// footprint (`foot`: flat coordinates and ring offsets), as the Python engine's
+/// `cspace.grow`: the rings (flat coordinates, ring offsets) and each one's (obstacle, piece).
+#[pyfunction]
+#[pyo3(signature = (obstacles, foot, offsets, max_step, which=None))]
+fn grown_pieces<'py>(py: Python<'py>, obstacles: &Obstacles, foot: PyReadonlyArray2<'py, f64>,
+                     offsets: PyReadonlyArray1<'py, i64>, max_step: f64,
+                     which: Option<PyReadonlyArray1<'py, i64>>) -> PyResult<GrownOut<'py>> {
+    let foot = read_rings(&foot, &offsets).map_err(|e| NativeError::new_err(e.0))?;
+    let items = chosen(obstacles, which)?;
+    let (rings, pairs) = guarded(py, "grown_pieces", move || {
+        layers::grow(&items, &foot, max_step.clamp(1e-3, 1.0))
+    })?;
+    let mut flat: Vec<f64> = Vec::new();
+    let mut starts: Vec<i64> = vec![0];
+    for r in &rings {
+        flat.extend(r.iter().flatten());
+        starts.push((flat.len() / 2) as i64);
+    }
+    let n = flat.len() / 2;
+    let k = pairs.len();
+    let pairs: Vec<i64> = pairs.iter().flatten().map(|&v| v as i64).collect();
+    Ok((PyArray1::from_vec(py, flat).reshape([n, 2])?, PyArray1::from_vec(py, starts),
+        PyArray1::from_vec(py, pairs).reshape([k, 2])?))
+}
+
+/// A turn region (see `layers::turn_region`): the box `free` minus the obstacles grown by the
+/// sweep's pieces (`foot`, turned to the step's first facing); never larger than the exact
+/// region; in shapely's ragged layout.
+#[pyfunction]
+fn turn_region<'py>(py: Python<'py>, obstacles: &Obstacles, foot: PyReadonlyArray2<'py, f64>,
+                    offsets: PyReadonlyArray1<'py, i64>, free: [f64; 4], max_step: f64)
+                    -> PyResult<Ragged<'py>> {
+    let foot = read_rings(&foot, &offsets).map_err(|e| NativeError::new_err(e.0))?;
+    let items = chosen(obstacles, None)?;
+    let out = guarded(py, "turn_region", move || {
+        let grid = Grid::for_box(free, 1.0)?;
+        layers::turn_region(&items, &foot, free, max_step.clamp(1e-3, 1.0), &grid)
+    })?;
+    write_polys(py, &out)
+}
+
 /// Panic inside the core on purpose: shows that a panic reaches Python as a `NativeError`.
 #[pyfunction]
 fn selftest_panic(py: Python<'_>) -> PyResult<()> {
@@ -422,6 +539,9 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ReachCore>()?;
     m.add_class::<Outline>()?;
     m.add_class::<PolySet>()?;
+    m.add_class::<Obstacles>()?;
+    m.add_function(wrap_pyfunction!(grown_pieces, m)?)?;
+    m.add_function(wrap_pyfunction!(turn_region, m)?)?;
     m.add_function(wrap_pyfunction!(selftest_panic, m)?)?;
     Ok(())
 }

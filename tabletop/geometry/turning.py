@@ -88,6 +88,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
+from types import ModuleType
 from typing import cast
 
 import numpy as np
@@ -95,6 +96,7 @@ import shapely
 from shapely.geometry import Polygon, box
 from shapely.geometry.base import BaseGeometry
 
+from tabletop.geometry import engine
 from tabletop.geometry.cspace import (
     Obstacle,
     angle_between,
@@ -111,6 +113,7 @@ from tabletop.geometry.footprints import EXACT_SEGMENTS, Footprint, Oval, extent
 from tabletop.geometry.polygons import ccw, convex_pieces, ring_polygons
 from tabletop.geometry.tolerance import EPS
 from tabletop.geometry.visibility import ReachMap, reach_map
+from tabletop.geometry.wedges import native_polygons
 
 __all__ = [
     "DEFAULT_STEP",
@@ -231,6 +234,7 @@ class TurnMap:
         self._node_plans: dict[float, _NodePlan] = {}
         self._circle_sweeps: dict[tuple[float, float], BaseGeometry] = {}
         self._circle_array = np.array(self.circles, dtype=float).reshape(-1, 3)
+        self._native: tuple[ModuleType, object | None] | None = None
         self.hub: ReachMap = reach_map(self.width, self.height, self.radius, self.circles,
                                        self.polygons)
 
@@ -274,10 +278,46 @@ class TurnMap:
             self._local = {key: got, **dict(list(self._local.items())[:7])}
         return got
 
+    def native_obstacles(self) -> tuple[ModuleType, object] | None:
+        """The compiled core and the obstacles in it (circles first, then the polygon pieces:
+        :attr:`obstacles`' order), built once; ``None`` on the Python engine
+        (:mod:`tabletop.geometry.engine`) or where the core refuses them (past one of its
+        limits: the Python engine answers)."""
+        core = engine.core()
+        if core is None:
+            return None
+        if self._native is None or self._native[0] is not core:
+            polys = [np.asarray(d, dtype=float) for kind, d in self.obstacles if kind != "circle"]
+            try:
+                mine: object = core.Obstacles(np.ascontiguousarray(self._circle_array),
+                                              *_flat(polys))
+            except core.NativeError:  # type: ignore[attr-defined]
+                mine = None
+            self._native = (core, mine)
+        return None if self._native[1] is None else self._native
+
+    def _grow(self, foot: Sequence[np.ndarray], which: Sequence[int]
+              ) -> tuple[list[np.ndarray], list[tuple[int, int]]]:
+        """:func:`~tabletop.geometry.cspace.grow` of the obstacles ``which`` by ``foot``: in
+        the compiled core on the native engine (the same rings, vertex for vertex up to
+        rounding), else in Python (also where the core refuses them)."""
+        obstacles = [self.obstacles[i] for i in which]
+        got = self.native_obstacles()
+        if got is not None:
+            core, mine = got
+            try:
+                coords, starts, pairs = core.grown_pieces(  # type: ignore[attr-defined]
+                    mine, *_flat(foot), math.pi / 16, np.asarray(which, dtype=np.int64))
+            except core.NativeError:  # type: ignore[attr-defined]
+                return grow(obstacles, foot)
+            rings = np.split(coords, starts[1:-1]) if len(pairs) else []
+            return rings, [(int(i), int(j)) for i, j in pairs.tolist()]
+        return grow(obstacles, foot)
+
     def _build(self, k: float, which: Sequence[int]) -> ReachMap:
         foot = pieces_at(self.footprint, k)
         obstacles = [self.obstacles[i] for i in which]
-        rings, pairs = grow(obstacles, foot)
+        rings, pairs = self._grow(foot, which)
         grown = [(ring, partial(_separate, obstacles[i], self.footprint, k, j))
                  for ring, (i, j) in zip(rings, pairs, strict=True)]
         return ReachMap(self.width, self.height, 0.0, grown=grown, bounds=self.box(k))
@@ -315,11 +355,8 @@ class TurnMap:
         180``): the battlefield box of the footprint swept through the turn minus every
         obstacle grown by it (:func:`~tabletop.geometry.cspace.swept_pieces`, exact up to
         circumscribed arcs; closed: touching is clear)."""
-        foot = swept_pieces(self.footprint, f0, f1)
-        pts = np.concatenate(foot)
-        x0, y0 = pts.min(axis=0)
-        x1, y1 = pts.max(axis=0)
-        free: BaseGeometry = box(-x0, -y0, self.width - x1, self.height - y1)
+        foot, bounds = self._sweep(f0, f1)
+        free: BaseGeometry = box(*bounds)
         if free.is_empty or not self.obstacles:
             return free
         # a circle grows into the union of its sums with the sweep's pieces: one union per
@@ -337,6 +374,34 @@ class TurnMap:
             return free
         near = grown[shapely.intersects(grown, free)]
         return free.difference(shapely.union_all(near)) if len(near) else free
+
+    def _sweep(self, f0: float, f1: float
+               ) -> tuple[tuple[np.ndarray, ...], tuple[float, float, float, float]]:
+        """The pieces swept by the turn from ``f0`` to ``f1`` and the box of centres at which
+        they stay on the battlefield."""
+        foot = swept_pieces(self.footprint, f0, f1)
+        pts = np.concatenate(foot)
+        x0, y0 = pts.min(axis=0)
+        x1, y1 = pts.max(axis=0)
+        return foot, (float(-x0), float(-y0), float(self.width - x1), float(self.height - y1))
+
+    def native_turn_region(self, f0: float, f1: float) -> BaseGeometry | None:
+        """:meth:`turn_region` built in the compiled core (one call: the obstacles grown by
+        the sweep's pieces, each obstacle's union, the difference from the box, on the 1e-7"
+        grid; every grown piece moved out by 3e-7" first, so never larger than the exact
+        region and within 4.5e-7" of it); ``None`` on the Python engine or where the core
+        refuses the input. Not what :meth:`turn_nodes` uses yet (docs: exactness, two
+        engines): the nodes sampled along its edges are not the Python engine's."""
+        got = self.native_obstacles()
+        if got is None:
+            return None
+        core, mine = got
+        foot, bounds = self._sweep(f0, f1)
+        try:
+            return native_polygons(*core.turn_region(  # type: ignore[attr-defined]
+                mine, *_flat(foot), bounds, math.pi / 16))
+        except core.NativeError:  # type: ignore[attr-defined]
+            return None
 
     def _circle_sweep(self, turn: float, r: float) -> BaseGeometry:
         """Centres at which the footprint turning from facing 0 by ``turn`` meets a circle
@@ -438,6 +503,15 @@ class TurnMap:
         hp, hc, leaves = turn_hits(foot, at, f0, turn, polys, circles,
                                    (0.0, 0.0, self.width, self.height))
         return bool(hp or hc or leaves)
+
+
+def _flat(rings: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Rings as one contiguous ``(n, 2)`` array and their offsets in it (one more than the
+    rings), as the compiled core reads them."""
+    sizes = [len(r) for r in rings]
+    coords = np.concatenate(rings).astype(float) if rings else np.zeros((0, 2))
+    return (np.ascontiguousarray(coords.reshape(-1, 2)),
+            np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64))
 
 
 def _valid(polys: Sequence[BaseGeometry] | np.ndarray) -> np.ndarray:

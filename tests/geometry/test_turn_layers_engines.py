@@ -1,0 +1,123 @@
+"""A turning mover's per-phase build on both engines: the layers' grown obstacles (the same
+rings, vertex for vertex) and the compiled core's turn regions (never larger than the Python
+engine's, and within 1e-6" of them), on random boards with every base shape; a point of a
+native turn region passes the exact turn test."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import shapely
+from shapely.geometry import Polygon
+
+from tabletop.geometry import engine
+from tabletop.geometry.footprints import Footprint, Hull, parse_base
+from tabletop.geometry.turning import TurnMap, facing_grid, layer_step
+
+native = engine.native_module()
+pytestmark = pytest.mark.skipif(native is None, reason=engine.native_problem())
+
+SHAPES: dict[str, Footprint] = {
+    "round": parse_base("32mm"),
+    "oval": parse_base("oval 60x35mm"),
+    "rect": parse_base("rect 25x50mm"),
+    "hull": Hull(((-2.0, -3.5), (2.0, -3.5), (2.0, 3.5), (-2.0, 3.5))),
+    "l-hull": Hull(((-1.5, -2.0), (1.5, -2.0), (1.5, -0.5), (-0.5, -0.5), (-0.5, 2.0),
+                    (-1.5, 2.0))),
+}
+
+
+def _board(seed: int) -> tuple[list[tuple[float, float, float]],
+                               list[tuple[tuple[float, float], ...]]]:
+    """Circles (bases in groups) and polygons (rectangles, L-shaped ruins, slanted slabs)."""
+    rng = np.random.default_rng(seed)
+    circles = []
+    for _ in range(rng.integers(2, 5)):
+        cx, cy = rng.uniform(4, 26), rng.uniform(4, 18)
+        for _ in range(rng.integers(1, 5)):
+            circles.append((float(cx + rng.uniform(-2, 2)), float(cy + rng.uniform(-2, 2)),
+                            float(rng.choice([0.63, 0.5, 1.0]))))
+    polys: list[tuple[tuple[float, float], ...]] = []
+    for _ in range(rng.integers(1, 4)):
+        x, y = float(rng.uniform(2, 24)), float(rng.uniform(2, 16))
+        w, h = float(rng.uniform(0.5, 4)), float(rng.uniform(0.5, 4))
+        kind = rng.integers(0, 3)
+        if kind == 0:
+            polys.append(((x, y), (x + w, y), (x + w, y + h), (x, y + h)))
+        elif kind == 1:
+            t = min(w, h) / 3
+            polys.append(((x, y), (x + w, y), (x + w, y + t), (x + t, y + t), (x + t, y + h),
+                          (x, y + h)))
+        else:
+            a = float(rng.uniform(0, np.pi))
+            c, s = np.cos(a), np.sin(a)
+            pts = [(x + c * u - s * v, y + s * u + c * v)
+                   for u, v in ((0, 0), (w, 0), (w, 0.3), (0, 0.3))]
+            polys.append(tuple((float(p), float(q)) for p, q in pts))
+    return circles, polys
+
+
+def _both(monkeypatch: pytest.MonkeyPatch, fp: Footprint, seed: int
+          ) -> tuple[TurnMap, TurnMap]:
+    circles, polys = _board(seed)
+    monkeypatch.setenv(engine.ENV, "python")
+    py = TurnMap(30.0, 22.0, fp, circles, polys)
+    assert py.native_obstacles() is None
+    monkeypatch.setenv(engine.ENV, "native")
+    return py, TurnMap(30.0, 22.0, fp, circles, polys)
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_turn_regions_and_grown_obstacles_agree(monkeypatch: pytest.MonkeyPatch, shape: str,
+                                                seed: int) -> None:
+    fp = SHAPES[shape]
+    py, nat = _both(monkeypatch, fp, seed)
+    step = layer_step(fp)
+    grid = facing_grid(fp, 0.0, step)
+    ends = [*grid[1:], grid[0] + py.period]
+    rng = np.random.default_rng(seed)
+    turns = list(zip(grid, ends, strict=True))[:4] if step < 180.0 else []
+    for f0, f1 in turns:
+        monkeypatch.setenv(engine.ENV, "python")
+        a = py.turn_region(f0, f1)
+        assert py.native_turn_region(f0, f1) is None
+        monkeypatch.setenv(engine.ENV, "native")
+        b = nat.native_turn_region(f0, f1)
+        assert b is not None
+        # never larger, and within 1e-6" of it
+        assert b.difference(a).area <= 1e-12, (shape, seed, f0)
+        assert a.difference(b.buffer(1e-6, join_style="mitre")).area <= 1e-12, (shape, f0)
+        assert abs(a.area - b.area) <= 1e-6 * max(1.0, a.length)
+        # the exact turn test accepts points of the native region, on its edges too
+        xy = shapely.get_coordinates(b.boundary)
+        if len(xy):
+            pick = xy[rng.choice(len(xy), size=min(6, len(xy)), replace=False)]
+            for x, y in pick.tolist():
+                assert not nat.turn_blocked((x, y), f0, f1 - f0), (shape, seed, f0, x, y)
+    for f in grid[:3]:
+        monkeypatch.setenv(engine.ENV, "python")
+        la = py.layer(f)
+        ln = py.layer(f, near=(10.0, 10.0, 6.0))
+        monkeypatch.setenv(engine.ENV, "native")
+        lb = nat.layer(f)
+        lm = nat.layer(f, near=(10.0, 10.0, 6.0))
+        for x, y in ((la, lb), (ln, lm)):
+            assert len(x.rings) == len(y.rings)
+            for r, s in zip(x.rings, y.rings, strict=True):
+                assert np.array_equal(r, s) or np.allclose(r, s, rtol=0, atol=1e-12)
+            assert np.allclose(x.corners, y.corners, rtol=0, atol=1e-12)
+
+
+def test_a_refused_input_falls_back_to_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Obstacles the core refuses (too far out) are grown and cut in Python, the same way."""
+    monkeypatch.setenv(engine.ENV, "native")
+    fp = SHAPES["hull"]
+    far = ((1e6, 1e6), (1e6 + 1, 1e6), (1e6 + 1, 1e6 + 1))
+    tm = TurnMap(30.0, 22.0, fp, [(10.0, 10.0, 0.5)], [far])
+    assert tm.native_obstacles() is None
+    assert tm.native_turn_region(0.0, 15.0) is None
+    g = tm.turn_region(0.0, 15.0)
+    assert not g.is_empty and not g.contains(shapely.Point(10.0, 10.0))
+    assert len(tm.layer(0.0).rings) == 2
+    assert isinstance(g, Polygon | shapely.MultiPolygon)
