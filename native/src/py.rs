@@ -503,15 +503,17 @@ fn grown_pieces<'py>(py: Python<'py>, obstacles: &Obstacles, foot: PyReadonlyArr
 
 /// A turn region (see `layers::turn_region`): the box `free` minus the obstacles grown by the
 /// sweep's pieces (`foot`, turned to the step's first facing); never larger than the exact
-/// region; in shapely's ragged layout.
+/// region; in shapely's ragged layout. `board`: the box whose centre is the grid's origin (the
+/// battlefield: every step's region on one grid, so edges two regions share stay shared).
 #[pyfunction]
+#[allow(clippy::too_many_arguments)]
 fn turn_region<'py>(py: Python<'py>, obstacles: &Obstacles, foot: PyReadonlyArray2<'py, f64>,
-                    offsets: PyReadonlyArray1<'py, i64>, free: [f64; 4], max_step: f64)
-                    -> PyResult<Ragged<'py>> {
+                    offsets: PyReadonlyArray1<'py, i64>, free: [f64; 4], max_step: f64,
+                    board: [f64; 4]) -> PyResult<Ragged<'py>> {
     let foot = read_rings(&foot, &offsets).map_err(|e| NativeError::new_err(e.0))?;
     let items = chosen(obstacles, None)?;
     let out = guarded(py, "turn_region", move || {
-        let grid = Grid::for_box(free, 1.0)?;
+        let grid = Grid::for_box(board, 1.0)?;
         layers::turn_region(&items, &foot, free, max_step.clamp(1e-3, 1.0), &grid)
     })?;
     write_polys(py, &out)

@@ -399,7 +399,7 @@ class TurnMap:
         foot, bounds = self._sweep(f0, f1)
         try:
             return native_polygons(*core.turn_region(  # type: ignore[attr-defined]
-                mine, *_flat(foot), bounds, math.pi / 16))
+                mine, *_flat(foot), bounds, math.pi / 16, (0.0, 0.0, self.width, self.height)))
         except core.NativeError:  # type: ignore[attr-defined]
             return None
 
