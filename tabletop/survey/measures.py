@@ -81,6 +81,7 @@ from tabletop.geometry.footprints import EXACT_SEGMENTS, Footprint, Round, parse
 from tabletop.geometry.minkowski import disk_sum
 from tabletop.geometry.outer import sharp_corners
 from tabletop.geometry.passages import EDGES, passages
+from tabletop.geometry.pickup import native_pickup
 from tabletop.geometry.tolerance import EPS, mm
 from tabletop.geometry.turning import default_step
 from tabletop.geometry.wedges import ARC_TOLERANCE
@@ -319,9 +320,13 @@ def grow(rm: Any, region: BaseGeometry, distance: float, exclude: BaseGeometry,
     if not keep.any():
         return region
     pts = pts[keep]
-    disk = rm.disk((float(pts[0, 0]), float(pts[0, 1])), float(distance),
-                   sources=[(float(x), float(y), 0.0) for x, y in pts[1:]])
-    reached = disk.region(exclude, key)
+    p0 = (float(pts[0, 0]), float(pts[0, 1]))
+    sources = [(float(x), float(y), 0.0) for x, y in pts[1:]]
+    # the search and its region in one call of the compiled core where it is built (None:
+    # not built, or the first source stands in a piece)
+    got = native_pickup(rm, p0, float(distance), exclude, key, sources=sources)
+    reached = got[0] if got is not None else \
+        rm.disk(p0, float(distance), sources=sources).region(exclude, key)
     return _polygonal(shapely.union_all([reached, region]))
 
 
