@@ -11,6 +11,7 @@ use pyo3::create_exception;
 use pyo3::prelude::*;
 
 use crate::booleans::{self, Grid, Op, Poly, Pt};
+use crate::ends::{end_region as run_end_region, EndAsk, Shape};
 use crate::layers::{self, Obstacle};
 use crate::limits::{Refused, MAX_COORDINATE};
 use crate::minkowski::circumscribed;
@@ -519,6 +520,62 @@ fn turn_region<'py>(py: Python<'py>, obstacles: &Obstacles, foot: PyReadonlyArra
     write_polys(py, &out)
 }
 
+type RingsIn<'py> = (PyReadonlyArray2<'py, f64>, PyReadonlyArray1<'py, i64>);
+
+/// Where a mover may not end (the compiled core's `ends`): the union of the regions of the
+/// models (centres `at` (n, 2), each of shape `which[k]`) within `extra`, and of the terrain's
+/// convex pieces. The mover is its reflected footprint's convex pieces (`mover`: rings as
+/// `(coords, starts)`), or a disk of `mover_radius` when it has none; shape k is the pieces
+/// `shape_starts[k]..shape_starts[k + 1]` of `shapes` about its centre, or a disk of
+/// `shape_radius[k]` when it has none. Corners turn at most `max_step` radians a tangent
+/// segment; a disk summed with a disk has `segments` vertices. In shapely's ragged layout.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn end_region<'py>(
+    py: Python<'py>,
+    mover: RingsIn<'py>,
+    mover_radius: f64,
+    shapes: RingsIn<'py>,
+    shape_starts: PyReadonlyArray1<'py, i64>,
+    shape_radius: PyReadonlyArray1<'py, f64>,
+    at: PyReadonlyArray2<'py, f64>,
+    which: PyReadonlyArray1<'py, i64>,
+    extra: f64,
+    terrain: RingsIn<'py>,
+    max_step: f64,
+    segments: usize,
+) -> PyResult<Ragged<'py>> {
+    let err = |e: Refused| NativeError::new_err(format!("end_region: {}", e.0));
+    let fs = read_rings(&mover.0, &mover.1).map_err(err)?;
+    let pieces = read_rings(&shapes.0, &shapes.1).map_err(err)?;
+    let terrain = read_rings(&terrain.0, &terrain.1).map_err(err)?;
+    let starts = shape_starts.as_array().to_vec();
+    let radius = shape_radius.as_array().to_vec();
+    let centres = points(&at, "at").map_err(err)?;
+    let which = which.as_array().to_vec();
+    if starts.len() != radius.len() + 1 || which.len() != centres.len()
+        || starts.first() != Some(&0) || starts.windows(2).any(|w| w[0] > w[1])
+        || *starts.last().unwrap_or(&0) as usize != pieces.len()
+        || which.iter().any(|&k| k < 0 || k as usize >= radius.len())
+    {
+        return Err(NativeError::new_err("end_region: the shape or model arrays disagree"));
+    }
+    let out = guarded(py, "end_region", move || {
+        let mover = if fs.is_empty() { Shape::Disk(mover_radius) } else { Shape::Pieces(fs) };
+        let shapes: Vec<Shape> = (0..radius.len())
+            .map(|k| {
+                let (a, b) = (starts[k] as usize, starts[k + 1] as usize);
+                if a == b { Shape::Disk(radius[k]) } else { Shape::Pieces(pieces[a..b].to_vec()) }
+            })
+            .collect();
+        let bodies: Vec<(Pt, usize)> =
+            centres.iter().zip(&which).map(|(&p, &k)| (p, k as usize)).collect();
+        run_end_region(&EndAsk { mover: &mover, shapes: &shapes, bodies: &bodies, extra,
+                                 terrain: &terrain, max_step, segments })
+    })?;
+    write_polys(py, &out)
+}
+
 /// Panic inside the core on purpose: shows that a panic reaches Python as a `NativeError`.
 #[pyfunction]
 fn selftest_panic(py: Python<'_>) -> PyResult<()> {
@@ -538,6 +595,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(overlay, m)?)?;
     m.add_function(wrap_pyfunction!(swept_region, m)?)?;
     m.add_function(wrap_pyfunction!(pickup, m)?)?;
+    m.add_function(wrap_pyfunction!(end_region, m)?)?;
     m.add_class::<ReachCore>()?;
     m.add_class::<Outline>()?;
     m.add_class::<PolySet>()?;

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from types import ModuleType
 
 import numpy as np
 import shapely
@@ -24,6 +25,7 @@ from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from tabletop.errors import ident
+from tabletop.geometry import engine
 from tabletop.geometry.cspace import convex_sum, turned
 from tabletop.geometry.footprints import (
     EXACT_SEGMENTS,
@@ -41,7 +43,8 @@ from tabletop.geometry.minkowski import (
     disk_sum_pieces,
     offset_pieces,
 )
-from tabletop.geometry.polygons import ccw, convex_pieces, ring_polygons
+from tabletop.geometry.polygons import ccw, convex_pieces, ring_of, ring_polygons
+from tabletop.geometry.sums import Shape, native_sums
 from tabletop.geometry.tolerance import EPS, mm
 from tabletop.zones.query import Board, Body, Piece
 from tabletop.zones.violation import Violation
@@ -161,24 +164,74 @@ def model_region(o: BodyKey, base: Footprint, facing: float, extra: float) -> Ba
     return shapely.transform(local, lambda c: c + shift)
 
 
-@lru_cache(maxsize=64)
 def static_end(base: Footprint, facing: float, enemies: tuple[BodyKey, ...],
                terrain: tuple[tuple[tuple[float, float], ...], ...],
                clearance: float) -> BaseGeometry:
     """Union of the enemies' regions within ``clearance`` and the terrain pieces' overlap
-    regions (prepared): where the mover at ``facing`` may not end, whoever else moves."""
-    parts = [model_region(e, base, facing, clearance) for e in enemies]
-    for t in terrain:
-        if isinstance(base, Round):
-            # the terrain's grown convex pieces join the one union below
-            parts.extend(disk_sum_pieces(Polygon(t), base.radius, quad_segs=END_QUAD_SEGS))
-        else:
-            parts.append(grow(Polygon(t), base, facing, 0.0))
-    if not parts:
-        return Polygon()
-    u = shapely.union_all(parts)
+    regions (prepared): where the mover at ``facing`` may not end, whoever else moves.
+
+    On the native engine (:mod:`tabletop.geometry.engine`) the sums and their union are one
+    call of the compiled core (:func:`~tabletop.geometry.sums.native_sums`; the enemies'
+    clearance grown with straight edges exactly at it, where the Python engine's buffer moves
+    them out by up to :data:`END_QUAD_SEGS`' chord sag), else built here: the same point sets
+    within the docs' stated tolerance, neither smaller than the exact region."""
+    return _static_end(base, facing, enemies, terrain, clearance, engine.core() is not None)
+
+
+@lru_cache(maxsize=64)
+def _static_end(base: Footprint, facing: float, enemies: tuple[BodyKey, ...],
+                terrain: tuple[tuple[tuple[float, float], ...], ...],
+                clearance: float, native: bool) -> BaseGeometry:
+    u = None
+    core = engine.core() if native else None
+    if core is not None:
+        try:
+            u = _native_static_end(core, base, facing, enemies, terrain, clearance)
+        except core.NativeError:
+            u = None  # past the core's limits: the Python engine answers
+    if u is None:
+        parts = [model_region(e, base, facing, clearance) for e in enemies]
+        for t in terrain:
+            if isinstance(base, Round):
+                # the terrain's grown convex pieces join the one union below
+                parts.extend(disk_sum_pieces(Polygon(t), base.radius, quad_segs=END_QUAD_SEGS))
+            else:
+                parts.append(grow(Polygon(t), base, facing, 0.0))
+        if not parts:
+            return Polygon()
+        u = shapely.union_all(parts)
     shapely.prepare(u)
     return u
+
+
+@lru_cache(maxsize=256)
+def _shape(obase: Footprint, ofacing: float) -> Shape:
+    """A model's shape for :func:`~tabletop.geometry.sums.native_sums`: its radius (round) or
+    its convex pieces about its centre at ``ofacing`` (as :func:`_local_region` sums them)."""
+    if isinstance(obase, Round):
+        return float(obase.radius)
+    return tuple(ring_of(p) for p in convex_pieces(obase.placed(0.0, 0.0, ofacing)))
+
+
+@lru_cache(maxsize=64)
+def _terrain_pieces(terrain: tuple[tuple[tuple[float, float], ...], ...]
+                    ) -> tuple[np.ndarray, ...]:
+    """The convex pieces of the terrain outlines (counter-clockwise)."""
+    return tuple(ring_of(p) for t in terrain for p in convex_pieces(Polygon(t)))
+
+
+def _native_static_end(core: ModuleType, base: Footprint, facing: float,
+                       enemies: tuple[BodyKey, ...],
+                       terrain: tuple[tuple[tuple[float, float], ...], ...],
+                       clearance: float) -> BaseGeometry:
+    """:func:`static_end` in one call of the compiled core."""
+    kinds: dict[tuple[Footprint, float], int] = {}
+    which = [kinds.setdefault((obase, float(ofacing)), len(kinds)) for _, obase, ofacing in enemies]
+    at = np.array([e[0] for e in enemies], dtype=float).reshape(-1, 2)
+    mover: Shape = float(base.radius) if isinstance(base, Round) else _mover_pieces(base, facing)
+    return native_sums(core, mover, [_shape(*k) for k in kinds], at,
+                       np.array(which, dtype=np.int64), clearance, _terrain_pieces(terrain),
+                       quad_segs=END_QUAD_SEGS, segments=END_SEGMENTS)
 
 
 def end_box(base: Footprint, facing: float, width: float, depth: float
@@ -318,5 +371,6 @@ def _piece_overlaps(pieces: Sequence[Piece], mover: Body, at: tuple[float, float
 
 def clear_end_caches() -> None:
     """Forget the end regions and placed footprints kept so far."""
-    for cached in (static_end, _local_region, _mover_pieces, _placed, _thin):
+    for cached in (_static_end, _local_region, _mover_pieces, _placed, _thin, _shape,
+                   _terrain_pieces):
         cached.cache_clear()

@@ -1,0 +1,67 @@
+"""Unions of Minkowski sums in the compiled core: where a mover may not end, in one call.
+
+The Python engine builds the end regions (:mod:`tabletop.zones.end`) sum by sum and unions them
+with GEOS; with the native engine chosen (:mod:`tabletop.geometry.engine`),
+:func:`native_sums` hands the same convex pieces to the core, which sums each pair exactly (the
+edges merged by direction, as :func:`~tabletop.geometry.cspace.convex_sum`), grows them by the
+clearance as circumscribed polygons (straight edges exactly at the distance, corners by tangent
+segments, as :func:`~tabletop.geometry.minkowski.offset_convex`: never smaller) and unions them
+on its integer grid of 1e-7" (the docs' page "Exactness and speed").
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from types import ModuleType
+
+import numpy as np
+from shapely.geometry.base import BaseGeometry
+
+from tabletop.geometry.wedges import native_polygons
+
+__all__ = ["Shape", "native_sums", "rings_layout"]
+
+Shape = tuple[np.ndarray, ...] | float
+"""What a model (or the mover) is for the sums: convex pieces about its centre (``(k, 2)``
+arrays), or a disk's radius."""
+
+
+def rings_layout(rings: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Rings as the core reads them: the vertices stacked (``(n, 2)``) and where each starts
+    (one more than the rings)."""
+    if not len(rings):
+        return np.zeros((0, 2)), np.zeros(1, dtype=np.int64)
+    starts = np.zeros(len(rings) + 1, dtype=np.int64)
+    np.cumsum([len(r) for r in rings], out=starts[1:])
+    return np.ascontiguousarray(np.concatenate(rings), dtype=float), starts
+
+
+def native_sums(core: ModuleType, mover: Shape, shapes: Sequence[Shape],
+                at: np.ndarray, which: np.ndarray, extra: float,
+                terrain: Sequence[np.ndarray], *, quad_segs: int, segments: int
+                ) -> BaseGeometry:
+    """Where the ``mover`` (its footprint reflected through its centre: ``-F``) comes within
+    ``extra`` of a model (centres ``at``, model ``k`` of shape ``shapes[which[k]]``) or
+    overlaps a convex ``terrain`` piece: the union of the sums, from the core (module
+    docstring). Corners turn at most ``pi / (2 quad_segs)`` a tangent segment; a disk summed
+    with a disk is its circumscribed polygon of ``segments`` vertices. Raises the core's
+    ``NativeError`` for an input past its limits."""
+    pieces: list[np.ndarray] = []
+    starts = [0]
+    radius = []
+    for s in shapes:
+        if isinstance(s, float):
+            radius.append(s)
+        else:
+            pieces.extend(s)
+            radius.append(0.0)
+        starts.append(len(pieces))
+    mine = rings_layout(() if isinstance(mover, float) else mover)
+    coords, rings, polys = core.end_region(
+        mine, float(mover) if isinstance(mover, float) else 0.0,
+        rings_layout(pieces), np.array(starts, dtype=np.int64), np.array(radius, dtype=float),
+        np.ascontiguousarray(np.asarray(at, dtype=float).reshape(-1, 2)),
+        np.ascontiguousarray(which, dtype=np.int64), float(extra), rings_layout(terrain),
+        math.pi / (2 * quad_segs), int(segments))
+    return native_polygons(coords, rings, polys)
