@@ -4,6 +4,7 @@
 //! feature (`py` module), which maturin builds into `tabletop.native`.
 pub mod booleans;
 pub mod ends;
+pub mod graph;
 pub mod layers;
 pub mod limits;
 pub mod minkowski;

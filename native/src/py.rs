@@ -576,6 +576,51 @@ fn end_region<'py>(
     write_polys(py, &out)
 }
 
+/// What the corner graph of one map is built from (once per map): the convex pieces (flat
+/// coordinates and ring offsets) and the corners with their ring neighbours and pieces.
+#[pyclass(frozen, module = "tabletop.native")]
+struct GraphMaker {
+    pieces: Pieces,
+    corners: Corners,
+}
+
+#[pymethods]
+impl GraphMaker {
+    #[new]
+    fn new(py: Python<'_>, coords: PyReadonlyArray2<'_, f64>, offsets: PyReadonlyArray1<'_, i64>,
+           corners: (PyReadonlyArray2<'_, f64>, PyReadonlyArray2<'_, f64>,
+                     PyReadonlyArray2<'_, f64>, PyReadonlyArray1<'_, i64>)) -> PyResult<Self> {
+        let err = |e: Refused| NativeError::new_err(format!("GraphMaker: {}", e.0));
+        let rings = read_rings(&coords, &offsets).map_err(err)?;
+        let at = points(&corners.0, "corners").map_err(err)?;
+        let prev = points(&corners.1, "prev").map_err(err)?;
+        let next = points(&corners.2, "next").map_err(err)?;
+        let owner = corners.3.as_array().to_vec();
+        if prev.len() != at.len() || next.len() != at.len() || owner.len() != at.len() {
+            return Err(NativeError::new_err("GraphMaker: the corner arrays differ in length"));
+        }
+        let (pieces, corners) = guarded(py, "GraphMaker", move || {
+            Ok((Pieces::new(&rings)?, Corners::new(at, prev, next, owner)?))
+        })?;
+        Ok(GraphMaker { pieces, corners })
+    }
+
+    /// The corner graph up to `cap` (see `graph::corner_graph`): `ptr`, `nbr`, `w`.
+    #[allow(clippy::type_complexity)]
+    fn graph<'py>(&self, py: Python<'py>, cap: f64)
+                  -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>,
+                               Bound<'py, PyArray1<f64>>)> {
+        if !cap.is_finite() || cap < 0.0 {
+            return Err(NativeError::new_err("GraphMaker.graph: cap must be finite and >= 0"));
+        }
+        let (p, c) = (&self.pieces, &self.corners);
+        let g = guarded(py, "corner graph", move || crate::graph::corner_graph(p, c, cap))?;
+        Ok((PyArray1::from_vec(py, g.ptr.iter().map(|&v| v as i64).collect()),
+            PyArray1::from_vec(py, g.nbr.iter().map(|&v| v as i64).collect()),
+            PyArray1::from_vec(py, g.w)))
+    }
+}
+
 /// Panic inside the core on purpose: shows that a panic reaches Python as a `NativeError`.
 #[pyfunction]
 fn selftest_panic(py: Python<'_>) -> PyResult<()> {
@@ -590,6 +635,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_RINGS", crate::limits::MAX_RINGS)?;
     m.add("MAX_SOURCES", crate::limits::MAX_SOURCES)?;
     m.add("MAX_GRAPH_EDGES", crate::limits::MAX_GRAPH_EDGES)?;
+    m.add("MAX_GRAPH_PAIRS", crate::limits::MAX_GRAPH_PAIRS)?;
     m.add("MAX_OVERLAY_VERTICES", crate::limits::MAX_OVERLAY_VERTICES)?;
     m.add("MAX_COORDINATE", crate::limits::MAX_COORDINATE)?;
     m.add_function(wrap_pyfunction!(overlay, m)?)?;
@@ -600,6 +646,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Outline>()?;
     m.add_class::<PolySet>()?;
     m.add_class::<Obstacles>()?;
+    m.add_class::<GraphMaker>()?;
     m.add_function(wrap_pyfunction!(grown_pieces, m)?)?;
     m.add_function(wrap_pyfunction!(turn_region, m)?)?;
     m.add_function(wrap_pyfunction!(selftest_panic, m)?)?;

@@ -51,6 +51,7 @@ from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
+from tabletop.geometry import engine
 from tabletop.geometry.minkowski import offset_convex
 from tabletop.geometry.polygons import (
     clipped,
@@ -272,6 +273,7 @@ class ReachMap:
         self._native_outline: object | None = None
         self._native_core: Any = None
         self._native_excludes: dict[object, object] = {}
+        self._graph_maker: tuple[ModuleType, Any] | None = None
 
     @cached_property
     def tree(self) -> shapely.STRtree:
@@ -375,6 +377,8 @@ class ReachMap:
         if cap <= self._graph_cap:
             return
         cap = max(cap, 2 * self._graph_cap)
+        if self._native_graph(cap):
+            return
         n = len(self.corners)
         c = self.corners
         cand_i: list[np.ndarray] = []
@@ -424,6 +428,32 @@ class ReachMap:
         self._adj_nbr = dst.astype(np.int64)
         self._adj_w = ww
         self._graph_cap = cap
+
+    def _native_graph(self, cap: float) -> bool:
+        """:meth:`ensure_graph` in the compiled core on the native engine
+        (:mod:`tabletop.geometry.engine`): every pair of corners within ``cap``, tangent at
+        both ends and blocked by no piece shrunk by :data:`ERODE`, in the same rows and order;
+        ``False`` on the Python engine or where the core refuses the map."""
+        core = engine.core()
+        if core is None:
+            return False
+        try:
+            if self._graph_maker is None or self._graph_maker[0] is not core:
+                sizes = [len(r) for r in self.rings]
+                coords = np.concatenate(self.rings).astype(float) if self.rings else \
+                    np.zeros((0, 2))
+                self._graph_maker = (core, core.GraphMaker(
+                    np.ascontiguousarray(coords.reshape(-1, 2)),
+                    np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
+                    (*(np.ascontiguousarray(a, dtype=float)
+                       for a in (self.corners, self.prev, self.next)),
+                     np.ascontiguousarray(self.owner, dtype=np.int64))))
+            ptr, nbr, w = self._graph_maker[1].graph(float(cap))
+        except core.NativeError:
+            return False
+        self._adj_ptr, self._adj_nbr, self._adj_w = ptr, nbr, w
+        self._graph_cap = cap
+        return True
 
     def _bitangent_candidates(self, cap: float) -> tuple[list[np.ndarray], list[np.ndarray]]:
         """Pairs of corners of two circles' polygons near one of the four bitangents of the

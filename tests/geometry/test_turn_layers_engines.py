@@ -1,7 +1,8 @@
 """A turning mover's per-phase build on both engines: the layers' grown obstacles (the same
-rings, vertex for vertex) and the compiled core's turn regions (never larger than the Python
-engine's, and within 1e-6" of them), on random boards with every base shape; a point of a
-native turn region passes the exact turn test."""
+rings, vertex for vertex), the corner graphs (the same rows, for round movers too) and the
+compiled core's turn regions (never larger than the Python engine's, and within 1e-6" of them),
+on random boards with every base shape; a point of a native turn region passes the exact turn
+test."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from shapely.geometry import Polygon
 from tabletop.geometry import engine
 from tabletop.geometry.footprints import Footprint, Hull, parse_base
 from tabletop.geometry.turning import TurnMap, facing_grid, layer_step
+from tabletop.geometry.visibility import ReachMap
 
 native = engine.native_module()
 pytestmark = pytest.mark.skipif(native is None, reason=engine.native_problem())
@@ -121,3 +123,32 @@ def test_a_refused_input_falls_back_to_python(monkeypatch: pytest.MonkeyPatch) -
     assert not g.is_empty and not g.contains(shapely.Point(10.0, 10.0))
     assert len(tm.layer(0.0).rings) == 2
     assert isinstance(g, Polygon | shapely.MultiPolygon)
+
+
+def _graph(monkeypatch: pytest.MonkeyPatch, rm: ReachMap, eng: str, cap: float
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    monkeypatch.setenv(engine.ENV, eng)
+    rm._graph_cap = 0.0  # (built again from nothing on this engine)
+    rm.ensure_graph(cap)
+    return rm._adj_ptr.copy(), rm._adj_nbr.copy(), rm._adj_w.copy()
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_corner_graphs_are_the_same(monkeypatch: pytest.MonkeyPatch, shape: str,
+                                    seed: int) -> None:
+    """The core's corner graph is the Python engine's, row for row and length for length, for
+    the layers of every base shape and for round movers (circles and their bitangents)."""
+    fp = SHAPES[shape]
+    circles, polys = _board(seed)
+    monkeypatch.setenv(engine.ENV, "python")
+    tm = TurnMap(30.0, 22.0, fp, circles, polys)
+    maps = [tm.hub, *(tm.layer(f) for f in facing_grid(fp, 0.0, layer_step(fp))[:3]),
+            ReachMap(30.0, 22.0, fp.radius, circles, polys)]
+    for rm in maps:
+        for cap in (3.0, 12.0):
+            a = _graph(monkeypatch, rm, "python", cap)
+            b = _graph(monkeypatch, rm, "native", cap)
+            assert len(a[1]) == len(b[1]) and len(a[1]) > 0, (shape, seed, cap)
+            for x, y in zip(a, b, strict=True):
+                np.testing.assert_array_equal(x, y)
