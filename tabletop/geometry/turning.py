@@ -362,8 +362,9 @@ class TurnMap:
         # a circle grows into the union of its sums with the sweep's pieces: one union per
         # radius, moved to each centre (an army's bases share a few radii)
         circles = self._circle_array
-        polys = [o for o in self.obstacles if o[0] != "circle"]
-        grown_parts = [ring_polygons([r for r in grow(polys, foot)[0] if len(r) >= 3])]
+        # the polygon pieces' sums (in the compiled core on the native engine: the same rings)
+        polys = range(len(self.circles), len(self.obstacles))
+        grown_parts = [ring_polygons([r for r in self._grow(foot, polys)[0] if len(r) >= 3])]
         for r in np.unique(circles[:, 2]).tolist():
             at = circles[circles[:, 2] == r, :2]
             local = shapely.transform(self._circle_sweep(f1 - f0, r),

@@ -87,6 +87,8 @@ def test_turn_regions_and_grown_obstacles_agree(monkeypatch: pytest.MonkeyPatch,
         monkeypatch.setenv(engine.ENV, "native")
         b = nat.native_turn_region(f0, f1)
         assert b is not None
+        # the regions the turn nodes use: GEOS's overlays of the core's sums, byte for byte
+        assert shapely.to_wkb(nat.turn_region(f0, f1)) == shapely.to_wkb(a), (shape, f0)
         # never larger, and within 1e-6" of it
         assert b.difference(a).area <= 1e-12, (shape, seed, f0)
         assert a.difference(b.buffer(1e-6, join_style="mitre")).area <= 1e-12, (shape, f0)
