@@ -50,7 +50,7 @@ from tabletop.zones.end import (
     body_key,
     clear_end_caches,
     facing_key,
-    model_region,
+    models_region,
     outline_of,
     static_end,
 )
@@ -220,7 +220,7 @@ def _friends_region(q: MoveQuery, near: BaseGeometry, facing: float | None = Non
     if near.is_empty:
         return Polygon()
     x0, y0, x1, y1 = near.bounds
-    parts = []
+    keys = []
     base = q.mover.footprint
     fkey = facing_key(base, q.mover.facing if facing is None else facing)
     for o in q.board.friends:
@@ -230,8 +230,8 @@ def _friends_region(q: MoveQuery, near: BaseGeometry, facing: float | None = Non
         if o.at[0] < x0 - reach or o.at[0] > x1 + reach or o.at[1] < y0 - reach or \
                 o.at[1] > y1 + reach:
             continue
-        parts.append(model_region(body_key(o), base, fkey, 0.0))
-    return shapely.union_all(parts) if parts else Polygon()
+        keys.append(body_key(o))
+    return models_region(keys, base, fkey, 0.0)
 
 
 def round_zone(q: MoveQuery) -> Zone:

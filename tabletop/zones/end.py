@@ -63,6 +63,7 @@ __all__ = [
     "fmt",
     "grow",
     "model_region",
+    "models_region",
     "outline_of",
     "overlaps_shape",
     "static_end",
@@ -176,6 +177,23 @@ def static_end(base: Footprint, facing: float, enemies: tuple[BodyKey, ...],
     them out by up to :data:`END_QUAD_SEGS`' chord sag), else built here: the same point sets
     within the docs' stated tolerance, neither smaller than the exact region."""
     return _static_end(base, facing, enemies, terrain, clearance, engine.core() is not None)
+
+
+def models_region(bodies: Sequence[BodyKey], base: Footprint, facing: float, extra: float
+                  ) -> BaseGeometry:
+    """The union of the :func:`model_region` of each of ``bodies`` (empty for none): where the
+    mover at ``facing`` comes within ``extra`` of one of them. One call of the compiled core on
+    the native engine (as :func:`static_end`), else GEOS's union of the regions."""
+    if not bodies:
+        return Polygon()
+    core = engine.core()
+    if core is not None:
+        try:
+            return _native_static_end(core, base, facing_key(base, facing), tuple(bodies), (),
+                                      extra)
+        except core.NativeError:
+            pass  # past the core's limits: the Python engine answers
+    return shapely.union_all([model_region(b, base, facing, extra) for b in bodies])
 
 
 @lru_cache(maxsize=64)

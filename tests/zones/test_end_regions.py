@@ -29,7 +29,7 @@ from tabletop.geometry import engine
 from tabletop.geometry.footprints import Footprint, Hull, Oval, Rect, Round
 from tabletop.geometry.tolerance import EPS
 from tabletop.zones import end
-from tabletop.zones.end import BodyKey, end_violations, static_end
+from tabletop.zones.end import BodyKey, end_violations, models_region, static_end
 from tabletop.zones.query import Board, Body, Piece
 
 from support.engines import on_engine
@@ -138,3 +138,18 @@ def test_a_refusal_of_the_core_falls_back_to_the_python_engine() -> None:
     assert got.symmetric_difference(ref).area < 1e-9
     assert got.contains(Point(1e6, 0.0))
     end.clear_end_caches()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_both_engines_build_one_friends_region(kind: str) -> None:
+    """The friends' overlap regions (no clearance: exact sums, or the Python engine's own
+    polygons of a round model) are the same polygons on both engines, up to the grid."""
+    base, facing, friends, _, _ = _board(7 + KINDS.index(kind), kind)
+    with on_engine("python"):
+        ref = models_region(friends, base, facing, 0.0)
+    with on_engine("native"):
+        got = models_region(friends, base, facing, 0.0)
+        assert models_region((), base, facing, 0.0).is_empty
+    assert got.is_valid and not got.is_empty
+    assert shapely.hausdorff_distance(ref, got) <= 1e-6
+    assert ref.symmetric_difference(got).area <= 1e-6 * ref.area
