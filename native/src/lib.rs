@@ -11,6 +11,7 @@ pub mod minkowski;
 pub mod pickup;
 pub mod rays;
 pub mod search;
+pub mod turns;
 pub mod visibility;
 pub mod wedges;
 

@@ -15,6 +15,14 @@ pub const MAX_GRAPH_EDGES: usize = 20_000_000;
 pub const MAX_GRAPH_PAIRS: usize = 200_000_000;
 /// Vertices of the polygons one overlay takes or makes.
 pub const MAX_OVERLAY_VERTICES: usize = 20_000_000;
+/// Facing layers of one turning search (a footprint's facing grid and its own facing).
+pub const MAX_LAYERS: usize = 4_096;
+/// Turn nodes times facing layers of one turning search (its per-node, per-layer tables).
+pub const MAX_TURN_CELLS: usize = 10_000_000;
+/// Work of the rounds of one turning search (the nodes each turn node's length looks at, the
+/// corners near each source, the rows and edges of each search), counted as it goes: past it
+/// the call is refused (about a second).
+pub const MAX_TURN_WORK: usize = 1_000_000_000;
 /// Largest distance of the map's box from its centre, inches (the overlays' 64-bit integer grid,
 /// [`crate::booleans::SCALE`] units an inch, holds far more).
 pub const MAX_COORDINATE: f64 = 100_000.0;

@@ -127,15 +127,16 @@ pub fn cut(union: &[Poly], exclude: &[Poly], friends: &[Poly], grid: &Grid)
 const CUT_MARGIN: f64 = 0.01;
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::booleans::{area, Pt};
 
-    fn square(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<Pt> {
+    pub(crate) fn square(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<Pt> {
         vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
     }
 
-    fn map_of(rings: &[Vec<Pt>], b: [f64; 4]) -> Map {
+    /// A map of convex rings (no corner graph).
+    pub(crate) fn map_of(rings: &[Vec<Pt>], b: [f64; 4]) -> Map {
         let mut edges = Vec::new();
         let (mut at, mut pv, mut nx, mut ow) = (vec![], vec![], vec![], vec![]);
         for (i, r) in rings.iter().enumerate() {

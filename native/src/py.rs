@@ -17,6 +17,8 @@ use crate::limits::{Refused, MAX_COORDINATE};
 use crate::minkowski::circumscribed;
 use crate::pickup::{pickup as run_pickup, Ask, Map};
 use crate::rays;
+use crate::search::Search;
+use crate::turns::{turn_rounds as run_turn_rounds, Added, Layer};
 use crate::visibility::{Corners, Pieces};
 
 create_exception!(
@@ -394,12 +396,85 @@ fn pickup<'py>(
     })?;
     let Some(got) = got else { return Ok(None) };
     let region = write_polys(py, &got.region)?;
-    let s = got.search;
+    Ok(Some((region, search_out(py, got.search)?)))
+}
+
+/// A search as Python takes it (`GeodesicDisk.of_search`): nodes, distances, parents, corners,
+/// how many sources.
+fn search_out(py: Python<'_>, s: Search) -> PyResult<SearchOut<'_>> {
     let k = s.nodes.len();
     let flat: Vec<f64> = s.nodes.iter().flatten().copied().collect();
     let nodes = PyArray1::from_vec(py, flat).reshape([k, 2])?;
-    Ok(Some((region, (nodes, PyArray1::from_vec(py, s.dist), PyArray1::from_vec(py, s.parent),
-                      PyArray1::from_vec(py, s.corner), s.n_sources))))
+    Ok((nodes, PyArray1::from_vec(py, s.dist), PyArray1::from_vec(py, s.parent),
+        PyArray1::from_vec(py, s.corner), s.n_sources))
+}
+
+type AddedOut<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<f64>>,
+                      Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>,
+                      Bound<'py, PyArray2<f64>>);
+
+/// A turning mover's turns on the way (the compiled core's `turns::turn_rounds`): layer `l` is
+/// the map `cores[l]` with its sources `sources[l]` ((n, 3): x, y, d0, the start first; none:
+/// no reach yet) and `bends[l]`, turning at the turn nodes `xy` ((m, 2)) where `usable[l]`
+/// ((layers, m)). `None` when a layer's start stands in a piece; else each layer's final search
+/// (as `pickup`'s, `None`: never reached), the layers created in the rounds in that order, and
+/// the sources added: per source its layer, turn node, length, the layer it came from and the
+/// source row there, and the path from that source (rows `offsets[k] .. offsets[k + 1]` of
+/// `points`, the source first, the turn node not included).
+#[pyfunction]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn turn_rounds<'py>(
+    py: Python<'py>,
+    cores: Vec<PyRef<'py, ReachCore>>,
+    sources: Vec<PyReadonlyArray2<'py, f64>>,
+    bends: Vec<u32>,
+    xy: PyReadonlyArray2<'py, f64>,
+    usable: PyReadonlyArray2<'py, bool>,
+    distance: f64,
+    max_rounds: usize,
+    gain: f64,
+) -> PyResult<Option<(Vec<Option<SearchOut<'py>>>, Vec<usize>, AddedOut<'py>)>> {
+    let err = |e: Refused| NativeError::new_err(format!("turn_rounds: {}", e.0));
+    let n = cores.len();
+    let us = usable.as_array();
+    if sources.len() != n || bends.len() != n || us.nrows() != n {
+        return Err(NativeError::new_err("turn_rounds: one source array, bends and usable row a layer"));
+    }
+    let xy = points(&xy, "xy").map_err(err)?;
+    let mut srcs: Vec<Vec<[f64; 3]>> = Vec::with_capacity(n);
+    for a in &sources {
+        let a = a.as_array();
+        if a.ncols() != 3 && a.nrows() > 0 {
+            return Err(NativeError::new_err("turn_rounds: sources must be (n, 3) arrays"));
+        }
+        srcs.push((0..a.nrows()).map(|k| [a[[k, 0]], a[[k, 1]], a[[k, 2]]]).collect());
+    }
+    let rows: Vec<Vec<bool>> = (0..n).map(|l| us.row(l).to_vec()).collect();
+    let maps: Vec<&Map> = cores.iter().map(|c| &c.map).collect();
+    let got = guarded(py, "turn_rounds", move || {
+        let layers = maps.into_iter().zip(srcs).zip(bends).zip(rows)
+            .map(|(((map, sources), bends), usable)| Layer { map, sources, bends, usable })
+            .collect();
+        run_turn_rounds(layers, &xy, distance, max_rounds, gain)
+    })?;
+    let Some(got) = got else { return Ok(None) };
+    let searches = got.searches.into_iter()
+        .map(|s| s.map(|s| search_out(py, s)).transpose())
+        .collect::<PyResult<Vec<_>>>()?;
+    let a = &got.added;
+    let col = |f: &dyn Fn(&Added) -> i64| PyArray1::from_vec(py, a.iter().map(f).collect());
+    let mut offsets = vec![0i64];
+    let mut flat: Vec<f64> = Vec::new();
+    for g in a {
+        flat.extend(g.path.iter().flatten());
+        offsets.push((flat.len() / 2) as i64);
+    }
+    let k = flat.len() / 2;
+    let added = (col(&|g| g.layer as i64), col(&|g| g.node as i64),
+                 PyArray1::from_vec(py, a.iter().map(|g| g.dist).collect()),
+                 col(&|g| g.from as i64), col(&|g| g.src_row as i64),
+                 PyArray1::from_vec(py, offsets), PyArray1::from_vec(py, flat).reshape([k, 2])?);
+    Ok(Some((searches, got.created, added)))
 }
 
 /// Rings from a flat `(n, 2)` array and ring offsets (one more than the rings).
@@ -638,10 +713,14 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_GRAPH_PAIRS", crate::limits::MAX_GRAPH_PAIRS)?;
     m.add("MAX_OVERLAY_VERTICES", crate::limits::MAX_OVERLAY_VERTICES)?;
     m.add("MAX_COORDINATE", crate::limits::MAX_COORDINATE)?;
+    m.add("MAX_LAYERS", crate::limits::MAX_LAYERS)?;
+    m.add("MAX_TURN_CELLS", crate::limits::MAX_TURN_CELLS)?;
+    m.add("MAX_TURN_WORK", crate::limits::MAX_TURN_WORK)?;
     m.add_function(wrap_pyfunction!(overlay, m)?)?;
     m.add_function(wrap_pyfunction!(swept_region, m)?)?;
     m.add_function(wrap_pyfunction!(pickup, m)?)?;
     m.add_function(wrap_pyfunction!(end_region, m)?)?;
+    m.add_function(wrap_pyfunction!(turn_rounds, m)?)?;
     m.add_class::<ReachCore>()?;
     m.add_class::<Outline>()?;
     m.add_class::<PolySet>()?;

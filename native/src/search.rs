@@ -77,25 +77,46 @@ pub fn search(
             src.push(*s);
         }
     }
+    let mut near: Vec<u32> = Vec::new();
+    let edges: Vec<Vec<(u32, f64)>> = src
+        .iter()
+        .map(|s| source_edges(corners, pieces, [s[0], s[1]], distance - s[2] + 1e-9, &mut stamp,
+                              &mut near))
+        .collect();
+    Ok(search_with(corners, &src, &edges, distance, bends))
+}
+
+/// The corners within `reach` of the source `p` that it sees along a line tangent at them,
+/// with their distances (ascending by corner).
+pub fn source_edges(corners: &Corners, pieces: &Pieces, p: Pt, reach: f64, stamp: &mut Stamp,
+                    near: &mut Vec<u32>) -> Vec<(u32, f64)> {
+    corners.near(p, reach, near);
+    near.iter()
+        .filter(|&&t| {
+            let t = t as usize;
+            let c = corners.at[t];
+            tangent(c, p, corners.prev[t], corners.next[t]) && !pieces.blocked(p, c, stamp)
+        })
+        .map(|&t| {
+            let c = corners.at[t as usize];
+            (t, hypot(c[0] - p[0], c[1] - p[1]))
+        })
+        .collect()
+}
+
+/// [`search`] from sources already kept (the start first) with their edges
+/// ([`source_edges`], one list a source).
+pub fn search_with(corners: &Corners, src: &[[f64; 3]], edges: &[Vec<(u32, f64)>],
+                   distance: f64, bends: u32) -> Search {
     let n = corners.len();
     let lim = distance + 1e-12;
     let mut label = vec![f64::INFINITY; n];
     let mut par = vec![-1i64; n]; // a corner's parent: another corner, or -(source + 2)
     let mut heap: BinaryHeap<Item> = BinaryHeap::new();
-    let mut near: Vec<u32> = Vec::new();
-    for (si, s) in src.iter().enumerate() {
-        let p = [s[0], s[1]];
-        corners.near(p, distance - s[2] + 1e-9, &mut near);
-        for &t in &near {
+    for (si, (s, es)) in src.iter().zip(edges).enumerate() {
+        for &(t, w) in es {
             let t = t as usize;
-            let c = corners.at[t];
-            if !tangent(c, p, corners.prev[t], corners.next[t]) {
-                continue;
-            }
-            if pieces.blocked(p, c, &mut stamp) {
-                continue;
-            }
-            let dj = s[2] + hypot(c[0] - p[0], c[1] - p[1]);
+            let dj = s[2] + w;
             if dj <= lim && dj < label[t] {
                 label[t] = dj;
                 par[t] = -(si as i64) - 2;
@@ -126,7 +147,7 @@ pub fn search(
     let ns = src.len();
     let mut row = vec![-1i64; n];
     let mut out = Search { n_sources: ns, distance, ..Default::default() };
-    for s in &src {
+    for s in src {
         out.nodes.push([s[0], s[1]]);
         out.dist.push(s[2]);
         out.parent.push(-1);
@@ -145,7 +166,7 @@ pub fn search(
         let k = out.corner[r] as usize;
         out.parent[r] = if par[k] <= -2 { -par[k] - 2 } else { row[par[k] as usize] };
     }
-    Ok(out)
+    out
 }
 
 impl Search {
@@ -162,7 +183,7 @@ impl Search {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn square(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<Pt> {
@@ -170,7 +191,7 @@ mod tests {
     }
 
     /// The corners of convex rings (every vertex; none inside another piece here).
-    fn corners_of(rings: &[Vec<Pt>]) -> Corners {
+    pub(crate) fn corners_of(rings: &[Vec<Pt>]) -> Corners {
         let (mut at, mut pv, mut nx, mut ow) = (vec![], vec![], vec![], vec![]);
         for (i, r) in rings.iter().enumerate() {
             let m = r.len();

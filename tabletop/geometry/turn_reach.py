@@ -4,6 +4,14 @@ joined where it may turn (:class:`TurnReach`, one pick-up).
 The construction and its guarantee are :mod:`tabletop.geometry.turning`'s, which builds the
 layers, turn regions and turn nodes this searches (once per phase, :class:`TurnMap
 <tabletop.geometry.turning.TurnMap>`).
+
+Two engines (:mod:`tabletop.geometry.engine`): the turns at the start and the exits to the hub
+are found here in Python on both; the searches and the rounds of turns on the way are the
+compiled core's ``turn_rounds`` (one call a pick-up) when the native engine is chosen, this
+module's Python when not, and the Python's too (the reference, the fallback) when a layer's start
+stands in one of its pieces (the Python search cuts such pieces per query,
+:meth:`ReachMap.start_cut <tabletop.geometry.visibility.ReachMap.start_cut>`; the core does not)
+or the core refuses the input (past one of its limits).
 """
 
 from __future__ import annotations
@@ -12,14 +20,16 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from types import ModuleType
 
 import numpy as np
 import shapely
 
+from tabletop.geometry import engine
 from tabletop.geometry.cspace import angle_between
 from tabletop.geometry.geodesic import Distances, GeodesicDisk
 from tabletop.geometry.turning import DEFAULT_STEP, EXITS, Pose, TurnMap, facing_grid
-from tabletop.geometry.visibility import ReachMap
+from tabletop.geometry.visibility import ReachMap, StartCut
 
 __all__ = ["TURN_GAIN", "TurnReach"]
 
@@ -68,26 +78,50 @@ class TurnReach:
         """Whether the start's facing is off the grid (its layer holds only what is near)."""
         self.start_in_hub = tm.in_hub(*start)
         chains = self._start_turns()
+        self._chains = chains
         self.start_facings = sorted(chains)
         self.layers: dict[float, _LayerReach] = {}
         self.hub: _LayerReach | None = None
         """The hub's reach: where the circumscribed circle stays clear all the way (any facing
         there; ``None`` when the start cannot get out to it)."""
         p = (float(start[0]), float(start[1]))
+        self._rounds = distance > 0 and len(base_grid) > 1
+        core = engine.core()
+        if core is not None and self._native(core, p, chains, step):
+            return
         for f, chain in chains.items():
-            # the start's own facing off the grid is a layer built for this start: when it may
-            # turn freely there, its paths at that facing bend once at most (the grid's layers
-            # have the rest)
-            once = self.start_in_hub and self.own_layer and f == tm.key(facing)
-            disk = self._map(f).disk(p, distance, bends=1 if once else 2)
+            disk = self._map(f).disk(p, distance, bends=self._bends(f))
             self.layers[f] = _LayerReach(f, disk, [_Source(p, 0.0, chain)])
         if self.start_in_hub:
             self.hub = _LayerReach(self.facing, tm.hub.disk(p, distance),
                                    [_Source(p, 0.0, [(p[0], p[1], self.facing)])])
         else:
-            self._exits(p)
-        if distance > 0 and len(base_grid) > 1:
+            hub_seeds, seeds = self._exits(p, lambda f: self.layers[f].disk.cut)
+            if hub_seeds:
+                first, rest = hub_seeds[0], hub_seeds[1:]
+                hub_disk = tm.hub.disk(first.point, distance, [(*s.point, s.dist) for s in rest],
+                                       start=first.dist)
+                self.hub = _LayerReach(first.before[-1][2], hub_disk,
+                                       [first, *_kept(rest, hub_disk)])
+            for g, srcs in seeds.items():
+                got = self.layers.get(g)
+                if got is None:
+                    self._add_sources(g, srcs)
+                else:
+                    # a start facing: the exits add sources to its disk
+                    start_src = got.sources[0]
+                    disk = self._map(g).disk(start_src.point, distance,
+                                             [(*s.point, s.dist) for s in srcs])
+                    self.layers[g] = _LayerReach(g, disk, [start_src, *_kept(srcs, disk)])
+        if self._rounds:
             self._turns_on_the_way(step)
+
+    def _bends(self, f: float) -> int:
+        """How the paths of layer ``f`` bend: the start's own facing off the grid is a layer
+        built for this start; when it may turn freely there, its paths at that facing bend once
+        at most (the grid's layers have the rest)."""
+        once = self.start_in_hub and self.own_layer and f == self.tm.key(self.facing)
+        return 1 if once else 2
 
     def _map(self, f: float) -> ReachMap:
         """The layer at ``f``; the start's own facing off the grid gets only what is near."""
@@ -122,9 +156,12 @@ class TurnReach:
                     out[g] = _compact(chain)
         return out
 
-    def _exits(self, p: tuple[float, float]) -> None:
+    def _exits(self, p: tuple[float, float], cut_of: Callable[[float], StartCut | None]
+               ) -> tuple[list[_Source], dict[float, list[_Source]]]:
         """A start whose circle is not clear: move out straight at a start facing to where it
-        is, turn there, and seed every other layer from those points."""
+        is, turn there, and seed every other layer from those points. The hub's sources
+        (the first its start; none: no exit) and each grid layer's more sources; ``cut_of(f)``:
+        the start's cut in the layer at start facing ``f``."""
         tm, D = self.tm, self.distance
         ang = np.arange(EXITS) * (2 * math.pi / EXITS)
         dirs = np.column_stack([np.cos(ang), np.sin(ang)])
@@ -134,8 +171,7 @@ class TurnReach:
         # turns
         own = tm.key(self.facing)
         for f in sorted(self.start_facings, key=lambda g: abs(angle_between(own, g))):
-            lay = self.layers[f]
-            rm = lay.disk.rm
+            rm = self._map(f)
             ends = np.asarray(p) + D * dirs
             segs = shapely.linestrings(np.stack([np.broadcast_to(p, ends.shape), ends], axis=1))
             # where each ray first reaches the hub: the end of its first stretch outside it
@@ -150,74 +186,149 @@ class TurnReach:
             ok &= tm.hub_mask(pts[:, 0], pts[:, 1])
             if ok.any():
                 idx = np.nonzero(ok)[0]
-                blocked = rm.blocked(np.broadcast_to(p, (len(idx), 2)), pts[idx], lay.disk.cut)
+                blocked = rm.blocked(np.broadcast_to(p, (len(idx), 2)), pts[idx], cut_of(f))
                 x0, y0, x1, y1 = rm.box
                 for k, b in zip(idx.tolist(), blocked.tolist(), strict=True):
                     q = (float(pts[k, 0]), float(pts[k, 1]))
                     if b or not (x0 <= q[0] <= x1 and y0 <= q[1] <= y1):
                         continue
-                    chain = list(lay.sources[0].before)
+                    chain = list(self._chains[f])
                     found.append(_Source(q, float(t_hub[k] + 1e-7),
                                          [*chain, (q[0], q[1], chain[-1][2])]))
         if not found:
-            return
+            return [], {}
         # the same exit from several start facings: the shortest
         found.sort(key=lambda s: s.dist)
         unique: dict[tuple[float, float], _Source] = {}
         for src in found:
             unique.setdefault((round(src.point[0], 9), round(src.point[1], 9)), src)
         found = list(unique.values())
-        first = found[0]
-        hub_disk = tm.hub.disk(first.point, D, [(*s.point, s.dist) for s in found[1:]],
-                               start=first.dist)
-        self.hub = _LayerReach(first.before[-1][2], hub_disk,
-                               [first, *_kept(found[1:], hub_disk)])
+        seeds: dict[float, list[_Source]] = {}
         for g in self.grid:
             srcs = [_Source(s.point, s.dist, [*s.before, (*s.point,
                                                           s.before[-1][2] + angle_between(
                                                               s.before[-1][2], g))])
                     for s in found if s.before[-1][2] % self.tm.period != g]
-            if not srcs:
-                continue
-            got = self.layers.get(g)
-            if got is None:
-                first, rest = srcs[0], srcs[1:]
-                disk = self._map(g).disk(first.point, D, [(*s.point, s.dist) for s in rest],
-                                             start=first.dist)
-                kept = [first, *_kept(rest, disk)]
-                self.layers[g] = _LayerReach(g, disk, kept)
-            else:
-                # a start facing: the exits add sources to its disk
-                start_src = got.sources[0]
-                disk = self._map(g).disk(start_src.point, D,
-                                             [(*s.point, s.dist) for s in srcs])
-                self.layers[g] = _LayerReach(g, disk, [start_src, *_kept(srcs, disk)])
+            if srcs:
+                seeds[g] = srcs
+        return found, seeds
 
     # -- turning on the way --------------------------------------------------------------
+    def _turn_plan(self, step: float) -> tuple[tuple[float, ...], np.ndarray, np.ndarray,
+                                               np.ndarray, list[float],
+                                               dict[float, np.ndarray]] | None:
+        """The turn nodes within reach (:meth:`TurnMap.turn_nodes`: their grid, points and
+        runs), the layers that take part (the grid's facings, then the start's own off the
+        grid; a tie goes to the first) and which nodes each may turn at; ``None``: no node."""
+        tm, D = self.tm, self.distance
+        x, y = self.start
+        nodes = tm.turn_nodes(step, (x - D, y - D, x + D, y + D))
+        near = np.nonzero(np.hypot(nodes.xy[:, 0] - x, nodes.xy[:, 1] - y) < D)[0]
+        if not len(near):
+            return None
+        xy, lo, n = nodes.xy[near], nodes.lo[near], nodes.n[near]
+        keys = [*nodes.grid, *([tm.key(self.facing)] if self.own_layer else [])]
+        usable = {f: _usable(f, nodes.grid, tm.period, lo, n) for f in keys}
+        return nodes.grid, xy, lo, n, keys, usable
+
+    def _native(self, core: ModuleType, p: tuple[float, float],
+                chains: dict[float, list[Pose]], step: float) -> bool:
+        """The searches and the turns on the way in the compiled core (module docstring):
+        the same layers, sources and witnesses as the Python's. ``False`` (nothing set) when
+        it leaves them to the Python: a layer's start stands in a piece, or it refused."""
+        tm, D = self.tm, self.distance
+        seeds: dict[float, list[_Source]] = {f: [_Source(p, 0.0, chain)]
+                                             for f, chain in chains.items()}
+        hub_seeds = [_Source(p, 0.0, [(p[0], p[1], self.facing)])] if self.start_in_hub \
+            else []
+        if not self.start_in_hub:
+            # (a start standing in a piece of a start layer is the Python's: the core answers
+            # None below, before these exits are used)
+            more_hub, more = self._exits(p, lambda f: None)
+            hub_seeds = more_hub
+            for g, srcs in more.items():
+                seeds.setdefault(g, []).extend(srcs)
+        plan = self._turn_plan(step) if self._rounds else None
+        if plan is None:
+            grid: tuple[float, ...] = ()
+            xy, lo, n = np.zeros((0, 2)), np.zeros(0, np.int64), np.zeros(0, np.int64)
+            keys: list[float] = []
+            usable: dict[float, np.ndarray] = {}
+        else:
+            grid, xy, lo, n, keys, usable = plan
+        # the layers that can have a reach: the seeded ones and those that may turn somewhere
+        order = [f for f in keys if f in seeds or usable[f].any()]
+        order += [f for f in seeds if f not in order]
+        maps = [self._map(f) for f in order]
+        bends = [self._bends(f) for f in order]
+        src_rows = [np.array([(*s.point, s.dist) for s in seeds.get(f, [])],
+                             dtype=float).reshape(-1, 3) for f in order]
+        ok = np.zeros((len(order) + 1, len(xy)), bool)
+        for i, f in enumerate(order):
+            if f in usable:
+                ok[i] = usable[f]
+        if hub_seeds:
+            maps.append(tm.hub)
+            bends.append(2)
+            src_rows.append(np.array([(*s.point, s.dist) for s in hub_seeds], dtype=float))
+        else:
+            ok = ok[:-1]
+        for rm, b in zip(maps, bends, strict=True):
+            if b > 1:
+                rm.ensure_graph(D)
+        try:
+            got = core.turn_rounds([rm.native_core(core) for rm in maps], src_rows, bends,
+                                   np.ascontiguousarray(xy, dtype=float), ok, float(D),
+                                   len(grid) + 2 if plan is not None else 0, TURN_GAIN)
+        except core.NativeError:
+            return False
+        if got is None:
+            return False
+        searches, created, (a_layer, a_node, a_dist, a_from, a_row, a_ptr, a_pts) = got
+        more_srcs: dict[int, list[_Source]] = {}
+        for k in range(len(a_layer)):
+            i, f2, f1 = int(a_node[k]), int(a_layer[k]), int(a_from[k])
+            x, y = float(xy[i, 0]), float(xy[i, 1])
+            pts = [(float(u), float(v)) for u, v in a_pts[a_ptr[k]:a_ptr[k + 1]].tolist()]
+            more_srcs.setdefault(f2, []).append(_Source((x, y), float(a_dist[k]), partial(
+                self._turned_native, x, y, order[f1], int(a_row[k]), pts, order[f2], grid,
+                int(lo[i]), int(n[i]))))
+        layers: dict[float, _LayerReach] = {}
+        # in the Python's order: the seeded layers, then those the rounds created
+        for f in [*seeds, *(order[i] for i in created)]:
+            j = order.index(f)
+            every = [*seeds.get(f, []), *more_srcs.get(j, [])]
+            found = searches[j]
+            if found is None:
+                continue
+            first = every[0]
+            disk = GeodesicDisk.of_search(maps[j], first.point, D, first.dist, bends[j], found)
+            layers[f] = _LayerReach(f, disk, [first, *_kept(every[1:], disk)])
+        self.layers = layers
+        if hub_seeds:
+            first = hub_seeds[0]
+            disk = GeodesicDisk.of_search(tm.hub, first.point, D, first.dist, 2, searches[-1])
+            self.hub = _LayerReach(first.before[-1][2], disk,
+                                   [first, *_kept(hub_seeds[1:], disk)])
+        return True
+
     def _turns_on_the_way(self, step: float) -> None:
         """Turns at the turn nodes (:meth:`TurnMap.turn_nodes`): a node that one layer reaches
         sooner than another layer of its run becomes a source of that layer, its witness the
         first layer's path there and the turn; round after round (a turn of several steps on
         the way takes a round each) until no layer gains."""
-        tm, D = self.tm, self.distance
-        x, y = self.start
-        nodes = tm.turn_nodes(step, (x - D, y - D, x + D, y + D))
-        k, per = len(nodes.grid), tm.period
-        near = np.nonzero(np.hypot(nodes.xy[:, 0] - self.start[0],
-                                   nodes.xy[:, 1] - self.start[1]) < D)[0]
-        if not len(near):
+        plan = self._turn_plan(step)
+        if plan is None:
             return
-        xy, lo, n = nodes.xy[near], nodes.lo[near], nodes.n[near]
-        own = tm.key(self.facing)
-        keys = [*nodes.grid, *([own] if self.own_layer else [])]
-        usable = {f: _usable(f, nodes.grid, per, lo, n) for f in keys}
+        grid, xy, lo, n, keys, usable = plan
+        D = self.distance
         dist = {f: np.full(len(xy), np.inf) for f in keys}
         used = {f: np.zeros(len(xy), bool) for f in keys}
         changed = set(self.layers)
         # each layer's answer at its nodes, carried from round to round (a round's few new
         # sources change the answer of few nodes)
         last: dict[float, Distances] = {}
-        for _ in range(k + 2):
+        for _ in range(len(grid) + 2):
             for f in changed:
                 m = usable[f]
                 if f in self.layers and m.any():
@@ -243,7 +354,7 @@ class TurnReach:
                 srcs = [_Source((float(xy[i, 0]), float(xy[i, 1])), float(best[i]),
                                 partial(self._turned, float(xy[i, 0]), float(xy[i, 1]),
                                         snapshot.get(keys[int(arg[i])]), keys[int(arg[i])], f,
-                                        nodes.grid, int(lo[i]), int(n[i])))
+                                        grid, int(lo[i]), int(n[i])))
                         for i in ids.tolist()]
                 self._add_sources(f, srcs)
             changed = set(gains)
@@ -255,6 +366,16 @@ class TurnReach:
         before = _witness_in(lay, x, y)
         # the node's distance was that of a path in f1's reach: the witness exists
         assert before is not None
+        return [*before, *_turn_poses((x, y), before[-1][2], f1, f2, grid, self.tm.period,
+                                      lo, n)]
+
+    def _turned_native(self, x: float, y: float, f1: float, src_row: int,
+                       pts: list[tuple[float, float]], f2: float, grid: tuple[float, ...],
+                       lo: int, n: int) -> list[Pose]:
+        """The witness of a turn node the compiled core found: layer ``f1``'s path to
+        ``(x, y)`` from its source row ``src_row`` (``pts``: the source and the nodes on the
+        way, as that layer's search was in that round), then the turn to ``f2``."""
+        before = _poses_from(self.layers[f1].sources[src_row], [*pts, (x, y)])
         return [*before, *_turn_poses((x, y), before[-1][2], f1, f2, grid, self.tm.period,
                                       lo, n)]
 
@@ -295,7 +416,14 @@ def _witness_in(lay: _LayerReach | None, x: float, y: float) -> list[Pose] | Non
     if got is None:
         return None
     src_row, pts = got
-    src = lay.sources[src_row]
+    return _poses_from(lay.sources[src_row], pts)
+
+
+def _poses_from(src: _Source, pts: list[tuple[float, float]]) -> list[Pose]:
+    """The poses of a path in a layer from its source ``src``: ``pts`` (the source first, a
+    last point repeating the one before it dropped) at the source's facing."""
+    if len(pts) > 1 and pts[-1] == pts[-2]:
+        pts = pts[:-1]
     f = src.before[-1][2]
     poses = list(src.before)
     for px, py in pts[1:]:

@@ -8,7 +8,7 @@ import shapely
 
 from tabletop import validate_path
 
-from support.zones_boards import unit
+from support.zones_boards import rect, state, unit
 
 HULL_4X7 = ((-2.0, -3.5), (2.0, -3.5), (2.0, 3.5), (-2.0, 3.5))
 
@@ -42,3 +42,15 @@ def witnesses_hold(st, zone, n: int = 40, seed: int = 0, move: str = "normal") -
         assert check.length == pytest.approx(res.length)
         done += 1
     return done
+
+
+def l_bend(mover, w: float, x1: float):  # type: ignore[no-untyped-def]
+    """Corridor 1 along x (y from 10 to 10 + w) turning into corridor 2 along y (x from
+    x1 - w to x1)."""
+    y1, x0 = 10.0 + w, x1 - w
+    walls = [rect("bottom", "impassable", 3, 8, x1 + 2, 10), rect("right", "impassable", x1, 8,
+                                                                    x1 + 2, 42),
+             rect("end", "impassable", 3, 8, 5, y1 + 2), rect("top", "impassable", 3, y1, x0,
+                                                               y1 + 2),
+             rect("left", "impassable", x0 - 2, y1, x0, 42)]
+    return state([mover], walls)

@@ -25,7 +25,7 @@ from tabletop.geometry.cspace import angle_between
 from tabletop.state import Terrain
 
 from support.engines import same_zone_on_both_engines
-from support.turning import hull_unit, witnesses_hold
+from support.turning import hull_unit, l_bend, witnesses_hold
 from support.turning_oracle import layered_grid
 from support.zones_boards import rect, state, unit
 
@@ -33,18 +33,6 @@ from support.zones_boards import rect, state, unit
 def _bike(at: tuple[float, float], facing: float, M: float):  # type: ignore[no-untyped-def]
     return unit("a", "red", [("mv", *at)], base="oval 60x35mm", keywords=("MOUNTED",), M=M,
                 facing=facing)
-
-
-def l_bend(mover, w: float, x1: float):  # type: ignore[no-untyped-def]
-    """Corridor 1 along x (y from 10 to 10 + w) turning into corridor 2 along y (x from
-    x1 - w to x1)."""
-    y1, x0 = 10.0 + w, x1 - w
-    walls = [rect("bottom", "impassable", 3, 8, x1 + 2, 10), rect("right", "impassable", x1, 8,
-                                                                    x1 + 2, 42),
-             rect("end", "impassable", 3, 8, 5, y1 + 2), rect("top", "impassable", 3, y1, x0,
-                                                               y1 + 2),
-             rect("left", "impassable", x0 - 2, y1, x0, 42)]
-    return state([mover], walls)
 
 
 def zig_zag(M: float):  # type: ignore[no-untyped-def]

@@ -1,0 +1,350 @@
+//! A turning mover's turns on the way in one call (the port of the rounds of the Python
+//! engine's `tabletop.geometry.turn_reach.TurnReach`, the reference): each facing layer is a
+//! search from its sources ([`crate::search::search`]); round after round, every layer's
+//! lengths at the turn nodes it may turn at are found ([`distance_at`]: the nearest few nodes
+//! of its search, the first one that sees the point), and a node that one layer reaches sooner
+//! (by more than the gain) than another layer that may turn there becomes a source of that
+//! other layer, until no layer gains or the rounds run out.
+//!
+//! Each source added keeps where it came from (the layer, the source row of that layer's
+//! search and the path from it, as the search was in that round), so the caller builds the
+//! witnesses without a cycle: a turn node's witness runs only through sources added in earlier
+//! rounds.
+//!
+//! A layer whose start (its first source) stands in a piece is not answered here (the Python
+//! engine cuts such pieces per query): [`turn_rounds`] answers `None` and the caller falls back.
+
+use crate::booleans::Pt;
+use crate::limits::{check, Refused, MAX_LAYERS, MAX_SOURCES, MAX_TURN_CELLS, MAX_TURN_WORK};
+use crate::pickup::Map;
+use crate::search::{search_with, source_edges, stands_in_piece, Search};
+use crate::visibility::{hypot, Stamp};
+
+/// How many of a search's nodes a point tries, nearest (by the length through them) first:
+/// the Python engine's `GeodesicDisk.distances(tries=8)`.
+pub const TRIES: usize = 8;
+
+/// One facing layer: its map, its sources so far (`(x, y, d0)`, the start first; none: the
+/// layer has no reach yet), how its paths bend (see [`search`]) and which turn nodes it may
+/// turn at.
+pub struct Layer<'a> {
+    pub map: &'a Map,
+    pub sources: Vec<[f64; 3]>,
+    pub bends: u32,
+    pub usable: Vec<bool>,
+}
+
+/// A source added to a layer at a turn node, and where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Added {
+    /// the layer it was added to
+    pub layer: usize,
+    /// the turn node
+    pub node: usize,
+    /// its length (that of the path in `from`)
+    pub dist: f64,
+    /// the layer that reached the node sooner
+    pub from: usize,
+    /// the source row of `from`'s search in that round the path starts at
+    pub src_row: usize,
+    /// that path: the source first, then the nodes of the search up to the one that sees the
+    /// turn node (the turn node itself not included)
+    pub path: Vec<Pt>,
+}
+
+/// The answer of [`turn_rounds`]: each layer's final search (`None`: it never had a source),
+/// the layers that got their first source in the rounds (in that order), and the sources
+/// added (in the order they were added).
+pub struct Rounds {
+    pub searches: Vec<Option<Search>>,
+    pub created: Vec<usize>,
+    pub added: Vec<Added>,
+}
+
+/// The length of a free path to `p` through the search `s` of `map`, and the row it comes
+/// through: of the [`TRIES`] rows `k` with the least `dist[k] + |p - nodes[k]|`, the least one
+/// within the limit (up to 1e-6) whose straight line to `p` is free; `None` when there is none
+/// or `p` is off the map's box (by more than 1e-9). `work` counts the nodes looked at.
+pub fn distance_at(map: &Map, s: &Search, p: Pt, stamp: &mut Stamp, work: &mut usize)
+                   -> Option<(f64, usize)> {
+    let b = map.bounds;
+    let tol = 1e-9;
+    if !(p[0] >= b[0] - tol && p[0] <= b[2] + tol && p[1] >= b[1] - tol && p[1] <= b[3] + tol) {
+        return None;
+    }
+    let lim = s.distance + 1e-6;
+    // the nearest few, ascending (length, then row)
+    let mut best: [(f64, usize); TRIES] = [(f64::INFINITY, usize::MAX); TRIES];
+    let mut kept = 0usize;
+    for (k, (q, d)) in s.nodes.iter().zip(&s.dist).enumerate() {
+        let dd = d + hypot(p[0] - q[0], p[1] - q[1]);
+        if kept == TRIES && dd >= best[TRIES - 1].0 {
+            continue;
+        }
+        let mut at = kept.min(TRIES - 1);
+        while at > 0 && best[at - 1].0 > dd {
+            best[at] = best[at - 1];
+            at -= 1;
+        }
+        best[at] = (dd, k);
+        kept = (kept + 1).min(TRIES);
+    }
+    *work += s.nodes.len();
+    for &(dd, k) in &best[..kept] {
+        if !(dd <= lim) {
+            break;
+        }
+        *work += 1;
+        if !map.pieces.blocked(s.nodes[k], p, stamp) {
+            return Some((dd, k));
+        }
+    }
+    None
+}
+
+/// `Err` once `work` (nodes, edges and corners looked at) is past [`MAX_TURN_WORK`].
+fn over(work: usize) -> Result<(), Refused> {
+    check("turn rounds' work (nodes, edges and corners looked at)", work, MAX_TURN_WORK)
+}
+
+/// The source row and the path (source first) to row `k` of `s`.
+fn path_from_source(s: &Search, mut k: usize) -> (usize, Vec<Pt>) {
+    let mut out = vec![s.nodes[k]];
+    while s.parent[k] >= 0 {
+        k = s.parent[k] as usize;
+        out.push(s.nodes[k]);
+    }
+    out.reverse();
+    (k, out)
+}
+
+/// A layer's sources the search keeps (the start, then the free ones within the limit, as
+/// [`crate::search::search`] keeps them) and their edges, found once a source.
+#[derive(Default)]
+struct Kept {
+    src: Vec<[f64; 3]>,
+    edges: Vec<Vec<(u32, f64)>>,
+}
+
+impl Kept {
+    /// Take the sources of `l` from the `from`-th on; `false` when its start stands in a piece
+    /// (module docstring).
+    fn take(&mut self, l: &Layer<'_>, from: usize, distance: f64, stamp: &mut Stamp,
+            near: &mut Vec<u32>, work: &mut usize) -> bool {
+        let map = l.map;
+        for (k, s) in l.sources.iter().enumerate().skip(from) {
+            let p = [s[0], s[1]];
+            if k == 0 {
+                if map.pieces.blocked(p, p, stamp) {
+                    return false;
+                }
+            } else if !(s[2] < distance) || stands_in_piece(&map.pieces, map.bounds, p, stamp) {
+                continue;
+            }
+            self.src.push(*s);
+            self.edges.push(source_edges(&map.corners, &map.pieces, p, distance - s[2] + 1e-9,
+                                         stamp, near));
+            *work += near.len();
+        }
+        true
+    }
+
+    /// The search; `work` counts its rows and the graph's edges out of them.
+    fn search(&self, l: &Layer<'_>, distance: f64, work: &mut usize) -> Search {
+        let c = &l.map.corners;
+        let s = search_with(c, &self.src, &self.edges, distance, l.bends);
+        *work += s.nodes.len() + s.corner.iter().filter(|&&k| k >= 0)
+            .map(|&k| c.ptr[k as usize + 1] - c.ptr[k as usize]).sum::<usize>();
+        s
+    }
+}
+
+/// The rounds (module docstring) over `layers` (in the order a tie goes to the first) at the
+/// turn nodes `xy` within `distance`: at most `max_rounds`, a node becoming a source of a layer
+/// when another reaches it sooner by more than `gain` and within `distance - 1e-6`; each layer
+/// takes a node once. `Ok(None)` when a layer's start stands in a piece.
+pub fn turn_rounds(mut layers: Vec<Layer<'_>>, xy: &[Pt], distance: f64, max_rounds: usize,
+                   gain: f64) -> Result<Option<Rounds>, Refused> {
+    let m = xy.len();
+    check("turn nodes", m, MAX_SOURCES)?;
+    check("layers", layers.len(), MAX_LAYERS)?;
+    check("turn nodes times layers", m * layers.len(), MAX_TURN_CELLS)?;
+    if layers.iter().any(|l| l.usable.len() != m) {
+        return Err(Refused("each layer needs one usable flag a turn node".into()));
+    }
+    if !distance.is_finite() || !gain.is_finite() || xy.iter().flatten().any(|v| !v.is_finite()) {
+        return Err(Refused("a turn node, the distance or the gain is not finite".into()));
+    }
+    for l in &layers {
+        check("sources", l.sources.len(), MAX_SOURCES)?;
+        if l.sources.iter().flatten().any(|v| !v.is_finite()) {
+            return Err(Refused("a source is not finite".into()));
+        }
+    }
+    let n = layers.len();
+    let (mut stamp, mut near) = (Stamp::default(), Vec::new());
+    let mut work = 0usize;
+    let mut kept: Vec<Kept> = (0..n).map(|_| Kept::default()).collect();
+    let mut searches: Vec<Option<Search>> = Vec::with_capacity(n);
+    for (l, k) in layers.iter().zip(&mut kept) {
+        if l.sources.is_empty() {
+            searches.push(None);
+        } else if k.take(l, 0, distance, &mut stamp, &mut near, &mut work) {
+            searches.push(Some(k.search(l, distance, &mut work)));
+        } else {
+            return Ok(None);
+        }
+    }
+    let mut dist = vec![vec![f64::INFINITY; m]; n];
+    let mut via = vec![vec![usize::MAX; m]; n]; // the row each length comes through
+    let mut used = vec![vec![false; m]; n];
+    let mut changed: Vec<usize> = (0..n).filter(|&l| searches[l].is_some()).collect();
+    let mut created: Vec<usize> = Vec::new();
+    let mut added: Vec<Added> = Vec::new();
+    for _ in 0..max_rounds {
+        for &l in &changed {
+            let Some(s) = &searches[l] else { continue };
+            for i in (0..m).filter(|&i| layers[l].usable[i]) {
+                (dist[l][i], via[l][i]) = distance_at(layers[l].map, s, xy[i], &mut stamp, &mut work)
+                    .unwrap_or((f64::INFINITY, usize::MAX));
+            }
+            over(work)?;
+        }
+        // the least length at each node and the first layer with it
+        let mut gains: Vec<Added> = Vec::new();
+        for i in 0..m {
+            let (mut best, mut arg) = (f64::INFINITY, 0usize);
+            for (l, d) in dist.iter().enumerate() {
+                if d[i] < best {
+                    (best, arg) = (d[i], l);
+                }
+            }
+            if !(best < distance - 1e-6) {
+                continue;
+            }
+            for l in 0..n {
+                if layers[l].usable[i] && !used[l][i] && best + gain < dist[l][i] {
+                    let s = searches[arg].as_ref().expect("a layer with a length has a search");
+                    let (src_row, path) = path_from_source(s, via[arg][i]);
+                    gains.push(Added { layer: l, node: i, dist: best, from: arg, src_row, path });
+                }
+            }
+        }
+        if gains.is_empty() {
+            break;
+        }
+        // by layer, then node (the Python engine's order)
+        gains.sort_by_key(|g| (g.layer, g.node));
+        changed.clear();
+        let mut had = vec![0usize; n];
+        for g in &gains {
+            used[g.layer][g.node] = true;
+            let l = &mut layers[g.layer];
+            if changed.last() != Some(&g.layer) {
+                changed.push(g.layer);
+                had[g.layer] = l.sources.len();
+                if l.sources.is_empty() {
+                    created.push(g.layer);
+                }
+            }
+            l.sources.push([xy[g.node][0], xy[g.node][1], g.dist]);
+        }
+        over(work)?;
+        for &l in &changed {
+            if !kept[l].take(&layers[l], had[l], distance, &mut stamp, &mut near, &mut work) {
+                return Ok(None);
+            }
+            searches[l] = Some(kept[l].search(&layers[l], distance, &mut work));
+        }
+        added.extend(gains);
+    }
+    Ok(Some(Rounds { searches, created, added }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pickup::tests::square;
+    use crate::search::search;
+
+    /// A map of convex rings with the full corner graph.
+    fn map_of(rings: &[Vec<Pt>], b: [f64; 4]) -> Map {
+        let mut m = crate::pickup::tests::map_of(rings, b);
+        m.corners = crate::search::tests::corners_of(rings);
+        m
+    }
+
+    #[test]
+    fn distances_take_the_nearest_node_that_sees_the_point() {
+        let m = map_of(&[square(5.0, -10.0, 6.0, 10.0)], [-50.0, -50.0, 50.0, 50.0]);
+        let s = search(&m.corners, &m.pieces, m.bounds, &[[0.0, 0.0, 0.0]], 40.0, 2).unwrap();
+        let (mut st, mut work) = (Stamp::default(), 0);
+        // in the open: straight from the start
+        let (d, k) = distance_at(&m, &s, [3.0, 4.0], &mut st, &mut work).unwrap();
+        assert!((d - 5.0).abs() < 1e-12 && k == 0);
+        // behind the wall: round its top corner
+        let (d, k) = distance_at(&m, &s, [6.0, 11.0], &mut st, &mut work).unwrap();
+        assert_eq!(s.nodes[k], [5.0, 10.0]);
+        assert!((d - (hypot(5.0, 10.0) + hypot(1.0, 1.0))).abs() < 1e-12);
+        // beyond the limit and off the box: none
+        assert!(distance_at(&m, &s, [39.0, 20.0], &mut st, &mut work).is_none());
+        assert!(distance_at(&m, &s, [0.0, 60.0], &mut st, &mut work).is_none());
+    }
+
+    #[test]
+    fn a_layer_turns_where_another_got_sooner_and_keeps_the_path() {
+        // layer 0 (the start's) is open; layer 1 is walled off where the mover starts
+        // (x = 2..3 across the board): it can only begin at a turn node past its wall, where
+        // layer 0 gets first
+        let open = map_of(&[], [-20.0, -20.0, 20.0, 20.0]);
+        let walled = map_of(&[square(2.0, -20.0, 3.0, 20.0)], [-20.0, -20.0, 20.0, 20.0]);
+        let xy = vec![[5.0, 0.0], [8.0, 0.0], [-5.0, 0.0]];
+        let layers = vec![
+            Layer { map: &open, sources: vec![[0.0, 0.0, 0.0]], bends: 2, usable: vec![true; 3] },
+            Layer { map: &walled, sources: vec![], bends: 2, usable: vec![true, true, false] },
+        ];
+        let got = turn_rounds(layers, &xy, 10.0, 6, 1e-3).unwrap().unwrap();
+        assert_eq!(got.created, vec![1]);
+        // both nodes past the wall in the first round (from layer 0, straight from its start)
+        assert_eq!(got.added.len(), 2);
+        let a = &got.added[0];
+        assert_eq!((a.layer, a.node, a.from, a.src_row), (1, 0, 0, 0));
+        assert!((a.dist - 5.0).abs() < 1e-12);
+        assert_eq!(a.path, vec![[0.0, 0.0]]);
+        // layer 1's search starts at the first node, the second kept as a source
+        let s1 = got.searches[1].as_ref().unwrap();
+        assert_eq!(s1.n_sources, 2);
+        assert_eq!(s1.nodes[0], [5.0, 0.0]);
+        assert_eq!(s1.dist[1], 8.0);
+    }
+
+    #[test]
+    fn a_start_in_a_piece_is_left_to_the_caller() {
+        let walled = map_of(&[square(-1.0, -1.0, 1.0, 1.0)], [-20.0, -20.0, 20.0, 20.0]);
+        let layers = vec![Layer { map: &walled, sources: vec![[0.0, 0.0, 0.0]], bends: 2,
+                                  usable: vec![true] }];
+        assert!(turn_rounds(layers, &[[5.0, 0.0]], 10.0, 6, 1e-3).unwrap().is_none());
+        // a start on the piece's edge is free
+        let layers = vec![Layer { map: &walled, sources: vec![[1.0, 0.0, 0.0]], bends: 2,
+                                  usable: vec![true] }];
+        assert!(turn_rounds(layers, &[[5.0, 0.0]], 10.0, 6, 1e-3).unwrap().is_some());
+    }
+
+    #[test]
+    fn inputs_that_do_not_fit_are_refused() {
+        let open = map_of(&[], [-20.0, -20.0, 20.0, 20.0]);
+        let layers = vec![Layer { map: &open, sources: vec![[0.0, 0.0, 0.0]], bends: 2,
+                                  usable: vec![true, true] }];
+        assert!(turn_rounds(layers, &[[5.0, 0.0]], 10.0, 6, 1e-3).is_err());
+        let layers = vec![Layer { map: &open, sources: vec![[0.0, 0.0, 0.0]], bends: 2,
+                                  usable: vec![true] }];
+        assert!(turn_rounds(layers, &[[f64::NAN, 0.0]], 10.0, 6, 1e-3).is_err());
+        // more turn nodes times layers than the tables may hold
+        let layers: Vec<Layer> = (0..MAX_LAYERS)
+            .map(|_| Layer { map: &open, sources: vec![], bends: 2, usable: vec![] })
+            .collect();
+        let xy = vec![[0.0, 0.0]; MAX_TURN_CELLS / MAX_LAYERS + 1];
+        let err = turn_rounds(layers, &xy, 10.0, 6, 1e-3).err().unwrap();
+        assert!(err.0.contains("turn nodes times layers"));
+    }
+}
