@@ -13,7 +13,7 @@
 
 use std::f64::consts::PI;
 
-use crate::booleans::{bounds, union_all, Grid, Poly, Pt, Ring, SCALE};
+use crate::booleans::{bounds, ring_area, union_all, Grid, Poly, Pt, Ring, SCALE};
 use crate::layers::convex_sum;
 use crate::limits::{check, Refused, MAX_COORDINATE, MAX_OVERLAY_VERTICES, MAX_RINGS};
 use crate::minkowski::{circumscribed, offset_convex};
@@ -41,19 +41,10 @@ pub struct EndAsk<'a> {
     pub segments: usize,
 }
 
-/// Twice the signed area of a ring.
-fn twice_area(r: &[Pt]) -> f64 {
-    let n = r.len();
-    (0..n).map(|i| {
-        let (a, b) = (r[i], r[(i + 1) % n]);
-        a[0] * b[1] - b[0] * a[1]
-    }).sum()
-}
-
 /// `r` counter-clockwise.
 pub fn ccw(r: &[Pt]) -> Ring {
     let mut out = r.to_vec();
-    if twice_area(&out) < 0.0 {
+    if ring_area(&out) < 0.0 {
         out.reverse();
     }
     out
