@@ -16,11 +16,12 @@ from collections.abc import Sequence
 from types import ModuleType
 
 import numpy as np
+import shapely
 from shapely.geometry.base import BaseGeometry
 
 from tabletop.geometry.wedges import native_polygons
 
-__all__ = ["Shape", "native_sums", "rings_layout"]
+__all__ = ["Shape", "native_sums", "polygons_layout", "rings_layout"]
 
 Shape = tuple[np.ndarray, ...] | float
 """What a model (or the mover) is for the sums: convex pieces about its centre (``(k, 2)``
@@ -37,16 +38,32 @@ def rings_layout(rings: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(np.concatenate(rings), dtype=float), starts
 
 
+def polygons_layout(polys: Sequence[BaseGeometry]) -> tuple[np.ndarray, np.ndarray]:
+    """The exterior rings of polygons (the closing point left out) as :func:`rings_layout`
+    lays rings out, in a few array calls (a board's terrain pieces: hundreds of rings)."""
+    if not len(polys):
+        return rings_layout(())
+    xy, idx = shapely.get_coordinates(shapely.get_exterior_ring(np.asarray(polys, dtype=object)),
+                                      return_index=True)
+    counts = np.bincount(idx, minlength=len(polys))
+    keep = np.ones(len(xy), bool)
+    keep[np.cumsum(counts)[counts > 0] - 1] = False
+    starts = np.zeros(len(polys) + 1, dtype=np.int64)
+    np.cumsum(np.maximum(counts - 1, 0), out=starts[1:])
+    return np.ascontiguousarray(xy[keep], dtype=float), starts
+
+
 def native_sums(core: ModuleType, mover: Shape, shapes: Sequence[Shape],
                 at: np.ndarray, which: np.ndarray, extra: float,
-                terrain: Sequence[np.ndarray], *, quad_segs: int, segments: int
+                terrain: tuple[np.ndarray, np.ndarray], *, quad_segs: int, segments: int
                 ) -> BaseGeometry:
     """Where the ``mover`` (its footprint reflected through its centre: ``-F``) comes within
     ``extra`` of a model (centres ``at``, model ``k`` of shape ``shapes[which[k]]``) or
-    overlaps a convex ``terrain`` piece: the union of the sums, from the core (module
-    docstring). Corners turn at most ``pi / (2 quad_segs)`` a tangent segment; a disk summed
-    with a disk is its circumscribed polygon of ``segments`` vertices. Raises the core's
-    ``NativeError`` for an input past its limits."""
+    overlaps a convex ``terrain`` piece (rings laid out as :func:`rings_layout` does): the
+    union of the sums, from the core (module docstring). Corners turn at most
+    ``pi / (2 quad_segs)`` a tangent segment; a disk summed with a disk is its circumscribed
+    polygon of ``segments`` vertices. Raises the core's ``NativeError`` for an input past its
+    limits."""
     pieces: list[np.ndarray] = []
     starts = [0]
     radius = []
@@ -62,6 +79,6 @@ def native_sums(core: ModuleType, mover: Shape, shapes: Sequence[Shape],
         mine, float(mover) if isinstance(mover, float) else 0.0,
         rings_layout(pieces), np.array(starts, dtype=np.int64), np.array(radius, dtype=float),
         np.ascontiguousarray(np.asarray(at, dtype=float).reshape(-1, 2)),
-        np.ascontiguousarray(which, dtype=np.int64), float(extra), rings_layout(terrain),
+        np.ascontiguousarray(which, dtype=np.int64), float(extra), terrain,
         math.pi / (2 * quad_segs), int(segments))
     return native_polygons(coords, rings, polys)

@@ -44,7 +44,7 @@ from tabletop.geometry.minkowski import (
     offset_pieces,
 )
 from tabletop.geometry.polygons import ccw, convex_pieces, ring_of, ring_polygons
-from tabletop.geometry.sums import Shape, native_sums
+from tabletop.geometry.sums import Shape, native_sums, polygons_layout
 from tabletop.geometry.tolerance import EPS, mm
 from tabletop.zones.query import Board, Body, Piece
 from tabletop.zones.violation import Violation
@@ -233,9 +233,10 @@ def _shape(obase: Footprint, ofacing: float) -> Shape:
 
 @lru_cache(maxsize=64)
 def _terrain_pieces(terrain: tuple[tuple[tuple[float, float], ...], ...]
-                    ) -> tuple[np.ndarray, ...]:
-    """The convex pieces of the terrain outlines (counter-clockwise)."""
-    return tuple(ring_of(p) for t in terrain for p in convex_pieces(Polygon(t)))
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """The convex pieces of the terrain outlines, laid out for the core
+    (:func:`~tabletop.geometry.sums.polygons_layout`; the core orients them)."""
+    return polygons_layout([p for t in terrain for p in convex_pieces(Polygon(t))])
 
 
 def _native_static_end(core: ModuleType, base: Footprint, facing: float,
