@@ -13,7 +13,7 @@
 
 use std::f64::consts::PI;
 
-use crate::booleans::{bounds, ring_area, union_all, Grid, Poly, Pt, Ring, SCALE};
+use crate::booleans::{bounds, overlay, ring_area, union_all, Grid, Op, Poly, Pt, Ring, SCALE};
 use crate::layers::convex_sum;
 use crate::limits::{check, Refused, MAX_COORDINATE, MAX_OVERLAY_VERTICES, MAX_RINGS};
 use crate::minkowski::{circumscribed, offset_convex};
@@ -179,15 +179,34 @@ pub fn end_region(ask: &EndAsk<'_>) -> Result<Vec<Poly>, Refused> {
         return Ok(Vec::new());
     }
     let polys: Vec<Poly> = rings.into_iter().map(|r| vec![r]).collect();
-    let b = bounds(&polys);
+    union_all(&board_grid(bounds(&polys))?, polys)
+}
+
+/// The grid of the end regions: its origin the board's, so that regions built apart round
+/// alike; refused beyond [`MAX_COORDINATE`].
+fn board_grid(b: [f64; 4]) -> Result<Grid, Refused> {
     let far = b.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    if far > MAX_COORDINATE {
+    if far > MAX_COORDINATE || b.iter().any(|v| v.is_nan()) {
         return Err(Refused(format!(
             "coordinates: {far:.1} in from the origin is over the native core's limit of \
              {MAX_COORDINATE} in"
         )));
     }
-    union_all(&Grid { ox: 0.0, oy: 0.0, scale: SCALE }, polys)
+    Ok(Grid { ox: 0.0, oy: 0.0, scale: SCALE })
+}
+
+/// The part of the box `b` (x0, y0, x1, y1) every one of `sets` covers (each a set of polygons,
+/// such as [`end_region`]'s): intersected one after the other, on the end regions' grid.
+pub fn common(b: [f64; 4], sets: &[&[Poly]]) -> Result<Vec<Poly>, Refused> {
+    let grid = board_grid(b)?;
+    let mut out: Vec<Poly> = vec![vec![vec![[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]]]];
+    for s in sets {
+        if out.is_empty() {
+            break;
+        }
+        out = overlay(&grid, &out, s, Op::Intersection)?;
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -245,6 +264,17 @@ mod tests {
         let a = area(&got);
         let exact = PI + (4.0 + 4.0 * 2.0 * 0.6 + PI * 0.36);
         assert!(a >= exact - 1e-9 && a <= exact * 1.001, "{a} {exact}");
+    }
+
+    #[test]
+    fn the_common_part_of_sets_within_a_box() {
+        let a: Vec<Poly> = vec![vec![rect(0.0, 0.0, 6.0, 6.0)]];
+        let b: Vec<Poly> = vec![vec![rect(2.0, 2.0, 9.0, 9.0)], vec![rect(-5.0, -5.0, -4.0, -4.0)]];
+        let got = common([1.0, 1.0, 8.0, 8.0], &[&a, &b]).unwrap();
+        assert!((area(&got) - 16.0).abs() < 1e-9, "{}", area(&got));
+        assert!(common([1.0, 1.0, 8.0, 8.0], &[&a, &[]]).unwrap().is_empty());
+        assert!((area(&common([1.0, 1.0, 8.0, 8.0], &[]).unwrap()) - 49.0).abs() < 1e-9);
+        assert!(common([0.0, 0.0, 2.0 * MAX_COORDINATE, 1.0], &[&a]).is_err());
     }
 
     #[test]

@@ -603,7 +603,8 @@ type RingsIn<'py> = (PyReadonlyArray2<'py, f64>, PyReadonlyArray1<'py, i64>);
 /// `(coords, starts)`), or a disk of `mover_radius` when it has none; shape k is the pieces
 /// `shape_starts[k]..shape_starts[k + 1]` of `shapes` about its centre, or a disk of
 /// `shape_radius[k]` when it has none. Corners turn at most `max_step` radians a tangent
-/// segment; a disk summed with a disk has `segments` vertices. In shapely's ragged layout.
+/// segment; a disk summed with a disk has `segments` vertices. In shapely's ragged layout, and
+/// kept in the core (a `PolySet`, for `common_region`).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn end_region<'py>(
@@ -619,7 +620,7 @@ fn end_region<'py>(
     terrain: RingsIn<'py>,
     max_step: f64,
     segments: usize,
-) -> PyResult<Ragged<'py>> {
+) -> PyResult<(Ragged<'py>, PolySet)> {
     let err = |e: Refused| NativeError::new_err(format!("end_region: {}", e.0));
     let fs = read_rings(&mover.0, &mover.1).map_err(err)?;
     let pieces = read_rings(&shapes.0, &shapes.1).map_err(err)?;
@@ -647,6 +648,19 @@ fn end_region<'py>(
             centres.iter().zip(&which).map(|(&p, &k)| (p, k as usize)).collect();
         run_end_region(&EndAsk { mover: &mover, shapes: &shapes, bodies: &bodies, extra,
                                  terrain: &terrain, max_step, segments })
+    })?;
+    Ok((write_polys(py, &out)?, PolySet { polys: out }))
+}
+
+/// The part of the box `bounds` (x0, y0, x1, y1) that every one of `sets` covers (where every
+/// facing's end region holds a centre: a turning mover's hub), in shapely's ragged layout.
+#[pyfunction]
+fn common_region<'py>(py: Python<'py>, bounds: [f64; 4], sets: Vec<PyRef<'py, PolySet>>)
+                      -> PyResult<Ragged<'py>> {
+    let sets: Vec<Vec<Poly>> = sets.iter().map(|s| s.polys.clone()).collect();
+    let out = guarded(py, "common_region", move || {
+        let refs: Vec<&[Poly]> = sets.iter().map(|s| s.as_slice()).collect();
+        crate::ends::common(bounds, &refs)
     })?;
     write_polys(py, &out)
 }
@@ -720,6 +734,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(swept_region, m)?)?;
     m.add_function(wrap_pyfunction!(pickup, m)?)?;
     m.add_function(wrap_pyfunction!(end_region, m)?)?;
+    m.add_function(wrap_pyfunction!(common_region, m)?)?;
     m.add_function(wrap_pyfunction!(turn_rounds, m)?)?;
     m.add_class::<ReachCore>()?;
     m.add_class::<Outline>()?;

@@ -21,7 +21,7 @@ from shapely.geometry.base import BaseGeometry
 
 from tabletop.geometry.wedges import native_polygons
 
-__all__ = ["Shape", "native_sums", "polygons_layout", "rings_layout"]
+__all__ = ["Shape", "native_common", "native_sums", "polygons_layout", "rings_layout"]
 
 Shape = tuple[np.ndarray, ...] | float
 """What a model (or the mover) is for the sums: convex pieces about its centre (``(k, 2)``
@@ -56,14 +56,15 @@ def polygons_layout(polys: Sequence[BaseGeometry]) -> tuple[np.ndarray, np.ndarr
 def native_sums(core: ModuleType, mover: Shape, shapes: Sequence[Shape],
                 at: np.ndarray, which: np.ndarray, extra: float,
                 terrain: tuple[np.ndarray, np.ndarray], *, quad_segs: int, segments: int
-                ) -> BaseGeometry:
+                ) -> tuple[BaseGeometry, object]:
     """Where the ``mover`` (its footprint reflected through its centre: ``-F``) comes within
     ``extra`` of a model (centres ``at``, model ``k`` of shape ``shapes[which[k]]``) or
     overlaps a convex ``terrain`` piece (rings laid out as :func:`rings_layout` does): the
     union of the sums, from the core (module docstring). Corners turn at most
     ``pi / (2 quad_segs)`` a tangent segment; a disk summed with a disk is its circumscribed
-    polygon of ``segments`` vertices. Raises the core's ``NativeError`` for an input past its
-    limits."""
+    polygon of ``segments`` vertices. With the same polygons kept in the core (its
+    ``PolySet``, for :func:`native_common`). Raises the core's ``NativeError`` for an input
+    past its limits."""
     pieces: list[np.ndarray] = []
     starts = [0]
     radius = []
@@ -75,10 +76,17 @@ def native_sums(core: ModuleType, mover: Shape, shapes: Sequence[Shape],
             radius.append(0.0)
         starts.append(len(pieces))
     mine = rings_layout(() if isinstance(mover, float) else mover)
-    coords, rings, polys = core.end_region(
+    (coords, rings, polys), kept = core.end_region(
         mine, float(mover) if isinstance(mover, float) else 0.0,
         rings_layout(pieces), np.array(starts, dtype=np.int64), np.array(radius, dtype=float),
         np.ascontiguousarray(np.asarray(at, dtype=float).reshape(-1, 2)),
         np.ascontiguousarray(which, dtype=np.int64), float(extra), terrain,
         math.pi / (2 * quad_segs), int(segments))
-    return native_polygons(coords, rings, polys)
+    return native_polygons(coords, rings, polys), kept
+
+
+def native_common(core: ModuleType, bounds: tuple[float, float, float, float],
+                  sets: Sequence[object]) -> BaseGeometry:
+    """The part of the box ``bounds`` that every one of ``sets`` (regions kept in the core by
+    :func:`native_sums`) covers, in one call of the core."""
+    return native_polygons(*core.common_region([float(v) for v in bounds], list(sets)))

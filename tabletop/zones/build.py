@@ -40,8 +40,10 @@ import shapely
 from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
+from tabletop.geometry import engine
 from tabletop.geometry.footprints import Footprint, Round, circumscribed_circle
 from tabletop.geometry.polygons import clipped, convex_pieces, polygonal
+from tabletop.geometry.sums import native_common
 from tabletop.geometry.turn_reach import TurnReach
 from tabletop.geometry.turning import TurnMap, facing_grid, layer_step, turn_map
 from tabletop.geometry.visibility import ReachMap, reach_map
@@ -51,6 +53,7 @@ from tabletop.zones.end import (
     clear_end_caches,
     facing_key,
     models_region,
+    native_end,
     outline_of,
     static_end,
 )
@@ -327,13 +330,24 @@ def hub_end(ph: TurnPhase, base: Footprint) -> tuple[BaseGeometry, _Key]:
     """Where a mover whose circumscribed circle is clear (so it may turn to any facing) may
     not end: where every grid facing breaks the end rules (within the hub's box)."""
     if ph.hub_end is None:
-        stuck: BaseGeometry = box(*ph.tm.hub.box)
-        for m in ph.grid:
-            xm = turn_end(ph, base, m)[0]
-            stuck = stuck.intersection(clipped(xm, stuck.bounds)) if not xm.is_empty else \
-                Polygon()
-            if stuck.is_empty:
-                break
+        core = engine.core()
+        kept = [native_end(base, ph.tm.key(m), ph.enemies, ph.terrain, ph.clearance)
+                for m in ph.grid] if core is not None else []
+        stuck: BaseGeometry | None = None
+        if core is not None and all(k is not None for k in kept):
+            # every facing's region as the core keeps it: one call, no polygons converted
+            try:
+                stuck = native_common(core, ph.tm.hub.box, kept)
+            except core.NativeError:
+                stuck = None  # past the core's limits (a battlefield a mile wide): Python
+        if stuck is None:
+            stuck = box(*ph.tm.hub.box)
+            for m in ph.grid:
+                xm = turn_end(ph, base, m)[0]
+                stuck = stuck.intersection(clipped(xm, stuck.bounds)) if not xm.is_empty \
+                    else Polygon()
+                if stuck.is_empty:
+                    break
         stuck = polygonal(stuck)
         shapely.prepare(stuck)
         ph.hub_end = (stuck, _Key(("hub", ph.key)))

@@ -64,6 +64,7 @@ __all__ = [
     "grow",
     "model_region",
     "models_region",
+    "native_end",
     "outline_of",
     "overlaps_shape",
     "static_end",
@@ -176,7 +177,16 @@ def static_end(base: Footprint, facing: float, enemies: tuple[BodyKey, ...],
     clearance grown with straight edges exactly at it, where the Python engine's buffer moves
     them out by up to :data:`END_QUAD_SEGS`' chord sag), else built here: the same point sets
     within the docs' stated tolerance, neither smaller than the exact region."""
-    return _static_end(base, facing, enemies, terrain, clearance, engine.core() is not None)
+    return _static_end(base, facing, enemies, terrain, clearance, engine.core() is not None)[0]
+
+
+def native_end(base: Footprint, facing: float, enemies: tuple[BodyKey, ...],
+               terrain: tuple[tuple[tuple[float, float], ...], ...],
+               clearance: float) -> object | None:
+    """:func:`static_end` as the compiled core keeps it (for
+    :func:`~tabletop.geometry.sums.native_common`), or ``None`` when the core did not build it
+    (the Python engine chosen, or an input past its limits)."""
+    return _static_end(base, facing, enemies, terrain, clearance, engine.core() is not None)[1]
 
 
 def models_region(bodies: Sequence[BodyKey], base: Footprint, facing: float, extra: float
@@ -190,7 +200,7 @@ def models_region(bodies: Sequence[BodyKey], base: Footprint, facing: float, ext
     if core is not None:
         try:
             return _native_static_end(core, base, facing_key(base, facing), tuple(bodies), (),
-                                      extra)
+                                      extra)[0]
         except core.NativeError:
             pass  # past the core's limits: the Python engine answers
     return shapely.union_all([model_region(b, base, facing, extra) for b in bodies])
@@ -199,12 +209,12 @@ def models_region(bodies: Sequence[BodyKey], base: Footprint, facing: float, ext
 @lru_cache(maxsize=64)
 def _static_end(base: Footprint, facing: float, enemies: tuple[BodyKey, ...],
                 terrain: tuple[tuple[tuple[float, float], ...], ...],
-                clearance: float, native: bool) -> BaseGeometry:
-    u = None
+                clearance: float, native: bool) -> tuple[BaseGeometry, object | None]:
+    u, kept = None, None
     core = engine.core() if native else None
     if core is not None:
         try:
-            u = _native_static_end(core, base, facing, enemies, terrain, clearance)
+            u, kept = _native_static_end(core, base, facing, enemies, terrain, clearance)
         except core.NativeError:
             u = None  # past the core's limits: the Python engine answers
     if u is None:
@@ -215,11 +225,9 @@ def _static_end(base: Footprint, facing: float, enemies: tuple[BodyKey, ...],
                 parts.extend(disk_sum_pieces(Polygon(t), base.radius, quad_segs=END_QUAD_SEGS))
             else:
                 parts.append(grow(Polygon(t), base, facing, 0.0))
-        if not parts:
-            return Polygon()
-        u = shapely.union_all(parts)
+        u = shapely.union_all(parts) if parts else Polygon()
     shapely.prepare(u)
-    return u
+    return u, kept
 
 
 @lru_cache(maxsize=256)
@@ -242,8 +250,8 @@ def _terrain_pieces(terrain: tuple[tuple[tuple[float, float], ...], ...]
 def _native_static_end(core: ModuleType, base: Footprint, facing: float,
                        enemies: tuple[BodyKey, ...],
                        terrain: tuple[tuple[tuple[float, float], ...], ...],
-                       clearance: float) -> BaseGeometry:
-    """:func:`static_end` in one call of the compiled core."""
+                       clearance: float) -> tuple[BaseGeometry, object]:
+    """:func:`static_end` in one call of the compiled core (and as the core keeps it)."""
     kinds: dict[tuple[Footprint, float], int] = {}
     which = [kinds.setdefault((obase, float(ofacing)), len(kinds)) for _, obase, ofacing in enemies]
     at = np.array([e[0] for e in enemies], dtype=float).reshape(-1, 2)
