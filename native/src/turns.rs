@@ -62,15 +62,18 @@ pub struct Rounds {
 }
 
 /// The length of a free path to `p` through the search `s` of `map`, and the row it comes
-/// through: of the [`TRIES`] rows `k` with the least `dist[k] + |p - nodes[k]|`, the least one
-/// within the limit (up to 1e-6) whose straight line to `p` is free; `None` when there is none
-/// or `p` is off the map's box (by more than 1e-9). `work` counts the nodes looked at.
+/// through: of the [`TRIES`] rows `k` with the least `dist[k] + |p - nodes[k]|` (its
+/// candidates), the least one within the limit (up to 1e-6) whose straight line to `p` is free;
+/// `None` when there is none or `p` is off the map's box (by more than 1e-9). With it, the
+/// largest length among the candidates (infinite when every row is one, `-inf` off the box): a
+/// search with more sources changes the answer only through a row new or nearer that comes
+/// below it. `work` counts the nodes looked at.
 pub fn distance_at(map: &Map, s: &Search, p: Pt, stamp: &mut Stamp, work: &mut usize)
-                   -> Option<(f64, usize)> {
+                   -> (Option<(f64, usize)>, f64) {
     let b = map.bounds;
     let tol = 1e-9;
     if !(p[0] >= b[0] - tol && p[0] <= b[2] + tol && p[1] >= b[1] - tol && p[1] <= b[3] + tol) {
-        return None;
+        return (None, f64::NEG_INFINITY);
     }
     let lim = s.distance + 1e-6;
     // the nearest few, ascending (length, then row)
@@ -90,16 +93,44 @@ pub fn distance_at(map: &Map, s: &Search, p: Pt, stamp: &mut Stamp, work: &mut u
         kept = (kept + 1).min(TRIES);
     }
     *work += s.nodes.len();
+    let tau = if s.nodes.len() > TRIES { best[TRIES - 1].0 } else { f64::INFINITY };
     for &(dd, k) in &best[..kept] {
         if !(dd <= lim) {
             break;
         }
         *work += 1;
         if !map.pieces.blocked(s.nodes[k], p, stamp) {
-            return Some((dd, k));
+            return (Some((dd, k)), tau);
         }
     }
-    None
+    (None, tau)
+}
+
+/// The rows of `new` (the search `old` with more sources) that are new or nearer: its new
+/// sources, and the corners it reaches that `old` did not or sooner.
+fn nearer_rows(old: &Search, new: &Search) -> Vec<usize> {
+    let mut out: Vec<usize> = (old.n_sources..new.n_sources).collect();
+    let mut j = old.n_sources;
+    for r in new.n_sources..new.nodes.len() {
+        let c = new.corner[r];
+        while j < old.nodes.len() && old.corner[j] < c {
+            j += 1;
+        }
+        if !(j < old.nodes.len() && old.corner[j] == c && old.dist[j] <= new.dist[r]) {
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// Row `k` of `old` in `new` (the same search with more sources; `usize::MAX` stays).
+fn same_row(old: &Search, new: &Search, k: usize) -> usize {
+    if k == usize::MAX || k < old.n_sources {
+        return k;
+    }
+    let c = old.corner[k];
+    new.n_sources + new.corner[new.n_sources..].binary_search(&c)
+        .expect("a corner a search reached, one with more sources reaches")
 }
 
 /// `Err` once `work` (nodes, edges and corners looked at) is past [`MAX_TURN_WORK`].
@@ -197,16 +228,38 @@ pub fn turn_rounds(mut layers: Vec<Layer<'_>>, xy: &[Pt], distance: f64, max_rou
     }
     let mut dist = vec![vec![f64::INFINITY; m]; n];
     let mut via = vec![vec![usize::MAX; m]; n]; // the row each length comes through
+    let mut tau = vec![vec![f64::INFINITY; m]; n]; // and its candidates' largest length
     let mut used = vec![vec![false; m]; n];
+    // each layer's search when its lengths were found (the round before)
+    let mut before: Vec<Option<Search>> = (0..n).map(|_| None).collect();
     let mut changed: Vec<usize> = (0..n).filter(|&l| searches[l].is_some()).collect();
     let mut created: Vec<usize> = Vec::new();
     let mut added: Vec<Added> = Vec::new();
     for _ in 0..max_rounds {
         for &l in &changed {
             let Some(s) = &searches[l] else { continue };
+            // a round's few new sources change the lengths at few nodes: only those whose
+            // candidates a new or nearer row comes among are found again (the same answer)
+            let old = before[l].take();
+            let rows = old.as_ref().map(|o| nearer_rows(o, s));
+            if rows.as_ref().is_some_and(|r| r.is_empty()) {
+                continue; // the same rows: the same lengths
+            }
             for i in (0..m).filter(|&i| layers[l].usable[i]) {
-                (dist[l][i], via[l][i]) = distance_at(layers[l].map, s, xy[i], &mut stamp, &mut work)
-                    .unwrap_or((f64::INFINITY, usize::MAX));
+                if let (Some(o), Some(rows)) = (&old, &rows) {
+                    let p = xy[i];
+                    work += rows.len();
+                    let low = rows.iter()
+                        .map(|&r| s.dist[r] + hypot(p[0] - s.nodes[r][0], p[1] - s.nodes[r][1]))
+                        .fold(f64::INFINITY, f64::min);
+                    if !(low <= tau[l][i]) {
+                        via[l][i] = same_row(o, s, via[l][i]);
+                        continue;
+                    }
+                }
+                let (got, t) = distance_at(layers[l].map, s, xy[i], &mut stamp, &mut work);
+                (dist[l][i], via[l][i]) = got.unwrap_or((f64::INFINITY, usize::MAX));
+                tau[l][i] = t;
             }
             over(work)?;
         }
@@ -254,7 +307,7 @@ pub fn turn_rounds(mut layers: Vec<Layer<'_>>, xy: &[Pt], distance: f64, max_rou
             if !kept[l].take(&layers[l], had[l], distance, &mut stamp, &mut near, &mut work) {
                 return Ok(None);
             }
-            searches[l] = Some(kept[l].search(&layers[l], distance, &mut work));
+            before[l] = searches[l].replace(kept[l].search(&layers[l], distance, &mut work));
         }
         added.extend(gains);
     }
@@ -280,15 +333,33 @@ mod tests {
         let s = search(&m.corners, &m.pieces, m.bounds, &[[0.0, 0.0, 0.0]], 40.0, 2).unwrap();
         let (mut st, mut work) = (Stamp::default(), 0);
         // in the open: straight from the start
-        let (d, k) = distance_at(&m, &s, [3.0, 4.0], &mut st, &mut work).unwrap();
+        let (d, k) = distance_at(&m, &s, [3.0, 4.0], &mut st, &mut work).0.unwrap();
         assert!((d - 5.0).abs() < 1e-12 && k == 0);
         // behind the wall: round its top corner
-        let (d, k) = distance_at(&m, &s, [6.0, 11.0], &mut st, &mut work).unwrap();
+        let (d, k) = distance_at(&m, &s, [6.0, 11.0], &mut st, &mut work).0.unwrap();
         assert_eq!(s.nodes[k], [5.0, 10.0]);
         assert!((d - (hypot(5.0, 10.0) + hypot(1.0, 1.0))).abs() < 1e-12);
         // beyond the limit and off the box: none
-        assert!(distance_at(&m, &s, [39.0, 20.0], &mut st, &mut work).is_none());
-        assert!(distance_at(&m, &s, [0.0, 60.0], &mut st, &mut work).is_none());
+        assert!(distance_at(&m, &s, [39.0, 20.0], &mut st, &mut work).0.is_none());
+        assert_eq!(distance_at(&m, &s, [0.0, 60.0], &mut st, &mut work), (None, f64::NEG_INFINITY));
+    }
+
+    #[test]
+    fn a_search_with_more_sources_tells_its_new_and_nearer_rows() {
+        let m = map_of(&[square(5.0, -10.0, 6.0, 10.0)], [-50.0, -50.0, 50.0, 50.0]);
+        let (c, p) = (&m.corners, &m.pieces);
+        let old = search(c, p, m.bounds, &[[0.0, 0.0, 0.0]], 40.0, 2).unwrap();
+        // a source behind the wall, reached at 1: the far corners come nearer, not the near
+        let new = search(c, p, m.bounds, &[[0.0, 0.0, 0.0], [7.0, 0.0, 1.0]], 40.0, 2).unwrap();
+        let rows = nearer_rows(&old, &new);
+        assert_eq!(rows[0], 1);
+        let far: Vec<Pt> = rows[1..].iter().map(|&r| new.nodes[r]).collect();
+        assert_eq!(far, vec![[6.0, -10.0], [6.0, 10.0]]);
+        // the rows of the corners move past the new source
+        for k in old.n_sources..old.nodes.len() {
+            assert_eq!(new.nodes[same_row(&old, &new, k)], old.nodes[k]);
+        }
+        assert_eq!(same_row(&old, &new, 0), 0);
     }
 
     #[test]
