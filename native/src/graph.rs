@@ -73,23 +73,17 @@ pub fn corner_graph(pieces: &Pieces, c: &Corners, cap: f64) -> Result<Graph, Ref
     let m = ptr[n];
     let mut nbr = vec![0u32; m];
     let mut w = vec![0.0f64; m];
-    for &(i, j) in &pairs {
-        let (u, v) = (c.at[i as usize], c.at[j as usize]);
-        let d = (v[0] - u[0]).hypot(v[1] - u[1]);
-        let k = fill[i as usize];
-        nbr[k] = j;
-        w[k] = d;
-        fill[i as usize] += 1;
-    }
-    // the second half: for each larger end, its smaller ends ascending (pairs are sorted by
-    // the smaller end, so visiting them in order appends ascending)
-    for &(i, j) in &pairs {
-        let (u, v) = (c.at[i as usize], c.at[j as usize]);
-        let d = (v[0] - u[0]).hypot(v[1] - u[1]);
-        let k = fill[j as usize];
-        nbr[k] = i;
-        w[k] = d;
-        fill[j as usize] += 1;
+    // first each pair at its smaller end, then at its larger (the pairs are sorted by the
+    // smaller end, so each row's second half is ascending too)
+    for larger in [false, true] {
+        for &(i, j) in &pairs {
+            let (u, v) = (c.at[i as usize], c.at[j as usize]);
+            let (row, other) = if larger { (j, i) } else { (i, j) };
+            let k = fill[row as usize];
+            nbr[k] = other;
+            w[k] = (v[0] - u[0]).hypot(v[1] - u[1]);
+            fill[row as usize] += 1;
+        }
     }
     Ok(Graph { ptr, nbr, w })
 }

@@ -272,6 +272,22 @@ fn points(a: &PyReadonlyArray2<'_, f64>, what: &str) -> Result<Vec<Pt>, Refused>
 
 type RaggedIn<'py> = (PyReadonlyArray2<'py, f64>, PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i64>);
 
+type CornersIn<'py> = (PyReadonlyArray2<'py, f64>, PyReadonlyArray2<'py, f64>,
+                        PyReadonlyArray2<'py, f64>, PyReadonlyArray1<'py, i64>);
+
+/// The corners with their ring neighbours and pieces (`at`, `prev`, `next`, `owner`).
+#[allow(clippy::type_complexity)]
+fn read_corners(corners: &CornersIn<'_>) -> Result<(Vec<Pt>, Vec<Pt>, Vec<Pt>, Vec<i64>), Refused> {
+    let at = points(&corners.0, "corners")?;
+    let prev = points(&corners.1, "prev")?;
+    let next = points(&corners.2, "next")?;
+    let owner = corners.3.as_array().to_vec();
+    if prev.len() != at.len() || next.len() != at.len() || owner.len() != at.len() {
+        return Err(Refused("the corner arrays differ in length".into()));
+    }
+    Ok((at, prev, next, owner))
+}
+
 /// The obstacles of one map for a translating mover (built once per map and corner graph):
 /// the outline's directed edges `a -> b`, the box, the convex pieces (shapely's ragged layout:
 /// one ring a polygon), the corners with their ring neighbours and pieces, and the corner
@@ -304,13 +320,7 @@ impl ReachCore {
         }
         let edges: Vec<[f64; 4]> = a.iter().zip(&b).map(|(p, q)| [p[0], p[1], q[0], q[1]]).collect();
         let rings = read_polys(&pieces.0, &pieces.1, &pieces.2).map_err(err)?;
-        let at = points(&corners.0, "corners").map_err(err)?;
-        let prev = points(&corners.1, "prev").map_err(err)?;
-        let next = points(&corners.2, "next").map_err(err)?;
-        let owner = corners.3.as_array().to_vec();
-        if prev.len() != at.len() || next.len() != at.len() || owner.len() != at.len() {
-            return Err(NativeError::new_err("ReachCore: the corner arrays differ in length"));
-        }
+        let (at, prev, next, owner) = read_corners(&corners).map_err(err)?;
         let ptr: Vec<usize> = graph.0.as_array().iter().map(|&v| v.max(0) as usize).collect();
         let nbr: Vec<u32> = graph.1.as_array().iter().map(|&v| v.clamp(0, u32::MAX as i64) as u32).collect();
         let w = graph.2.as_array().to_vec();
@@ -677,17 +687,10 @@ struct GraphMaker {
 impl GraphMaker {
     #[new]
     fn new(py: Python<'_>, coords: PyReadonlyArray2<'_, f64>, offsets: PyReadonlyArray1<'_, i64>,
-           corners: (PyReadonlyArray2<'_, f64>, PyReadonlyArray2<'_, f64>,
-                     PyReadonlyArray2<'_, f64>, PyReadonlyArray1<'_, i64>)) -> PyResult<Self> {
+           corners: CornersIn<'_>) -> PyResult<Self> {
         let err = |e: Refused| NativeError::new_err(format!("GraphMaker: {}", e.0));
         let rings = read_rings(&coords, &offsets).map_err(err)?;
-        let at = points(&corners.0, "corners").map_err(err)?;
-        let prev = points(&corners.1, "prev").map_err(err)?;
-        let next = points(&corners.2, "next").map_err(err)?;
-        let owner = corners.3.as_array().to_vec();
-        if prev.len() != at.len() || next.len() != at.len() || owner.len() != at.len() {
-            return Err(NativeError::new_err("GraphMaker: the corner arrays differ in length"));
-        }
+        let (at, prev, next, owner) = read_corners(&corners).map_err(err)?;
         let (pieces, corners) = guarded(py, "GraphMaker", move || {
             Ok((Pieces::new(&rings)?, Corners::new(at, prev, next, owner)?))
         })?;
