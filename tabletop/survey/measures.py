@@ -95,6 +95,7 @@ __all__ = [
     "PROBE_MODEL",
     "SPACING",
     "advance_odds",
+    "boundary_samples",
     "footprint",
     "gap_fit",
     "grow",
@@ -267,7 +268,7 @@ def start_point(board: GameState, entry: dict[str, Any], side: str) -> tuple[flo
     return (round(near.x, 4), round(near.y, 4))
 
 
-def _samples(region: BaseGeometry, bounds: tuple[float, float, float, float]
+def boundary_samples(region: BaseGeometry, bounds: tuple[float, float, float, float]
              ) -> np.ndarray:
     """Points on the boundary of ``region`` every :data:`SPACING` inches and at its corners
     (vertices where it turns by more than :data:`CORNER` degrees: the arcs of a reach front
@@ -309,7 +310,7 @@ def grow(rm: Any, region: BaseGeometry, distance: float, exclude: BaseGeometry,
         return region
     if not len(rm.pieces):
         return _grown_in_box(rm, region, distance, exclude)
-    pts = _samples(region, rm.box)
+    pts = boundary_samples(region, rm.box)
     keep = ~shapely.intersects_xy(rm.outline()[3], pts[:, 0], pts[:, 1]) if len(rm.pieces) \
         else np.ones(len(pts), bool)
     if done is not None and not done.is_empty:

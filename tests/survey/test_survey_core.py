@@ -429,7 +429,7 @@ def test_a_move_on_open_ground_is_the_region_grown_by_the_disk() -> None:
     region = Polygon([(3, 3), (9, 3), (9, 5), (5, 5), (5, 9), (3, 9)])   # an L
     exclude = box(12, 2, 14, 18)
     got = measures.grow(rm, region, 6.0, exclude, ("t", 1))
-    pts = measures._samples(region, rm.box)
+    pts = measures.boundary_samples(region, rm.box)
     disk = rm.disk((float(pts[0, 0]), float(pts[0, 1])), 6.0,
                    sources=[(float(x), float(y), 0.0) for x, y in pts[1:]])
     sampled = disk.region(exclude, ("t", 1)).union(region)
