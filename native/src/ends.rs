@@ -6,7 +6,7 @@
 //! (`-F`), exactly ([`convex_sum`], the layers' own), then grown by `extra` with straight edges at the distance
 //! and corners by tangent segments ([`offset_convex`]): circumscribed, so never smaller than
 //! the exact region (the Minkowski sum with a disk distributes over the union of the pieces;
-//! the straight edges of a sum's growth lie at `extra / cos(max_step / 2)`, where the Python
+//! the straight edges of a sum's growth lie at `extra / cos(3 max_step / 4)`, where the Python
 //! engine's conservative buffer puts them). A round model is a disk: the mover's pieces grown
 //! by its radius plus `extra`; a round mover is a disk too. Terrain pieces are summed with the mover as the models are, with no `extra`.
 //! The union of all of it is one Clipper2 overlay on the integer grid of [`crate::booleans`].
@@ -68,10 +68,11 @@ pub fn local_region(mover: &Shape, shape: &Shape, extra: f64, max_step: f64, seg
             fs.iter().map(|f| grow(ccw(f), re + extra)).filter(|q| q.len() >= 3).collect()
         }
         (Shape::Pieces(fs), Shape::Pieces(ps)) => {
-            // the Python engine buffers the union of these sums by `extra / cos(max_step / 2)`
-            // (its chords then never cut inside the distance): its straight edges lie there,
-            // and so do these, so the two engines answer the same point sets
-            let extra = extra / (max_step / 2.0).cos();
+            // the Python engine buffers the union of these sums by `extra / cos(3 max_step /
+            // 4)` (GEOS rounds a corner's segments to the nearest count, so one turns up to 1.5
+            // steps; its chords then never cut inside the distance): its straight edges lie
+            // there, and so do these, so the two engines answer the same point sets
+            let extra = extra / (0.75 * max_step).cos();
             let fs: Vec<Ring> = fs.iter().map(|f| ccw(f)).collect();
             let mut out = Vec::with_capacity(ps.len() * fs.len());
             for p in ps {
@@ -245,9 +246,9 @@ mod tests {
                            terrain: &terrain, max_step: PI / 32.0, segments: 128 };
         let got = end_region(&ask).unwrap();
         assert_eq!(got.len(), 3);
-        // each model: a 3 x 2 rectangle grown by 2 (its edges at 2 / cos(pi / 64)); the
+        // each model: a 3 x 2 rectangle grown by 2 (its edges at 2 / cos(3 pi / 128)); the
         // terrain: 3 x 4
-        let d = 2.0 / (PI / 64.0).cos();
+        let d = 2.0 / (3.0 * PI / 128.0).cos();
         let one = 6.0 + 2.0 * d * 5.0 + PI * d * d;
         let a = area(&got);
         assert!(a >= 2.0 * one + 12.0 - 1e-9 && a <= 2.0 * one * 1.001 + 12.0, "{a}");

@@ -441,7 +441,8 @@ def _forbidden_intervals(block: BlockGeom, obstacle: BaseGeometry, gap: float,
     """Distances ``t`` (forwards) at which the block comes within ``gap`` of ``obstacle``."""
     r = gap
     if circumscribed:
-        r = gap / math.cos(math.pi / (4 * quad_segs))
+        # (GEOS may turn a corner's segment by 1.5 steps: its chord at r cos(3 pi / (8 qs)))
+        r = gap / math.cos(3.0 * math.pi / (8 * quad_segs))
     grown = obstacle.buffer(r, quad_segs=quad_segs) if r > 0 else obstacle
     # into the block's frame: u right, v forwards (translate, then rotate so forward -> +y)
     local = affinity.translate(grown, -block.at[0], -block.at[1])

@@ -238,7 +238,9 @@ def grow(region: BaseGeometry, distance: float, tolerance: float = GROW_TOLERANC
         return Polygon()
     if distance <= 0:
         return region
-    # chords turning by 2 theta sit distance * (1 / cos(theta) - 1) out: theta for tolerance
+    # the buffer grows by distance / cos(theta), theta = 3 pi / (8 quad_segs) (a corner's
+    # segment turns up to 1.5 quarter-turn steps), its vertices that far out: theta for
+    # tolerance
     theta = math.acos(1.0 / (1.0 + tolerance / distance))
-    quad_segs = max(2, math.ceil(math.pi / (4.0 * theta)))
+    quad_segs = max(2, math.ceil(3.0 * math.pi / (8.0 * theta)))
     return polygonal(conservative_buffer(region, distance, quad_segs=quad_segs))
