@@ -17,14 +17,13 @@ from __future__ import annotations
 from collections import OrderedDict
 
 import numpy as np
-import shapely
 
 from tabletop.geometry import engine
 from tabletop.geometry.footprints import Round
 from tabletop.geometry.pickup import native_pickup
 from tabletop.geometry.polygons import polygonal
 from tabletop.zones import build
-from tabletop.zones.end import END_SEGMENTS, BodyKey, body_key, facing_key, model_region
+from tabletop.zones.end import END_SEGMENTS, BodyKey, body_key, facing_key, models_region
 from tabletop.zones.query import MoveQuery
 from tabletop.zones.zone import Zone
 
@@ -73,7 +72,7 @@ def _others(ph: build.Phase, q: MoveQuery, keys: tuple[BodyKey, ...]) -> object 
     if got is None:
         core = engine.core()
         assert core is not None
-        union = shapely.union_all([model_region(k, base, fkey, 0.0) for k in keys])
+        union = models_region(keys, base, fkey, 0.0)
         got = ph.reach.native_exclude(core, union, None)
         _OTHERS[which] = got
         while len(_OTHERS) > _OTHERS_SLOTS:
