@@ -21,8 +21,11 @@ pub const MAX_LAYERS: usize = 4_096;
 pub const MAX_TURN_CELLS: usize = 10_000_000;
 /// Work of the rounds of one turning search (the nodes each turn node's length looks at, the
 /// corners near each source, the rows and edges of each search), counted as it goes: past it
-/// the call is refused (about a second).
-pub const MAX_TURN_WORK: usize = 1_000_000_000;
+/// the call is refused and the Python engine answers, many times slower (about 3.4 s of work a
+/// billion here: a 35x60 mm oval advancing at a 7.5-degree step on the fall-back board needed
+/// 1.008 billion, 3.4 s, and then 26 s of Python; this bound, about half a minute, is for
+/// runaways only).
+pub const MAX_TURN_WORK: usize = 10_000_000_000;
 /// Largest distance of the map's box from its centre, inches (the overlays' 64-bit integer grid,
 /// [`crate::booleans::SCALE`] units an inch, holds far more).
 pub const MAX_COORDINATE: f64 = 100_000.0;
