@@ -66,12 +66,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tabletop import DISTRIBUTION
 from tabletop.errors import UserError, printable, quote
 from tabletop.files import atomic_write, process_alive
 from tabletop.survey import store
 from tabletop.survey.jobs import run_job
-from tabletop.survey.scheduler import connect
+from tabletop.survey.scheduler import DASK_MISSING, connect
 from tabletop.survey.store import PLAN_FILE, RESULTS, load_results
 
 __all__ = ["CHUNK_MAX", "CONNECT_TIMEOUT", "MAX_DEATHS", "PLAN_FILE", "RESULTS", "chunks",
@@ -90,8 +89,6 @@ MAX_DEATHS = 3
 CONNECT_TIMEOUT = 10.0
 """Seconds to wait for a Dask scheduler to answer, and for it to have a worker."""
 
-DASK_MISSING = ('--executor dask needs Dask: pip install -e ".[cluster]" in a checkout, or '
-                f'pip install "{DISTRIBUTION}[cluster]"')
 
 
 # -- the plan and the results on disk --------------------------------------------------------

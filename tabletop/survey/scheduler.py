@@ -22,9 +22,14 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
+from tabletop import DISTRIBUTION
 from tabletop.errors import UserError, printable, quote
 
-__all__ = ["GREETING_BYTES", "connect", "probe"]
+__all__ = ["DASK_MISSING", "GREETING_BYTES", "connect", "probe"]
+
+DASK_MISSING = ('--executor dask needs Dask: pip install -e ".[cluster]" in a checkout, or '
+                f'pip install "{DISTRIBUTION}[cluster]"')
+"""The one line when Dask (the ``cluster`` extra) is not installed."""
 
 GREETING_BYTES = 64 * 1024
 """Largest first frame a Dask server's greeting may have (it is about 100 bytes)."""
@@ -152,8 +157,11 @@ def probe(address: str, timeout: float) -> None:
 def connect(address: str, timeout: float) -> Any:
     """A ``distributed.Client`` of the scheduler at ``address`` that has at least one worker,
     each step within ``timeout`` seconds (:func:`probe` first); one
-    :class:`~tabletop.errors.UserError` line for anything else."""
-    from distributed import Client
+    :class:`~tabletop.errors.UserError` line for anything else (Dask not installed included)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise UserError(DASK_MISSING) from None
 
     probe(address, timeout)
     where = f"--scheduler {quote(address)}"

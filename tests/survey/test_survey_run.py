@@ -299,6 +299,18 @@ def test_dask_missing_says_what_to_install(monkeypatch: pytest.MonkeyPatch, tmp_
         run_survey(toy_plan(ctl), tmp_path / "o", executor="dask", job_fn=toy_job)
 
 
+def test_connecting_without_dask_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``scheduler.connect`` called without the cluster extra raised ModuleNotFoundError (a
+    traceback) once a server had passed the probe (found by the fuzz run of a venv without
+    the extra); now it says what to install before it probes anything."""
+    from tabletop.survey.scheduler import DASK_MISSING, connect
+
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(UserError) as info:
+        connect("tcp://127.0.0.1:1", 1.0)
+    assert info.value.lines == [DASK_MISSING]
+
+
 @pytest.fixture(scope="module")
 def cluster(kill_dir: Path) -> Any:
     """One LocalCluster of 2 worker processes (one thread each) for this file's Dask tests
