@@ -8,7 +8,7 @@
 //! built on it) took up to seconds on some unions of 800-vertex star polygons, Clipper2 under
 //! a millisecond on all of them.
 
-use clipper2_rust::clipper::{boolean_op_tree_64, rect_clip_64};
+use clipper2_rust::clipper::{boolean_op_64, boolean_op_tree_64, rect_clip_64};
 use clipper2_rust::core::{FillRule, Path64, Paths64, Point64, Rect64};
 use clipper2_rust::engine::ClipType;
 use clipper2_rust::engine_public::PolyTree64;
@@ -172,29 +172,48 @@ pub fn difference_within(grid: &Grid, subject: &[Poly], clip: &[Poly], within: [
 /// The union of many polygons that overlap a lot (the stars of one geodesic disk): unions of
 /// a few neighbours first, then of those, pairwise (a cascaded union: each step sees the
 /// outlines of the unions below it, not every edge of every star crossing every other's).
+/// Neighbours are neighbours in the given order (a search's, near ones together: ordering
+/// them along a Hilbert curve instead was slower as often as faster), and the steps stay on
+/// the integer grid (Clipper2's output rings, outer ones counter-clockwise and holes
+/// clockwise, fill the same set by the non-zero rule): only the last step builds polygons.
 pub fn union_all(grid: &Grid, polys: Vec<Poly>) -> Result<Vec<Poly>, Refused> {
-    const LEAF: usize = 8;
-    if polys.len() <= LEAF {
+    // about four leaves, of 8 to 64 polygons (measured: the stars of a 20" disk among 300
+    // enemies, 312 rings, in leaves of 8 took 1.25x as long as in leaves of 64)
+    let leaf = (polys.len() / 4).clamp(8, 64);
+    if polys.len() <= leaf {
         return overlay(grid, &polys, &[], Op::Union);
     }
-    let mut level: Vec<Vec<Poly>> = Vec::with_capacity(polys.len() / LEAF + 1);
-    let mut it = polys.into_iter().peekable();
-    while it.peek().is_some() {
-        let chunk: Vec<Poly> = it.by_ref().take(LEAF).collect();
-        level.push(overlay(grid, &chunk, &[], Op::Union)?);
-    }
-    while level.len() > 1 {
+    check("overlay vertices", count(&polys), MAX_OVERLAY_VERTICES)?;
+    let mut level: Vec<Paths64> = polys
+        .chunks(leaf)
+        .map(|set| boolean_op_64(ClipType::Union, FillRule::NonZero, &paths(grid, set),
+                                 &Paths64::new()))
+        .collect();
+    while level.len() > 2 {
         let mut next = Vec::with_capacity(level.len() / 2 + 1);
         let mut it = level.into_iter();
         while let Some(a) = it.next() {
             match it.next() {
-                Some(b) => next.push(overlay(grid, &a, &b, Op::Union)?),
+                Some(b) => {
+                    check("overlay vertices", vertices(&a) + vertices(&b), MAX_OVERLAY_VERTICES)?;
+                    next.push(boolean_op_64(ClipType::Union, FillRule::NonZero, &a, &b));
+                }
                 None => next.push(a),
             }
         }
         level = next;
     }
-    Ok(level.pop().unwrap_or_default())
+    let mut it = level.into_iter();
+    let a = it.next().unwrap_or_default();
+    let b = it.next().unwrap_or_default();
+    check("overlay vertices", vertices(&a) + vertices(&b), MAX_OVERLAY_VERTICES)?;
+    let mut tree = PolyTree64::new();
+    boolean_op_tree_64(ClipType::Union, FillRule::NonZero, &a, &b, &mut tree);
+    Ok(tree_polys(grid, &tree))
+}
+
+fn vertices(paths: &Paths64) -> usize {
+    paths.iter().map(|p| p.len()).sum()
 }
 
 /// Twice the signed area of an integer ring (positive: counter-clockwise).

@@ -77,9 +77,22 @@ def native_problem() -> str:
 def engine_name() -> str:
     """``"native"`` or ``"python"``: the engine ``TABLETOP_ENGINE`` chooses (read on
     each call, so a test or a benchmark can switch)."""
-    want = os.environ.get(ENV, "").strip().lower()
+    raw = os.environ.get(ENV, "")
+    key = (raw, DEFAULT, _load)
+    got = _CHOSEN.get(key)
+    if got is None:
+        got = _CHOSEN[key] = _choose(raw)
+    return got
+
+
+_CHOSEN: dict[tuple[str, str, object], str] = {}
+""":func:`engine_name`'s answers by the variable's value (asked several times a pick-up)."""
+
+
+def _choose(raw: str) -> str:
+    want = raw.strip().lower()
     if want not in ("", *ENGINES):
-        raise UserError(f"{ENV}: {quote(os.environ[ENV])} is not an engine; accepted: "
+        raise UserError(f"{ENV}: {quote(raw)} is not an engine; accepted: "
                         f"{', '.join(ENGINES)} (or unset: native when built)")
     if want == "python" or (want == "" and DEFAULT == "python"):
         return "python"
