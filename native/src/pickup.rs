@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use crate::booleans::{
-    bounds, boxes_meet, contains, difference_within, overlay, union_all, Grid, Op, Poly,
+    bounds, boxes_meet, contains, difference_within, overlay, union_minus, Grid, Op, Poly,
 };
 use crate::limits::Refused;
 use crate::rays::{stars, Outline};
@@ -79,7 +79,7 @@ pub fn pickup(
     if !(ask.distance > 0.0) {
         return Ok(Some(Pickup { search: s, region: Vec::new() }));
     }
-    let union = if ask.bends >= 2 && reaches_past_the_box(&s, map.bounds) {
+    let union: Vec<Poly> = if ask.bends >= 2 && reaches_past_the_box(&s, map.bounds) {
         // every free part that holds a source, exactly
         let parts = map.free_parts(rings, grid)?;
         parts
@@ -95,7 +95,10 @@ pub fn pickup(
         let mut rings: Vec<Poly> = merged.into_iter().map(|r| vec![r]).collect();
         rings.extend(stars.into_iter().zip(used).filter(|(r, u)| !u && r.len() >= 3)
             .map(|(r, _)| vec![r]));
-        union_all(grid, rings)?
+        // the union and the cut in one cascade (its last step cuts)
+        let clip = [ask.exclude.unwrap_or(&[]), ask.friends];
+        let region = union_minus(grid, rings, &clip, CUT_MARGIN)?;
+        return Ok(Some(Pickup { search: s, region }));
     };
     let region = cut(&union, ask.exclude.unwrap_or(&[]), ask.friends, grid)?;
     Ok(Some(Pickup { search: s, region }))
