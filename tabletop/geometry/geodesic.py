@@ -24,6 +24,7 @@ import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import shapely
@@ -304,7 +305,7 @@ class GeodesicDisk:
         node's corner (-1 for a source) and how many sources it kept. The start stands in no
         piece (no cut), and the search cannot be carried on with more sources."""
         nodes, dist, parent, corner, ns = found
-        self = cls.__new__(cls)
+        self = _CoreDisk.__new__(_CoreDisk)
         self.rm, self.p, self.distance = rm, p, distance
         self._start, self.bends = start, bends
         self.cut = StartCut()
@@ -314,14 +315,6 @@ class GeodesicDisk:
         self.dist = np.asarray(dist, dtype=float)
         self.parent = np.asarray(parent, dtype=np.int64)
         self.corner_index = np.asarray(corner, dtype=np.int64)
-        ci = np.maximum(self.corner_index, 0)
-        mine = (self.corner_index >= 0)[:, None]
-        self.prev = np.where(mine, rm.prev[ci], self.nodes) if len(rm.corners) else \
-            self.nodes.copy()
-        self.next = np.where(mine, rm.next[ci], self.nodes) if len(rm.corners) else \
-            self.nodes.copy()
-        self.owner = np.where(self.corner_index >= 0, rm.owner[ci], -1) if len(rm.corners) \
-            else np.full(len(self.nodes), -1, dtype=np.int64)
         self._geometry = {}
         return self
 
@@ -522,3 +515,31 @@ class GeodesicDisk:
             got = build_region(self, exclude, exclude_key) if self.distance > 0 else Polygon()
             self._geometry[key] = got
         return got
+
+
+class _CoreDisk(GeodesicDisk):
+    """A disk of the compiled core's search (:meth:`GeodesicDisk.of_search`): its nodes'
+    ring neighbours and pieces are looked up on first use (a pick-up that is never asked for a
+    path does not pay for them)."""
+
+    @cached_property
+    def prev(self) -> np.ndarray:  # type: ignore[override]
+        return self._around(self.rm.prev)
+
+    @cached_property
+    def next(self) -> np.ndarray:  # type: ignore[override]
+        return self._around(self.rm.next)
+
+    @cached_property
+    def owner(self) -> np.ndarray:  # type: ignore[override]
+        if not len(self.rm.corners):
+            return np.full(len(self.nodes), -1, dtype=np.int64)
+        return np.where(self.corner_index >= 0,
+                        self.rm.owner[np.maximum(self.corner_index, 0)], -1)
+
+    def _around(self, of: np.ndarray) -> np.ndarray:
+        """``of`` (a corner's ring neighbour) at each node's corner; a source's own point."""
+        if not len(self.rm.corners):
+            return self.nodes.copy()
+        mine = (self.corner_index >= 0)[:, None]
+        return np.where(mine, of[np.maximum(self.corner_index, 0)], self.nodes)
