@@ -4,9 +4,10 @@
 //!
 //! A segment is *blocked* when it meets a piece shrunk by [`ERODE`] (each piece is the
 //! intersection of its edges' half-planes, each moved in by `ERODE`: a segment along an edge or
-//! ending at a corner is free, one through the interior is not). The Python engine tests against
-//! the union of the pieces shrunk by `ERODE`; the two differ only where two pieces overlap by
-//! less than `2 ERODE` (1e-7"), far below the project's tolerance.
+//! ending at a corner is free, one through the interior is not), or runs along the seam of two
+//! pieces that touch or overlap by less than `2 ERODE` (points a little way off it on both sides
+//! lie in pieces: inside their union). The Python engine tests against the union of the pieces
+//! shrunk by `ERODE`, which blocks the same segments.
 
 use crate::booleans::Pt;
 use crate::limits::{check, Refused, MAX_GRAPH_EDGES, MAX_RINGS, MAX_VERTICES};
@@ -161,6 +162,73 @@ impl Pieces {
         lo <= hi
     }
 
+    /// The stretch `(t0, t1)` of the segment `a b` (`a + t (b - a)`) that lies in piece `k`
+    /// grown by [`ERODE`] (its closure and a rounding's slack), when it is longer than a point.
+    fn along(&self, k: usize, a: Pt, b: Pt) -> Option<(f64, f64)> {
+        let hp = &self.planes[k];
+        if hp.is_empty() {
+            return None;
+        }
+        let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        for h in hp {
+            let den = h[0] * dx + h[1] * dy;
+            let num = h[2] + 2.0 * ERODE - (h[0] * a[0] + h[1] * a[1]);
+            if den == 0.0 {
+                if num < 0.0 {
+                    return None;
+                }
+            } else {
+                let t = num / den;
+                if den > 0.0 {
+                    hi = hi.min(t);
+                } else {
+                    lo = lo.max(t);
+                }
+            }
+        }
+        let len = hypot(dx, dy);
+        ((hi - lo) * len > 4.0 * ERODE).then_some((lo, hi))
+    }
+
+    /// Whether `p` lies in piece `k` grown by [`ERODE`].
+    fn holds(&self, k: usize, p: Pt) -> bool {
+        let hp = &self.planes[k];
+        !hp.is_empty() && hp.iter().all(|h| h[0] * p[0] + h[1] * p[1] <= h[2] + 2.0 * ERODE)
+    }
+
+    /// Whether the segment `a b`, which meets no piece shrunk by [`ERODE`], runs along a seam
+    /// of `touching` (pieces it lies along, with the stretches): where two of their stretches
+    /// overlap, the points a little way off the segment on both sides lie in some piece (the
+    /// union's interior, as the Python engine's test of the union sees it).
+    fn along_a_seam(&self, a: Pt, b: Pt, touching: &[(usize, f64, f64)]) -> bool {
+        let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+        let len = hypot(dx, dy);
+        if len <= 0.0 {
+            return false;
+        }
+        let off = 8.0 * ERODE;
+        let (nx, ny) = (-dy / len * off, dx / len * off);
+        for (i, &(_, lo, hi)) in touching.iter().enumerate() {
+            for &(_, lo2, hi2) in &touching[i + 1..] {
+                let (t0, t1) = (lo.max(lo2), hi.min(hi2));
+                if (t1 - t0) * len <= 4.0 * ERODE {
+                    continue;
+                }
+                let t = 0.5 * (t0 + t1);
+                let m = [a[0] + t * dx, a[1] + t * dy];
+                let left = [m[0] + nx, m[1] + ny];
+                let right = [m[0] - nx, m[1] - ny];
+                if touching.iter().any(|&(k, _, _)| self.holds(k, left))
+                    && touching.iter().any(|&(k, _, _)| self.holds(k, right))
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Whether the segment `a b` meets the interior of a piece (up to [`ERODE`]).
     pub fn blocked(&self, a: Pt, b: Pt, stamp: &mut Stamp) -> bool {
         if self.planes.is_empty() {
@@ -173,6 +241,8 @@ impl Pieces {
         stamp.next(self.planes.len());
         let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
         let c = self.cell;
+        // pieces the segment runs along (not into): a seam of two is inside their union
+        let mut touching: Vec<(usize, f64, f64)> = Vec::new();
         for j in j0..=j1 {
             for i in i0..=i1 {
                 if (i1 > i0 || j1 > j0) && !(i == i0 && j == j0) {
@@ -198,10 +268,13 @@ impl Pieces {
                     if self.meets(k, a, b) {
                         return true;
                     }
+                    if let Some((lo, hi)) = self.along(k, a, b) {
+                        touching.push((k, lo, hi));
+                    }
                 }
             }
         }
-        false
+        touching.len() >= 2 && self.along_a_seam(a, b, &touching)
     }
 }
 
@@ -392,6 +465,27 @@ mod tests {
         let q = Pieces::new(&[cw]).unwrap();
         assert!(q.blocked([0.0, 3.0], [6.0, 3.0], &mut s));
         assert!(!q.blocked([0.0, 1.0], [6.0, 1.0], &mut s));
+    }
+
+    #[test]
+    fn a_seam_of_two_touching_pieces_is_blocked_their_outer_edges_not() {
+        // an L cut in two convex pieces that share the edge x = 2, 0 <= y <= 2 (the Python
+        // engine tests the union: the seam is inside it)
+        let p = Pieces::new(&[square(0.0, 0.0, 2.0, 2.0), square(2.0, 0.0, 4.0, 6.0)]).unwrap();
+        let mut s = Stamp::default();
+        assert!(p.blocked([2.0, 0.5], [2.0, 1.5], &mut s));
+        assert!(p.blocked([2.0, -1.0], [2.0, 1.0], &mut s));
+        // along the outer edges: free (the bottom edge spans both pieces, meeting at a point)
+        assert!(!p.blocked([-1.0, 0.0], [5.0, 0.0], &mut s));
+        assert!(!p.blocked([2.0, 2.0], [2.0, 7.0], &mut s));
+        assert!(!p.blocked([0.0, 2.0], [2.0, 2.0], &mut s));
+        // two pieces side by side with a gap of 1e-6": the gap is free
+        let q = Pieces::new(&[square(0.0, 0.0, 2.0, 2.0), square(2.000001, 0.0, 4.0, 2.0)])
+            .unwrap();
+        assert!(!q.blocked([2.0000005, -1.0], [2.0000005, 3.0], &mut s));
+        // overlapping pieces with a common bottom edge: along it, free
+        let r = Pieces::new(&[square(0.0, 0.0, 2.0, 2.0), square(1.0, 0.0, 3.0, 2.0)]).unwrap();
+        assert!(!r.blocked([-1.0, 0.0], [4.0, 0.0], &mut s));
     }
 
     #[test]
