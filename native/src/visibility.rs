@@ -128,22 +128,35 @@ impl Pieces {
         cell_index([self.x0, self.y0], self.cell, self.nx, self.ny, x, y)
     }
 
-    /// Whether the segment `a b` meets piece `k` shrunk by [`ERODE`] (Cyrus-Beck clipping of
-    /// the segment by the piece's half-planes).
+    /// Whether the segment `a b` meets piece `k` shrunk by [`ERODE`].
     #[inline]
     fn meets(&self, k: usize, a: Pt, b: Pt) -> bool {
+        self.clip(k, a, b, 0.0).is_some()
+    }
+
+    /// The stretch `(t0, t1)` of the segment `a b` (`a + t (b - a)`) that lies in piece `k`
+    /// grown by [`ERODE`] (its closure and a rounding's slack), when it is longer than a point.
+    fn along(&self, k: usize, a: Pt, b: Pt) -> Option<(f64, f64)> {
+        let (lo, hi) = self.clip(k, a, b, 2.0 * ERODE)?;
+        ((hi - lo) * hypot(b[0] - a[0], b[1] - a[1]) > 4.0 * ERODE).then_some((lo, hi))
+    }
+
+    /// The stretch `(t0, t1)` of the segment `a b` in piece `k` shrunk by [`ERODE`] and then
+    /// moved out by `out` (Cyrus-Beck clipping by the piece's half-planes), if any.
+    #[inline]
+    fn clip(&self, k: usize, a: Pt, b: Pt, out: f64) -> Option<(f64, f64)> {
         let hp = &self.planes[k];
         if hp.is_empty() {
-            return false;
+            return None;
         }
         let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
         let (mut lo, mut hi) = (0.0f64, 1.0f64);
         for h in hp {
             let den = h[0] * dx + h[1] * dy;
-            let num = h[2] - (h[0] * a[0] + h[1] * a[1]);
+            let num = h[2] + out - (h[0] * a[0] + h[1] * a[1]);
             if den == 0.0 {
                 if num < 0.0 {
-                    return false;
+                    return None;
                 }
             } else {
                 let t = num / den;
@@ -155,40 +168,11 @@ impl Pieces {
                     lo = t;
                 }
                 if lo > hi {
-                    return false;
-                }
-            }
-        }
-        lo <= hi
-    }
-
-    /// The stretch `(t0, t1)` of the segment `a b` (`a + t (b - a)`) that lies in piece `k`
-    /// grown by [`ERODE`] (its closure and a rounding's slack), when it is longer than a point.
-    fn along(&self, k: usize, a: Pt, b: Pt) -> Option<(f64, f64)> {
-        let hp = &self.planes[k];
-        if hp.is_empty() {
-            return None;
-        }
-        let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
-        let (mut lo, mut hi) = (0.0f64, 1.0f64);
-        for h in hp {
-            let den = h[0] * dx + h[1] * dy;
-            let num = h[2] + 2.0 * ERODE - (h[0] * a[0] + h[1] * a[1]);
-            if den == 0.0 {
-                if num < 0.0 {
                     return None;
                 }
-            } else {
-                let t = num / den;
-                if den > 0.0 {
-                    hi = hi.min(t);
-                } else {
-                    lo = lo.max(t);
-                }
             }
         }
-        let len = hypot(dx, dy);
-        ((hi - lo) * len > 4.0 * ERODE).then_some((lo, hi))
+        Some((lo, hi))
     }
 
     /// Whether `p` lies in piece `k` grown by [`ERODE`].
