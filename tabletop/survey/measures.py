@@ -80,8 +80,10 @@ from tabletop import rulesets, zones
 from tabletop.geometry.footprints import EXACT_SEGMENTS, Footprint, Round, parse_base
 from tabletop.geometry.minkowski import disk_sum
 from tabletop.geometry.outer import sharp_corners
+from tabletop.geometry.overlays import union_all
 from tabletop.geometry.passages import EDGES, passages
 from tabletop.geometry.pickup import native_pickup
+from tabletop.geometry.polygons import polygonal
 from tabletop.geometry.tolerance import EPS, mm
 from tabletop.geometry.turning import default_step
 from tabletop.geometry.wedges import ARC_TOLERANCE
@@ -241,7 +243,7 @@ def start_region(board: GameState, entry: dict[str, Any], side: str) -> BaseGeom
     outside = box(-r - 1, -r - 1, bf.width + r + 1, bf.depth + r + 1).difference(zone)
     inner = zone.difference(disk_sum(outside, r)).intersection(box(r, r, bf.width - r,
                                                                     bf.depth - r))
-    return _polygonal(inner.difference(static))
+    return polygonal(inner.difference(static))
 
 
 def _disk(entry: dict[str, Any]) -> dict[str, Any]:
@@ -328,7 +330,7 @@ def grow(rm: Any, region: BaseGeometry, distance: float, exclude: BaseGeometry,
     got = native_pickup(rm, p0, float(distance), exclude, key, sources=sources)
     reached = got[0] if got is not None else \
         rm.disk(p0, float(distance), sources=sources).region(exclude, key)
-    return _polygonal(shapely.union_all([reached, region]))
+    return union_all([reached, region])
 
 
 def _grown_in_box(rm: Any, region: BaseGeometry, distance: float, exclude: BaseGeometry
@@ -343,15 +345,7 @@ def _grown_in_box(rm: Any, region: BaseGeometry, distance: float, exclude: BaseG
     reached = region.buffer(distance, quad_segs=min(quad, 1024)).intersection(box(*rm.box))
     if exclude is not None and not exclude.is_empty:
         reached = reached.difference(exclude)
-    return _polygonal(shapely.union_all([reached, region]))
-
-
-def _polygonal(g: BaseGeometry) -> BaseGeometry:
-    if g.is_empty:
-        return Polygon()
-    parts = [p for p in shapely.get_parts(g) if p.geom_type in ("Polygon", "MultiPolygon")
-             and p.area > 0]
-    return shapely.union_all(parts) if parts else Polygon()
+    return union_all([reached, region])
 
 
 def written_region(g: BaseGeometry) -> BaseGeometry:
@@ -374,7 +368,7 @@ def written_region(g: BaseGeometry) -> BaseGeometry:
     if inner.is_empty:
         return Polygon()
     cut = shapely.intersection(shapely.simplify(inner, SIMPLIFY, preserve_topology=True), inner)
-    return _polygonal(shapely.set_precision(_polygonal(cut), unit))
+    return polygonal(shapely.set_precision(polygonal(cut), unit))
 
 
 def _wkt(g: BaseGeometry) -> str:
@@ -419,7 +413,7 @@ def _layers(board: GameState, entry: dict[str, Any], side: str, objective_range:
     for f in ph.grid:
         exclude, key = zones.turn_end(ph, fp, f)
         rm = ph.tm.layer(f)
-        start = _polygonal(zone.difference(zones.grow(outside, fp, f, 0.0))
+        start = polygonal(zone.difference(zones.grow(outside, fp, f, 0.0))
                            .intersection(box(*rm.box)).difference(exclude))
         local = fp.placed(0.0, 0.0, f, segments=EXACT_SEGMENTS)
         mirrored = shapely.affinity.scale(local, -1.0, -1.0, origin=(0.0, 0.0))
@@ -488,8 +482,8 @@ def reach(board: GameState, entry: dict[str, Any], side: str, *,
                 # clear: what one facing reaches there, every facing may start from
                 pivots = _union([reg.intersection(turn) for reg in regions])
                 if not pivots.is_empty:
-                    regions = [_polygonal(shapely.union_all([reg, pivots.difference(
-                        lay.exclude)])) for lay, reg in zip(layers, regions, strict=True)]
+                    regions = [union_all([reg, pivots.difference(lay.exclude)])
+                               for lay, reg in zip(layers, regions, strict=True)]
             whole = _union(regions)
             before, area = area, whole.area
             if k <= phases:
@@ -514,7 +508,7 @@ def reach(board: GameState, entry: dict[str, Any], side: str, *,
 
 
 def _union(regions: Sequence[BaseGeometry]) -> BaseGeometry:
-    return regions[0] if len(regions) == 1 else _polygonal(shapely.union_all(list(regions)))
+    return regions[0] if len(regions) == 1 else union_all(regions)
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,0 +1,55 @@
+"""Unions of large regions, in the compiled core where it is built.
+
+The survey's reach grows regions of thousands of vertices move by move and unions them with
+what came before, each layer's with the others' and the pivots' (:mod:`tabletop.survey.measures`).
+GEOS's union of such regions was a quarter of a reach job's CPU; on the native engine
+(:mod:`tabletop.geometry.engine`) :func:`union_all` makes it one overlay of the compiled core:
+Clipper2's union on its grid of 1e-7" (no boundary moves by more than 1.5e-7", the core's
+pick-ups' own overlays), whose rings come back as valid polygons
+(:func:`~tabletop.geometry.wedges.native_polygons`). On the Python engine, or where the core
+refuses the input (past its coordinate limit), it is GEOS's ``union_all``. The two answers
+are the same point set up to that grid, not the same vertex lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
+
+from tabletop.geometry import engine
+from tabletop.geometry.polygons import polygonal
+from tabletop.geometry.wedges import native_polygons
+
+__all__ = ["union_all"]
+
+_NONE = (np.zeros((0, 2)), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+"""An empty set in the core's ragged layout."""
+
+
+def union_all(geoms: Iterable[BaseGeometry]) -> BaseGeometry:
+    """The union of the polygonal parts of ``geoms`` as one valid (multi)polygon (empty: an
+    empty ``Polygon``); lines and points among them (where overlays touch) are dropped."""
+    parts = [p for g in geoms if not g.is_empty for p in shapely.get_parts(g)
+             if p.geom_type in ("Polygon", "MultiPolygon") and p.area > 0]
+    if not parts:
+        return Polygon()
+    core = engine.core()
+    if core is not None and len(parts) > 1:
+        polys = shapely.get_parts(np.asarray(parts, dtype=object))
+        _, coords, (rings, starts) = shapely.to_ragged_array(polys)
+        bounds = tuple(float(v) for v in shapely.total_bounds(polys))
+        try:
+            got = core.overlay("union", bounds, 1.0,
+                               (np.ascontiguousarray(coords, dtype=float),
+                                rings.astype(np.int64), starts.astype(np.int64)), _NONE)
+        except core.NativeError:  # type: ignore[attr-defined]
+            pass
+        else:
+            return native_polygons(*got)
+    if len(parts) == 1 and parts[0].is_valid:
+        return parts[0]
+    return polygonal(shapely.union_all(parts))
