@@ -76,10 +76,25 @@ pub fn pickup(
         return Ok(None);
     }
     let s = search(&map.corners, &map.pieces, map.bounds, ask.sources, ask.distance, ask.bends)?;
+    let region = region_of(map, rings, &s, ask, grid)?;
+    Ok(Some(Pickup { search: s, region }))
+}
+
+/// The region of the search `s` (done here or elsewhere: a turning mover's layer searched in
+/// `turns::turn_rounds`) cut to where the mover may end: the free parts holding a source when
+/// the search is complete and reaches past the box, else the union of its wedges' stars minus
+/// `ask`'s excluded set and friends. `ask.sources` is not read; the start stands in no piece.
+pub fn region_of(
+    map: &Map,
+    rings: &dyn Fn() -> Vec<Poly>,
+    s: &Search,
+    ask: &Ask<'_>,
+    grid: &Grid,
+) -> Result<Vec<Poly>, Refused> {
     if !(ask.distance > 0.0) {
-        return Ok(Some(Pickup { search: s, region: Vec::new() }));
+        return Ok(Vec::new());
     }
-    let union: Vec<Poly> = if ask.bends >= 2 && reaches_past_the_box(&s, map.bounds) {
+    let union: Vec<Poly> = if ask.bends >= 2 && reaches_past_the_box(s, map.bounds) {
         // every free part that holds a source, exactly
         let parts = map.free_parts(rings, grid)?;
         parts
@@ -88,20 +103,18 @@ pub fn pickup(
             .cloned()
             .collect()
     } else {
-        let (w, rows) = wedges(&s, &map.corners, &map.pieces, map.bounds, ask.slack);
+        let (w, rows) = wedges(s, &map.corners, &map.pieces, map.bounds, ask.slack);
         let stars = stars(&map.outline, &w)?;
         // runs of wedges round one piece as one ring each (far fewer overlapping rings)
-        let (merged, used) = merge_runs(&s, &map.corners, &stars, &rows);
+        let (merged, used) = merge_runs(s, &map.corners, &stars, &rows);
         let mut rings: Vec<Poly> = merged.into_iter().map(|r| vec![r]).collect();
         rings.extend(stars.into_iter().zip(used).filter(|(r, u)| !u && r.len() >= 3)
             .map(|(r, _)| vec![r]));
         // the union and the cut in one cascade (its last step cuts)
         let clip = [ask.exclude.unwrap_or(&[]), ask.friends];
-        let region = union_minus(grid, rings, &clip, CUT_MARGIN)?;
-        return Ok(Some(Pickup { search: s, region }));
+        return union_minus(grid, rings, &clip, CUT_MARGIN);
     };
-    let region = cut(&union, ask.exclude.unwrap_or(&[]), ask.friends, grid)?;
-    Ok(Some(Pickup { search: s, region }))
+    cut(&union, ask.exclude.unwrap_or(&[]), ask.friends, grid)
 }
 
 /// `union` minus the parts of `exclude` and `friends` whose boxes meet its box, those cut to
@@ -170,6 +183,21 @@ pub(crate) mod tests {
         let ask = Ask { distance: 100.0, ..ask };
         let got = pickup(&m, &rings, &ask, &g).unwrap().unwrap();
         assert!((area(&got.region) - 400.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_search_done_elsewhere_has_the_pickups_region() {
+        let walls = vec![square(5.0, 5.0, 6.0, 15.0), square(8.0, 2.0, 9.0, 9.0)];
+        let m = map_of(&walls, [0.0, 0.0, 20.0, 20.0]);
+        let g = Grid::for_box(m.bounds, 1.0).unwrap();
+        let rings = || walls.iter().map(|r| vec![r.clone()]).collect::<Vec<Poly>>();
+        let ex = vec![vec![square(10.0, 10.0, 12.0, 12.0)]];
+        let ask = Ask { sources: &[[3.0, 10.0, 0.0], [7.0, 4.0, 1.5]], distance: 6.0, bends: 1,
+                        exclude: Some(&ex), slack: None, friends: &[] };
+        let got = pickup(&m, &rings, &ask, &g).unwrap().unwrap();
+        let again = region_of(&m, &rings, &got.search, &Ask { sources: &[], ..ask }, &g).unwrap();
+        assert!(area(&got.region) > 10.0);
+        assert_eq!(got.region, again);
     }
 
     #[test]

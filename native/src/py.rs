@@ -15,7 +15,7 @@ use crate::ends::{end_region as run_end_region, EndAsk, Shape};
 use crate::layers::{self, Obstacle};
 use crate::limits::{Refused, MAX_COORDINATE};
 use crate::minkowski::circumscribed;
-use crate::pickup::{pickup as run_pickup, Ask, Map};
+use crate::pickup::{pickup as run_pickup, region_of, Ask, Map};
 use crate::rays;
 use crate::search::Search;
 use crate::turns::{turn_rounds as run_turn_rounds, Added, Layer};
@@ -409,6 +409,64 @@ fn pickup<'py>(
     Ok(Some((region, search_out(py, got.search)?)))
 }
 
+/// The region of a search done elsewhere (a turning mover's layer, searched by `turn_rounds`
+/// or the Python engine): `nodes` (the sources first), `dist`, `parent` (rows, -1 for a
+/// source), `corner` (each node's corner of `core`, -1 for a source), `n_sources`, within
+/// `distance`, minus `exclude`, with `slack` per corner: `pickup`'s region without its search
+/// (the start stands in no piece). Ragged, as `pickup`'s.
+#[pyfunction]
+#[pyo3(signature = (core, nodes, dist, parent, corner, n_sources, distance, bends=2,
+                    exclude=None, slack=None))]
+#[allow(clippy::too_many_arguments)]
+fn search_region<'py>(
+    py: Python<'py>,
+    core: &ReachCore,
+    nodes: PyReadonlyArray2<'py, f64>,
+    dist: PyReadonlyArray1<'py, f64>,
+    parent: PyReadonlyArray1<'py, i64>,
+    corner: PyReadonlyArray1<'py, i64>,
+    n_sources: usize,
+    distance: f64,
+    bends: u32,
+    exclude: Option<&PolySet>,
+    slack: Option<PyReadonlyArray1<'py, f64>>,
+) -> PyResult<Ragged<'py>> {
+    let err = |m: &str| NativeError::new_err(format!("search_region: {m}"));
+    let nodes = points(&nodes, "nodes").map_err(|e| err(&e.0))?;
+    let (dist, parent, corner) =
+        (dist.as_array().to_vec(), parent.as_array().to_vec(), corner.as_array().to_vec());
+    let n = nodes.len();
+    let nc = core.map.corners.len() as i64;
+    if dist.len() != n || parent.len() != n || corner.len() != n {
+        return Err(err("nodes, dist, parent and corner differ in length"));
+    }
+    if n_sources == 0 || n_sources > n {
+        return Err(err("n_sources must be from 1 to the number of nodes"));
+    }
+    if parent.iter().enumerate().any(|(k, &p)| p < -1 || p >= n as i64 || (k >= n_sources && p < 0))
+        || corner.iter().enumerate().any(|(k, &c)| c < -1 || c >= nc || (k >= n_sources && c < 0))
+    {
+        return Err(err("a parent or corner is out of range"));
+    }
+    if nodes.iter().flatten().chain(&dist).any(|v| !v.is_finite()) || !distance.is_finite() {
+        return Err(err("a node or distance is not finite"));
+    }
+    let slack: Option<Vec<f64>> = slack.map(|s| s.as_array().to_vec());
+    if slack.as_ref().is_some_and(|s| s.len() != core.map.corners.len()) {
+        return Err(err("slack must have one value a corner"));
+    }
+    let s = Search { nodes, dist, parent, corner, n_sources, distance };
+    let ex = exclude.map(|e| e.polys.as_slice());
+    let (map, rings) = (&core.map, &core.rings);
+    let out = guarded(py, "search_region", move || {
+        let grid = Grid::for_box(map.bounds, 1.0)?;
+        let ask = Ask { sources: &[], distance, bends, exclude: ex, slack: slack.as_deref(),
+                        friends: &[] };
+        region_of(map, &|| rings.clone(), &s, &ask, &grid)
+    })?;
+    write_polys(py, &out)
+}
+
 /// A search as Python takes it (`GeodesicDisk.of_search`): nodes, distances, parents, corners,
 /// how many sources.
 fn search_out(py: Python<'_>, s: Search) -> PyResult<SearchOut<'_>> {
@@ -736,6 +794,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(overlay, m)?)?;
     m.add_function(wrap_pyfunction!(swept_region, m)?)?;
     m.add_function(wrap_pyfunction!(pickup, m)?)?;
+    m.add_function(wrap_pyfunction!(search_region, m)?)?;
     m.add_function(wrap_pyfunction!(end_region, m)?)?;
     m.add_function(wrap_pyfunction!(common_region, m)?)?;
     m.add_function(wrap_pyfunction!(turn_rounds, m)?)?;

@@ -283,12 +283,16 @@ def _build_swept(disk: GeodesicDisk, exclude: BaseGeometry | None, exclude_key: 
     rm = disk.rm
     slack = rm.slack(exclude_key, exclude) if exclude is not None and \
         exclude_key is not None and len(rm.corners) else None
+    core = engine.core()
+    if core is not None:
+        got = _native_search_region(core, disk, exclude, exclude_key, slack)
+        if got is not None:
+            return got
     wedges, flat, sizes = wedges_of(disk, slack, ahead=True, outer=True)
     if exclude is not None and not exclude.is_empty and len(wedges) > 1:
         # wedges wholly inside the excluded set add nothing (the start's disk stays)
         keep = ~shapely.contains(exclude, sized_polygons(flat, sizes)) | wedges.query
         wedges = wedges.take(keep)
-    core = engine.core()
     if core is not None:
         return _native_swept(core, disk, wedges, exclude, exclude_key)
     coords, touching = visible_outlines(disk, wedges, ARC_TOLERANCE)
@@ -319,6 +323,30 @@ def _build_swept(disk: GeodesicDisk, exclude: BaseGeometry | None, exclude_key: 
         # invalid without touching it: all of them made valid (the same point sets)
         raw = _union_wedges(shapely.make_valid(polys))
     return _finish(disk, raw, exclude)
+
+
+def _native_search_region(core: ModuleType, disk: GeodesicDisk, exclude: BaseGeometry | None,
+                          exclude_key: object, slack: np.ndarray | None
+                          ) -> BaseGeometry | None:
+    """:func:`_build_swept` wholly in the compiled core, from the disk's search (done there or
+    here): the wedges (the sources the rest holds left out), their stars, the union and the
+    cut, as the core's pick-up builds a round mover's region (:mod:`tabletop.geometry.pickup`);
+    ``None`` where the core refuses the map or the search (the caller builds the wedges)."""
+    rm = disk.rm
+    try:
+        mine = rm.native_core(core)
+        ex = rm.native_exclude(core, exclude, exclude_key) if exclude is not None and \
+            not exclude.is_empty else None
+        coords, rings, polys = core.search_region(  # type: ignore[attr-defined]
+            mine, np.ascontiguousarray(disk.nodes, dtype=float),
+            np.ascontiguousarray(disk.dist, dtype=float),
+            np.ascontiguousarray(disk.parent, dtype=np.int64),
+            np.ascontiguousarray(disk.corner_index, dtype=np.int64), int(disk.n_sources),
+            float(disk.distance), int(disk.bends), ex,
+            None if slack is None else np.ascontiguousarray(slack, dtype=float))
+    except core.NativeError:  # type: ignore[attr-defined]
+        return None
+    return native_polygons(coords, rings, polys)
 
 
 def _native_swept(core: ModuleType, disk: GeodesicDisk, wedges: Wedges,

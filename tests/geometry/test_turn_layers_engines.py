@@ -154,3 +154,86 @@ def test_corner_graphs_are_the_same(monkeypatch: pytest.MonkeyPatch, shape: str,
             assert len(a[1]) == len(b[1]) and len(a[1]) > 0, (shape, seed, cap)
             for x, y in zip(a, b, strict=True):
                 np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize("shape", ["oval", "hull", "l-hull"])
+@pytest.mark.parametrize("seed", [4, 5, 6])
+def test_a_layers_region_from_its_search_in_the_core(monkeypatch: pytest.MonkeyPatch,
+                                                     shape: str, seed: int) -> None:
+    """``wedges._native_search_region`` (the core's ``search_region``: the wedges, stars,
+    union and cut of a search done elsewhere, as the core's pick-up) gives the point set the
+    Python engine's wedges give from the same search, within the engines' stated tolerance;
+    sources besides the start (turn nodes) and an excluded set included."""
+    from tabletop.geometry import wedges
+
+    fp = SHAPES[shape]
+    circles, polys = _board(seed)
+    monkeypatch.setenv(engine.ENV, "native")
+    tm = TurnMap(30.0, 22.0, fp, circles, polys)
+    rng = np.random.default_rng(seed)
+    exclude = shapely.Point(15.0, 11.0).buffer(3.0)
+    checked = 0
+    for f in facing_grid(fp, 0.0, layer_step(fp))[:3]:
+        rm = tm.layer(f)
+        free = shapely.box(*rm.box).difference(shapely.union_all(rm.pieces))
+        # random free points (rejection sampling in the box)
+        x0, y0, x1, y1 = rm.box
+        cand = rng.uniform((x0, y0), (x1, y1), size=(200, 2))
+        pts = cand[shapely.intersects_xy(free, cand[:, 0], cand[:, 1])] if \
+            not free.is_empty else np.zeros((0, 2))
+        if len(pts) < 3:
+            continue
+        p0 = (float(pts[0, 0]), float(pts[0, 1]))
+        more = [(float(x), float(y), float(d)) for (x, y), d in
+                zip(pts[1:3].tolist(), rng.uniform(0.5, 2.0, 2).tolist(), strict=True)]
+        for ex, key in ((None, None), (exclude, ("exclude", seed))):
+            monkeypatch.setenv(engine.ENV, "python")
+            disk = rm.disk(p0, 6.0, sources=more)
+            want = disk.region(ex, key)
+            monkeypatch.setenv(engine.ENV, "native")
+            slack = rm.slack(key, ex) if ex is not None and len(rm.corners) else None
+            got = wedges._native_search_region(engine.core(), disk, ex, key, slack)
+            assert got is not None
+            assert got.is_valid
+            # the wedges built in Python and cast by the core (the native engine before the
+            # core built the wedges too): the same set up to the grid
+            monkeypatch.setattr(wedges, "_native_search_region", lambda *a, **k: None)
+            before = rm.disk(p0, 6.0, sources=more).region(ex, key)
+            monkeypatch.undo()
+            monkeypatch.setenv(engine.ENV, "native")
+            assert got.difference(before.buffer(1e-6, quad_segs=2)).area <= 1e-9, (shape, f)
+            assert before.difference(got.buffer(1e-6, quad_segs=2)).area <= 1e-9, (shape, f)
+            # the Python engine's region lies in it (the more conservative where they differ:
+            # the rays sample the same arcs a hair apart and are cast against the box)
+            assert want.difference(got).area <= max(1e-4 * want.area, 1e-4), (shape, f)
+            checked += 1
+    assert checked
+
+
+def test_search_region_refuses_a_broken_search() -> None:
+    """A search the core cannot have made (lengths, rows, corners out of range, not finite)
+    is a NativeError, never a crash."""
+    assert native is not None
+    rm = ReachMap(20.0, 20.0, 0.5, [(10.0, 10.0, 1.0)])
+    core = rm.native_core(native)
+    nodes = np.array([[2.0, 2.0], [3.0, 3.0]])
+    dist = np.array([0.0, 1.0])
+    ok = {"parent": np.array([-1, 0]), "corner": np.array([-1, 0])}
+    bad = [
+        ({**ok, "parent": np.array([-1])}, "differ in length"),
+        ({**ok, "parent": np.array([-1, 5])}, "out of range"),
+        ({**ok, "parent": np.array([-1, -1])}, "out of range"),
+        ({**ok, "corner": np.array([-1, 10_000])}, "out of range"),
+        ({**ok, "corner": np.array([-1, -1])}, "out of range"),
+    ]
+    for kw, msg in bad:
+        with pytest.raises(native.NativeError, match=msg):
+            native.search_region(core, nodes, dist, kw["parent"], kw["corner"], 1, 5.0)
+    with pytest.raises(native.NativeError, match="n_sources"):
+        native.search_region(core, nodes, dist, ok["parent"], ok["corner"], 0, 5.0)
+    with pytest.raises(native.NativeError, match="not finite"):
+        native.search_region(core, nodes, np.array([0.0, np.nan]), ok["parent"], ok["corner"],
+                             1, 5.0)
+    _, _, polys = native.search_region(core, nodes, dist, ok["parent"], ok["corner"],
+                                       1, 5.0)
+    assert len(polys) >= 2
