@@ -8,6 +8,7 @@ pub mod graph;
 pub mod layers;
 pub mod limits;
 pub mod minkowski;
+pub mod nearest;
 pub mod pickup;
 pub mod rays;
 pub mod search;

@@ -16,6 +16,7 @@
 
 use crate::booleans::Pt;
 use crate::limits::{check, Refused, MAX_LAYERS, MAX_SOURCES, MAX_TURN_CELLS, MAX_TURN_WORK};
+use crate::nearest::NodeTree;
 use crate::pickup::Map;
 use crate::search::{search_with, source_edges, stands_in_piece, Search};
 use crate::visibility::{hypot, Stamp};
@@ -23,6 +24,9 @@ use crate::visibility::{hypot, Stamp};
 /// How many of a search's nodes a point tries, nearest (by the length through them) first:
 /// the Python engine's `GeodesicDisk.distances(tries=8)`.
 pub const TRIES: usize = 8;
+
+/// Searches (and sets of new rows) of more nodes than this are asked through a [`NodeTree`].
+const TREE_FROM: usize = 32;
 
 /// One facing layer: its map, its sources so far (`(x, y, d0)`, the start first; none: the
 /// layer has no reach yet), how its paths bend (see [`search`]) and which turn nodes it may
@@ -68,8 +72,10 @@ pub struct Rounds {
 /// largest length among the candidates (infinite when every row is one, `-inf` off the box): a
 /// search with more sources changes the answer only through a row new or nearer that comes
 /// below it. `work` counts the nodes looked at.
-pub fn distance_at(map: &Map, s: &Search, p: Pt, stamp: &mut Stamp, work: &mut usize)
-                   -> (Option<(f64, usize)>, f64) {
+/// `tree`: the search's [`NodeTree`] where one is built (the same answer, found without
+/// looking at every node).
+pub fn distance_at(map: &Map, s: &Search, tree: Option<&NodeTree>, p: Pt, stamp: &mut Stamp,
+                   work: &mut usize) -> (Option<(f64, usize)>, f64) {
     let b = map.bounds;
     let tol = 1e-9;
     if !(p[0] >= b[0] - tol && p[0] <= b[2] + tol && p[1] >= b[1] - tol && p[1] <= b[3] + tol) {
@@ -79,20 +85,24 @@ pub fn distance_at(map: &Map, s: &Search, p: Pt, stamp: &mut Stamp, work: &mut u
     // the nearest few, ascending (length, then row)
     let mut best: [(f64, usize); TRIES] = [(f64::INFINITY, usize::MAX); TRIES];
     let mut kept = 0usize;
-    for (k, (q, d)) in s.nodes.iter().zip(&s.dist).enumerate() {
-        let dd = d + hypot(p[0] - q[0], p[1] - q[1]);
-        if kept == TRIES && dd >= best[TRIES - 1].0 {
-            continue;
+    if let Some(t) = tree {
+        kept = t.nearest(&s.nodes, &s.dist, p, &mut best, work);
+    } else {
+        for (k, (q, d)) in s.nodes.iter().zip(&s.dist).enumerate() {
+            let dd = d + hypot(p[0] - q[0], p[1] - q[1]);
+            if kept == TRIES && dd >= best[TRIES - 1].0 {
+                continue;
+            }
+            let mut at = kept.min(TRIES - 1);
+            while at > 0 && best[at - 1].0 > dd {
+                best[at] = best[at - 1];
+                at -= 1;
+            }
+            best[at] = (dd, k);
+            kept = (kept + 1).min(TRIES);
         }
-        let mut at = kept.min(TRIES - 1);
-        while at > 0 && best[at - 1].0 > dd {
-            best[at] = best[at - 1];
-            at -= 1;
-        }
-        best[at] = (dd, k);
-        kept = (kept + 1).min(TRIES);
+        *work += s.nodes.len();
     }
-    *work += s.nodes.len();
     let tau = if s.nodes.len() > TRIES { best[TRIES - 1].0 } else { f64::INFINITY };
     for &(dd, k) in &best[..kept] {
         if !(dd <= lim) {
@@ -245,19 +255,35 @@ pub fn turn_rounds(mut layers: Vec<Layer<'_>>, xy: &[Pt], distance: f64, max_rou
             if rows.as_ref().is_some_and(|r| r.is_empty()) {
                 continue; // the same rows: the same lengths
             }
+            // a search of many nodes is asked for many points: through the tree of its nodes
+            let tree = (s.nodes.len() > TREE_FROM).then(|| NodeTree::new(&s.nodes, &s.dist));
+            // and the new or nearer rows, when there are many, through theirs
+            let fresh = rows.as_ref().filter(|r| r.len() > TREE_FROM).map(|r| {
+                let pts: Vec<Pt> = r.iter().map(|&k| s.nodes[k]).collect();
+                let d: Vec<f64> = r.iter().map(|&k| s.dist[k]).collect();
+                (NodeTree::new(&pts, &d), pts, d)
+            });
             for i in (0..m).filter(|&i| layers[l].usable[i]) {
                 if let (Some(o), Some(rows)) = (&old, &rows) {
+                    // found again only where a new or nearer row comes among the candidates
                     let p = xy[i];
-                    work += rows.len();
-                    let low = rows.iter()
-                        .map(|&r| s.dist[r] + hypot(p[0] - s.nodes[r][0], p[1] - s.nodes[r][1]))
-                        .fold(f64::INFINITY, f64::min);
+                    let low = if let Some((t, pts, d)) = &fresh {
+                        let mut one = [(f64::INFINITY, usize::MAX)];
+                        t.nearest(pts, d, p, &mut one, &mut work);
+                        one[0].0
+                    } else {
+                        work += rows.len();
+                        rows.iter()
+                            .map(|&r| s.dist[r] + hypot(p[0] - s.nodes[r][0], p[1] - s.nodes[r][1]))
+                            .fold(f64::INFINITY, f64::min)
+                    };
                     if !(low <= tau[l][i]) {
                         via[l][i] = same_row(o, s, via[l][i]);
                         continue;
                     }
                 }
-                let (got, t) = distance_at(layers[l].map, s, xy[i], &mut stamp, &mut work);
+                let (got, t) = distance_at(layers[l].map, s, tree.as_ref(), xy[i], &mut stamp,
+                                           &mut work);
                 (dist[l][i], via[l][i]) = got.unwrap_or((f64::INFINITY, usize::MAX));
                 tau[l][i] = t;
             }
@@ -333,15 +359,15 @@ mod tests {
         let s = search(&m.corners, &m.pieces, m.bounds, &[[0.0, 0.0, 0.0]], 40.0, 2).unwrap();
         let (mut st, mut work) = (Stamp::default(), 0);
         // in the open: straight from the start
-        let (d, k) = distance_at(&m, &s, [3.0, 4.0], &mut st, &mut work).0.unwrap();
+        let (d, k) = distance_at(&m, &s, None, [3.0, 4.0], &mut st, &mut work).0.unwrap();
         assert!((d - 5.0).abs() < 1e-12 && k == 0);
         // behind the wall: round its top corner
-        let (d, k) = distance_at(&m, &s, [6.0, 11.0], &mut st, &mut work).0.unwrap();
+        let (d, k) = distance_at(&m, &s, None, [6.0, 11.0], &mut st, &mut work).0.unwrap();
         assert_eq!(s.nodes[k], [5.0, 10.0]);
         assert!((d - (hypot(5.0, 10.0) + hypot(1.0, 1.0))).abs() < 1e-12);
         // beyond the limit and off the box: none
-        assert!(distance_at(&m, &s, [39.0, 20.0], &mut st, &mut work).0.is_none());
-        assert_eq!(distance_at(&m, &s, [0.0, 60.0], &mut st, &mut work), (None, f64::NEG_INFINITY));
+        assert!(distance_at(&m, &s, None, [39.0, 20.0], &mut st, &mut work).0.is_none());
+        assert_eq!(distance_at(&m, &s, None, [0.0, 60.0], &mut st, &mut work), (None, f64::NEG_INFINITY));
     }
 
     #[test]
