@@ -286,13 +286,17 @@ class TurnReach:
             return False
         searches, created, (a_layer, a_node, a_dist, a_from, a_row, a_ptr, a_pts) = got
         more_srcs: dict[int, list[_Source]] = {}
-        for k in range(len(a_layer)):
-            i, f2, f1 = int(a_node[k]), int(a_layer[k]), int(a_from[k])
-            x, y = float(xy[i, 0]), float(xy[i, 1])
-            pts = [(float(u), float(v)) for u, v in a_pts[a_ptr[k]:a_ptr[k + 1]].tolist()]
-            more_srcs.setdefault(f2, []).append(_Source((x, y), float(a_dist[k]), partial(
-                self._turned_native, x, y, order[f1], int(a_row[k]), pts, order[f2], grid,
-                int(lo[i]), int(n[i]))))
+        # (a fine step adds tens of thousands of sources: their witnesses' paths are read
+        # from the core's arrays only when a witness through one is wanted)
+        xs, ys = xy[:, 0].tolist(), xy[:, 1].tolist()
+        lo_l, n_l, ptr = lo.tolist(), n.tolist(), a_ptr.tolist()
+        for k, (i, f2, f1, d, row) in enumerate(zip(
+                a_node.tolist(), a_layer.tolist(), a_from.tolist(), a_dist.tolist(),
+                a_row.tolist(), strict=True)):
+            x, y = xs[i], ys[i]
+            more_srcs.setdefault(f2, []).append(_Source((x, y), d, partial(
+                self._turned_native, x, y, order[f1], row, (a_pts, ptr[k], ptr[k + 1]),
+                order[f2], grid, lo_l[i], n_l[i])))
         layers: dict[float, _LayerReach] = {}
         # in the Python's order: the seeded layers, then those the rounds created
         for f in [*seeds, *(order[i] for i in created)]:
@@ -370,11 +374,14 @@ class TurnReach:
                                       lo, n)]
 
     def _turned_native(self, x: float, y: float, f1: float, src_row: int,
-                       pts: list[tuple[float, float]], f2: float, grid: tuple[float, ...],
+                       path: tuple[np.ndarray, int, int], f2: float, grid: tuple[float, ...],
                        lo: int, n: int) -> list[Pose]:
         """The witness of a turn node the compiled core found: layer ``f1``'s path to
-        ``(x, y)`` from its source row ``src_row`` (``pts``: the source and the nodes on the
-        way, as that layer's search was in that round), then the turn to ``f2``."""
+        ``(x, y)`` from its source row ``src_row`` (``path``: rows ``a .. b`` of the core's
+        points, the source and the nodes on the way, as that layer's search was in that
+        round), then the turn to ``f2``."""
+        pts_all, a, b = path
+        pts = [(float(u), float(v)) for u, v in pts_all[a:b].tolist()]
         before = _poses_from(self.layers[f1].sources[src_row], [*pts, (x, y)])
         return [*before, *_turn_poses((x, y), before[-1][2], f1, f2, grid, self.tm.period,
                                       lo, n)]
@@ -471,12 +478,12 @@ def _turn_poses(at: tuple[float, float], current: float, f1: float, f2: float,
 
 def _kept(srcs: list[_Source], disk: GeodesicDisk) -> list[_Source]:
     """The sources the disk kept (it drops those inside a piece), in its row order."""
-    rows = disk.nodes[1:disk.n_sources]
+    rows = disk.nodes[1:disk.n_sources].tolist()
     out: list[_Source] = []
     j = 0
     for s in srcs:
-        if j < len(rows) and abs(rows[j, 0] - s.point[0]) < 1e-12 and \
-                abs(rows[j, 1] - s.point[1]) < 1e-12:
+        if j < len(rows) and abs(rows[j][0] - s.point[0]) < 1e-12 and \
+                abs(rows[j][1] - s.point[1]) < 1e-12:
             out.append(s)
             j += 1
     return out
