@@ -14,6 +14,7 @@ use clipper2_rust::engine::ClipType;
 use clipper2_rust::engine_public::PolyTree64;
 
 use crate::limits::{check, Refused, MAX_COORDINATE, MAX_OVERLAY_VERTICES};
+use crate::pinches::simple_polygons;
 
 /// Grid units an inch (1e-7").
 pub const SCALE: f64 = 1e7;
@@ -124,13 +125,19 @@ fn tree_polys(grid: &Grid, tree: &PolyTree64) -> Vec<Poly> {
     let mut todo: Vec<usize> = tree.root().children().to_vec();
     while let Some(outer) = todo.pop() {
         let node = &tree.nodes[outer];
-        let mut poly: Poly = vec![node.polygon().iter().map(|p| grid.to_float(p)).collect()];
+        let mut rings: Vec<Vec<Point64>> = vec![node.polygon().to_vec()];
         for &hole in node.children() {
             let h = &tree.nodes[hole];
-            poly.push(h.polygon().iter().map(|p| grid.to_float(p)).collect());
+            rings.push(h.polygon().to_vec());
             todo.extend_from_slice(h.children());
         }
-        if poly[0].len() >= 3 {
+        if rings[0].len() < 3 {
+            continue;
+        }
+        // a ring touching itself at a vertex cut into simple ones (crate::pinches)
+        for simple in simple_polygons(rings) {
+            let mut poly: Poly = simple.iter()
+                .map(|r| r.iter().map(|p| grid.to_float(p)).collect()).collect();
             for (k, ring) in poly.iter_mut().enumerate() {
                 if (k == 0) != (ring_area(ring) > 0.0) {
                     ring.reverse();

@@ -10,6 +10,7 @@ pub mod limits;
 pub mod minkowski;
 pub mod nearest;
 pub mod pickup;
+pub mod pinches;
 pub mod rays;
 pub mod search;
 pub mod turns;

@@ -376,8 +376,9 @@ def native_polygons(coords: np.ndarray, rings: np.ndarray, polys: np.ndarray) ->
     parts = shapely.from_ragged_array(shapely.GeometryType.POLYGON, coords, (rings, polys))
     bad = ~shapely.is_valid(parts)
     if bad.any():
-        # a ring that touches itself at a vertex (Clipper2 keeps such pinches; GEOS wants
-        # them split): the same point set, made valid
+        # (the core cuts rings that touch themselves at a vertex, native/src/pinches.rs; an
+        # intersection rounded to its grid can still leave a ring crossing itself by a unit
+        # or two, about one polygon in ten of a bike's pick-up): the same point set, valid
         fixed = shapely.get_parts(shapely.make_valid(parts[bad]))
         fixed = fixed[shapely.get_type_id(fixed) == shapely.GeometryType.POLYGON]
         parts = np.concatenate([parts[~bad], fixed])
