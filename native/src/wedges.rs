@@ -7,6 +7,7 @@ use std::f64::consts::PI;
 
 use crate::booleans::Pt;
 use crate::booleans::Ring;
+use crate::nearest::NodeTree;
 use crate::rays::{Wedge, ARC_TOLERANCE};
 use crate::search::Search;
 use crate::visibility::{hypot, Corners, Pieces, Stamp};
@@ -35,20 +36,30 @@ pub fn held_sources(s: &Search, pieces: &Pieces, stamp: &mut Stamp) -> Vec<bool>
         }
     }
     let margin = 2.0 * ARC_TOLERANCE;
-    let tries = 4usize;
+    const TRIES: usize = 4;
+    // many sources among many nodes: the candidates through the tree of the nodes (the same
+    // few least lengths; a tie may pick another of equal length, as the scan's selection may)
+    let tree = (ns * s.nodes.len() > 4096).then(|| NodeTree::new(&s.nodes, &s.dist));
     let mut cand: Vec<(f64, usize)> = Vec::with_capacity(s.nodes.len());
+    let mut work = 0usize;
     for k in 1..ns {
         if through[k] {
             continue;
         }
         let p = s.nodes[k];
         cand.clear();
-        for (u, q) in s.nodes.iter().enumerate() {
-            if u != k {
-                cand.push((s.dist[u] + hypot(p[0] - q[0], p[1] - q[1]), u));
+        if let Some(t) = &tree {
+            let mut best = [(f64::INFINITY, usize::MAX); TRIES + 1];
+            let got = t.nearest(&s.nodes, &s.dist, p, &mut best, &mut work);
+            cand.extend(best[..got].iter().filter(|c| c.1 != k).take(TRIES));
+        } else {
+            for (u, q) in s.nodes.iter().enumerate() {
+                if u != k {
+                    cand.push((s.dist[u] + hypot(p[0] - q[0], p[1] - q[1]), u));
+                }
             }
         }
-        let m = tries.min(cand.len());
+        let m = TRIES.min(cand.len());
         if m == 0 {
             continue;
         }
