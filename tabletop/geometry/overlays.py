@@ -8,7 +8,9 @@ Clipper2's union on its grid of 1e-7" (no boundary moves by more than 1.5e-7", t
 pick-ups' own overlays), whose rings come back as valid polygons
 (:func:`~tabletop.geometry.wedges.native_polygons`). On the Python engine, or where the core
 refuses the input (past its coordinate limit), it is GEOS's ``union_all``. The two answers
-are the same point set up to that grid, not the same vertex lists.
+are the same point set up to that grid, not the same vertex lists. (Not faster everywhere: a
+60x35 mm bike's zone, the union of its layers' overlapping regions, took Clipper2 as long as
+GEOS, 9 ms; the zones keep GEOS's.)
 """
 
 from __future__ import annotations
@@ -32,13 +34,17 @@ _NONE = (np.zeros((0, 2)), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int
 
 def union_all(geoms: Iterable[BaseGeometry]) -> BaseGeometry:
     """The union of the polygonal parts of ``geoms`` as one valid (multi)polygon (empty: an
-    empty ``Polygon``); lines and points among them (where overlays touch) are dropped."""
-    parts = [p for g in geoms if not g.is_empty for p in shapely.get_parts(g)
-             if p.geom_type in ("Polygon", "MultiPolygon") and p.area > 0]
-    if not parts:
-        return Polygon()
+    empty ``Polygon``); lines and points among them (where overlays touch) are dropped. On the
+    Python engine exactly GEOS's union (the reference's vertices)."""
+    geoms = list(geoms)
     core = engine.core()
-    if core is not None and len(parts) > 1:
+    if core is not None:
+        parts = [p for g in geoms if not g.is_empty for p in shapely.get_parts(g)
+                 if p.geom_type in ("Polygon", "MultiPolygon") and p.area > 0]
+        if not parts:
+            return Polygon()
+        if len(parts) == 1 and parts[0].is_valid:
+            return parts[0]
         polys = shapely.get_parts(np.asarray(parts, dtype=object))
         _, coords, (rings, starts) = shapely.to_ragged_array(polys)
         bounds = tuple(float(v) for v in shapely.total_bounds(polys))
@@ -50,6 +56,4 @@ def union_all(geoms: Iterable[BaseGeometry]) -> BaseGeometry:
             pass
         else:
             return native_polygons(*got)
-    if len(parts) == 1 and parts[0].is_valid:
-        return parts[0]
-    return polygonal(shapely.union_all(parts))
+    return polygonal(shapely.union_all(geoms)) if geoms else Polygon()
