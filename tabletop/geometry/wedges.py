@@ -49,6 +49,7 @@ __all__ = [
     "build_region",
     "held_sources",
     "native_polygons",
+    "native_search_region",
     "wedges_of",
     "whole_region",
 ]
@@ -285,7 +286,7 @@ def _build_swept(disk: GeodesicDisk, exclude: BaseGeometry | None, exclude_key: 
         exclude_key is not None and len(rm.corners) else None
     core = engine.core()
     if core is not None:
-        got = _native_search_region(core, disk, exclude, exclude_key, slack)
+        got = native_search_region(core, disk, exclude, exclude_key, slack)
         if got is not None:
             return got
     wedges, flat, sizes = wedges_of(disk, slack, ahead=True, outer=True)
@@ -325,7 +326,7 @@ def _build_swept(disk: GeodesicDisk, exclude: BaseGeometry | None, exclude_key: 
     return _finish(disk, raw, exclude)
 
 
-def _native_search_region(core: ModuleType, disk: GeodesicDisk, exclude: BaseGeometry | None,
+def native_search_region(core: ModuleType, disk: GeodesicDisk, exclude: BaseGeometry | None,
                           exclude_key: object, slack: np.ndarray | None
                           ) -> BaseGeometry | None:
     """:func:`_build_swept` wholly in the compiled core, from the disk's search (done there or

@@ -160,7 +160,7 @@ def test_corner_graphs_are_the_same(monkeypatch: pytest.MonkeyPatch, shape: str,
 @pytest.mark.parametrize("seed", [4, 5, 6])
 def test_a_layers_region_from_its_search_in_the_core(monkeypatch: pytest.MonkeyPatch,
                                                      shape: str, seed: int) -> None:
-    """``wedges._native_search_region`` (the core's ``search_region``: the wedges, stars,
+    """``wedges.native_search_region`` (the core's ``search_region``: the wedges, stars,
     union and cut of a search done elsewhere, as the core's pick-up) gives the point set the
     Python engine's wedges give from the same search, within the engines' stated tolerance;
     sources besides the start (turn nodes) and an excluded set included."""
@@ -192,12 +192,12 @@ def test_a_layers_region_from_its_search_in_the_core(monkeypatch: pytest.MonkeyP
             want = disk.region(ex, key)
             monkeypatch.setenv(engine.ENV, "native")
             slack = rm.slack(key, ex) if ex is not None and len(rm.corners) else None
-            got = wedges._native_search_region(engine.core(), disk, ex, key, slack)
+            got = wedges.native_search_region(engine.core(), disk, ex, key, slack)
             assert got is not None
             assert got.is_valid
             # the wedges built in Python and cast by the core (the native engine before the
             # core built the wedges too): the same set up to the grid
-            monkeypatch.setattr(wedges, "_native_search_region", lambda *a, **k: None)
+            monkeypatch.setattr(wedges, "native_search_region", lambda *a, **k: None)
             before = rm.disk(p0, 6.0, sources=more).region(ex, key)
             monkeypatch.undo()
             monkeypatch.setenv(engine.ENV, "native")
