@@ -17,10 +17,11 @@ or the core refuses the input (past one of its limits).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from types import ModuleType
+from typing import overload
 
 import numpy as np
 import shapely
@@ -31,7 +32,7 @@ from tabletop.geometry.geodesic import Distances, GeodesicDisk
 from tabletop.geometry.turning import DEFAULT_STEP, EXITS, Pose, TurnMap, facing_grid
 from tabletop.geometry.visibility import ReachMap, StartCut
 
-__all__ = ["TURN_GAIN", "TurnReach"]
+__all__ = ["TURN_GAIN", "TurnReach", "matched_rows"]
 
 
 @dataclass
@@ -55,7 +56,42 @@ class _Source:
 class _LayerReach:
     facing: float
     disk: GeodesicDisk
-    sources: list[_Source] = field(default_factory=list)
+    sources: Sequence[_Source] = field(default_factory=list)
+
+
+class _CoreSources(Sequence[_Source]):
+    """A layer's sources when the compiled core's rounds added many (a fine facing step adds
+    tens of thousands): ``head`` as they are, then the turns on the way the layer kept (rows
+    ``rows`` of the core's arrays), each made a :class:`_Source` only when asked for (a witness
+    through it), not one Python object and witness closure each per pick-up."""
+
+    def __init__(self, head: list[_Source], rows: np.ndarray,
+                 make: Callable[[int], _Source]) -> None:
+        self._head, self._rows, self._make = head, rows, make
+        self._made: dict[int, _Source] = {}
+
+    def __len__(self) -> int:
+        return len(self._head) + len(self._rows)
+
+    @overload
+    def __getitem__(self, i: int) -> _Source: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[_Source]: ...
+
+    def __getitem__(self, i: int | slice) -> _Source | list[_Source]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        if i < len(self._head):
+            return self._head[i]
+        got = self._made.get(i)
+        if got is None:
+            got = self._made[i] = self._make(int(self._rows[i - len(self._head)]))
+        return got
 
 
 class TurnReach:
@@ -285,29 +321,40 @@ class TurnReach:
         if got is None:
             return False
         searches, created, (a_layer, a_node, a_dist, a_from, a_row, a_ptr, a_pts) = got
-        more_srcs: dict[int, list[_Source]] = {}
-        # (a fine step adds tens of thousands of sources: their witnesses' paths are read
-        # from the core's arrays only when a witness through one is wanted)
-        xs, ys = xy[:, 0].tolist(), xy[:, 1].tolist()
-        lo_l, n_l, ptr = lo.tolist(), n.tolist(), a_ptr.tolist()
-        for k, (i, f2, f1, d, row) in enumerate(zip(
-                a_node.tolist(), a_layer.tolist(), a_from.tolist(), a_dist.tolist(),
-                a_row.tolist(), strict=True)):
-            x, y = xs[i], ys[i]
-            more_srcs.setdefault(f2, []).append(_Source((x, y), d, partial(
-                self._turned_native, x, y, order[f1], row, (a_pts, ptr[k], ptr[k + 1]),
-                order[f2], grid, lo_l[i], n_l[i])))
+        a_node = np.asarray(a_node, dtype=np.int64)
+        a_dist = np.asarray(a_dist, dtype=float)
+        # the sources the rounds added, by layer (in the core's order within each): a fine
+        # step adds tens of thousands, made Python objects only when a witness wants one
+        by_layer = np.argsort(np.asarray(a_layer, dtype=np.int64), kind="stable")
+        cuts = np.searchsorted(np.asarray(a_layer, dtype=np.int64)[by_layer],
+                               np.arange(len(order) + 2))
+
+        def added(k: int) -> _Source:
+            i = int(a_node[k])
+            x, y = float(xy[i, 0]), float(xy[i, 1])
+            return _Source((x, y), float(a_dist[k]), partial(
+                self._turned_native, x, y, order[int(a_from[k])], int(a_row[k]),
+                (a_pts, int(a_ptr[k]), int(a_ptr[k + 1])), order[int(a_layer[k])], grid,
+                int(lo[i]), int(n[i])))
+
         layers: dict[float, _LayerReach] = {}
         # in the Python's order: the seeded layers, then those the rounds created
         for f in [*seeds, *(order[i] for i in created)]:
             j = order.index(f)
-            every = [*seeds.get(f, []), *more_srcs.get(j, [])]
             found = searches[j]
             if found is None:
                 continue
-            first = every[0]
+            head = seeds.get(f, [])
+            rows = by_layer[cuts[j]:cuts[j + 1]]
+            if not head and not len(rows):
+                continue
+            first = head[0] if head else added(int(rows[0]))
+            if not head:
+                head, rows = [first], rows[1:]
             disk = GeodesicDisk.of_search(maps[j], first.point, D, first.dist, bends[j], found)
-            layers[f] = _LayerReach(f, disk, [first, *_kept(every[1:], disk)])
+            kept_head, kept_rows = _kept_rows(head[1:], xy[a_node[rows]], disk)
+            layers[f] = _LayerReach(f, disk, _CoreSources([first, *kept_head], rows[kept_rows],
+                                                          added))
         self.layers = layers
         if hub_seeds:
             first = hub_seeds[0]
@@ -474,6 +521,52 @@ def _turn_poses(at: tuple[float, float], current: float, f1: float, f2: float,
     inner = [a0 + i * step for i in range(n + 1) if lo_v + 1e-9 < a0 + i * step < hi_v - 1e-9]
     seq = inner if v1 <= v2 else inner[::-1]
     return [(at[0], at[1], current + (v - v1)) for v in [*seq, v2]]
+
+
+def _kept_rows(head: list[_Source], more: np.ndarray, disk: GeodesicDisk
+               ) -> tuple[list[_Source], np.ndarray]:
+    """:func:`_kept` of ``head`` followed by sources at the points ``more`` (rows of an
+    ``(m, 2)`` array): the kept ones of ``head``, and the indices of the kept rows of
+    ``more``, in the disk's row order."""
+    mine = np.array([s.point for s in head], dtype=float).reshape(-1, 2)
+    every = np.concatenate([mine, np.asarray(more, dtype=float).reshape(-1, 2)])
+    idx = matched_rows(every, disk.nodes[1:disk.n_sources])
+    return [head[k] for k in idx[idx < len(head)].tolist()], idx[idx >= len(head)] - len(head)
+
+
+def matched_rows(every: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Which of the points ``every`` (``(n, 2)``) a search kept as its sources ``rows`` (the
+    points it did not drop, in order): their indices, each row matched to the next point of
+    ``every`` within 1e-12 of it, one by one, as :func:`_kept` does. Vectorised where every
+    row is a point of ``every`` exactly, at increasing places (the core keeps its sources'
+    coordinates as they were given, in their order): the same indices."""
+    every = np.asarray(every, dtype=float).reshape(-1, 2)
+    rows = np.asarray(rows, dtype=float).reshape(-1, 2)
+    if len(rows) == len(every) and bool((np.abs(rows - every) < 1e-12).all()):
+        return np.arange(len(every))  # every source kept
+    if len(rows) and len(every):
+        order = np.lexsort((every[:, 1], every[:, 0]))
+        ex, ey = every[order, 0], every[order, 1]
+        # each row at the first place of its point (lexsort is stable): increasing, that is
+        # the earliest place after the row before, what matching one by one finds
+        lo = np.searchsorted(ex, rows[:, 0], side="left")
+        hi = np.searchsorted(ex, rows[:, 0], side="right")
+        pos = lo.copy()
+        for k in np.nonzero(hi - lo > 1)[0].tolist():
+            pos[k] = lo[k] + np.searchsorted(ey[lo[k]:hi[k]], rows[k, 1], side="left")
+        pos = np.minimum(pos, len(every) - 1)
+        idx = order[pos]
+        if bool((ex[pos] == rows[:, 0]).all()) and bool((ey[pos] == rows[:, 1]).all()) and \
+                (len(idx) < 2 or bool((np.diff(idx) > 0).all())):
+            return idx.astype(np.int64)
+    out = []
+    j = 0
+    rl = rows.tolist()
+    for k, (x, y) in enumerate(every.tolist()):
+        if j < len(rl) and abs(rl[j][0] - x) < 1e-12 and abs(rl[j][1] - y) < 1e-12:
+            out.append(k)
+            j += 1
+    return np.array(out, dtype=np.int64)
 
 
 def _kept(srcs: list[_Source], disk: GeodesicDisk) -> list[_Source]:
