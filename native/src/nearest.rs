@@ -69,10 +69,13 @@ impl NodeTree {
     }
 
     /// The `best.len()` rows `k` least by `(dist[k] + |p - nodes[k]|, k)`, ascending, in
-    /// `best` (how many there are: the return value); `work` counts the cells and nodes looked
-    /// at. The same rows, lengths and order as looking at every node in row order.
+    /// `best` (how many there are: the return value), of those whose length is at most `cap`
+    /// (`f64::INFINITY`: every row); `work` counts the cells and nodes looked at. The same
+    /// rows, lengths and order as looking at every node in row order (and keeping those up to
+    /// `cap`); a box whose bound is over `cap` is not looked into (a turn node no row reaches
+    /// within the move costs a few boxes, not the search for its nearest rows).
     pub fn nearest(&self, nodes: &[Pt], dist: &[f64], p: Pt, best: &mut [(f64, usize)],
-                   work: &mut usize) -> usize {
+                   work: &mut usize, cap: f64) -> usize {
         let want = best.len();
         let mut kept = 0usize;
         if self.cells.is_empty() || want == 0 {
@@ -82,7 +85,7 @@ impl NodeTree {
         stack.push((self.bound(&self.cells[0], p), 0));
         while let Some((lb, c)) = stack.pop() {
             *work += 1;
-            if kept == want && lb > best[want - 1].0 {
+            if lb > cap || (kept == want && lb > best[want - 1].0) {
                 continue;
             }
             let cell = &self.cells[c as usize];
@@ -105,7 +108,7 @@ impl NodeTree {
                         let q = nodes[k];
                         let dd = dist[k] + hypot(p[0] - q[0], p[1] - q[1]);
                         *work += 1;
-                        if kept == want && !less((dd, k), best[want - 1]) {
+                        if dd > cap || (kept == want && !less((dd, k), best[want - 1])) {
                             continue;
                         }
                         let mut at = kept.min(want - 1);
@@ -175,8 +178,16 @@ mod tests {
                 for want in [1usize, 4, 8] {
                     let mut best = vec![(f64::INFINITY, usize::MAX); want];
                     let mut work = 0;
-                    let kept = t.nearest(&nodes, &dist, p, &mut best, &mut work);
+                    let kept = t.nearest(&nodes, &dist, p, &mut best, &mut work, f64::INFINITY);
                     assert_eq!(&best[..kept], &scan(&nodes, &dist, p, want)[..], "n {n} p {p:?}");
+                    // under a cap: the scan's rows up to it (fewer than wanted where few are)
+                    for cap in [0.0, 1.0, 6.5, 14.0] {
+                        let mut capped = vec![(f64::INFINITY, usize::MAX); want];
+                        let got = t.nearest(&nodes, &dist, p, &mut capped, &mut work, cap);
+                        let all: Vec<(f64, usize)> = scan(&nodes, &dist, p, n)
+                            .into_iter().filter(|r| r.0 <= cap).take(want).collect();
+                        assert_eq!(&capped[..got], &all[..], "n {n} p {p:?} cap {cap}");
+                    }
                 }
             }
         }

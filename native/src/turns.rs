@@ -69,9 +69,10 @@ pub struct Rounds {
 /// through: of the [`TRIES`] rows `k` with the least `dist[k] + |p - nodes[k]|` (its
 /// candidates), the least one within the limit (up to 1e-6) whose straight line to `p` is free;
 /// `None` when there is none or `p` is off the map's box (by more than 1e-9). With it, the
-/// largest length among the candidates (infinite when every row is one, `-inf` off the box): a
-/// search with more sources changes the answer only through a row new or nearer that comes
-/// below it. `work` counts the nodes looked at.
+/// largest length among the candidates when all of them are within the limit, else the limit
+/// (`-inf` off the box): a search with more sources changes the answer only through a row new
+/// or nearer that comes to it or below (a row past the limit is never the answer, nor does it
+/// push one within it out of the candidates). `work` counts the nodes looked at.
 /// `tree`: the search's [`NodeTree`] where one is built (the same answer, found without
 /// looking at every node).
 pub fn distance_at(map: &Map, s: &Search, tree: Option<&NodeTree>, p: Pt, stamp: &mut Stamp,
@@ -82,15 +83,16 @@ pub fn distance_at(map: &Map, s: &Search, tree: Option<&NodeTree>, p: Pt, stamp:
         return (None, f64::NEG_INFINITY);
     }
     let lim = s.distance + 1e-6;
-    // the nearest few, ascending (length, then row)
+    // the nearest few within the limit, ascending (length, then row): a row past the limit is
+    // never the answer, nor does it push a row within it out of the few
     let mut best: [(f64, usize); TRIES] = [(f64::INFINITY, usize::MAX); TRIES];
     let mut kept = 0usize;
     if let Some(t) = tree {
-        kept = t.nearest(&s.nodes, &s.dist, p, &mut best, work);
+        kept = t.nearest(&s.nodes, &s.dist, p, &mut best, work, lim);
     } else {
         for (k, (q, d)) in s.nodes.iter().zip(&s.dist).enumerate() {
             let dd = d + hypot(p[0] - q[0], p[1] - q[1]);
-            if kept == TRIES && dd >= best[TRIES - 1].0 {
+            if dd > lim || (kept == TRIES && dd >= best[TRIES - 1].0) {
                 continue;
             }
             let mut at = kept.min(TRIES - 1);
@@ -103,7 +105,9 @@ pub fn distance_at(map: &Map, s: &Search, tree: Option<&NodeTree>, p: Pt, stamp:
         }
         *work += s.nodes.len();
     }
-    let tau = if s.nodes.len() > TRIES { best[TRIES - 1].0 } else { f64::INFINITY };
+    // what a row must come below to change the answer: the last of the few, or the limit
+    // when fewer are within it
+    let tau = if kept == TRIES { best[TRIES - 1].0 } else { lim };
     for &(dd, k) in &best[..kept] {
         if !(dd <= lim) {
             break;
@@ -269,7 +273,7 @@ pub fn turn_rounds(mut layers: Vec<Layer<'_>>, xy: &[Pt], distance: f64, max_rou
                     let p = xy[i];
                     let low = if let Some((t, pts, d)) = &fresh {
                         let mut one = [(f64::INFINITY, usize::MAX)];
-                        t.nearest(pts, d, p, &mut one, &mut work);
+                        t.nearest(pts, d, p, &mut one, &mut work, tau[l][i]);
                         one[0].0
                     } else {
                         work += rows.len();

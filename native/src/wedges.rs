@@ -50,7 +50,8 @@ pub fn held_sources(s: &Search, pieces: &Pieces, stamp: &mut Stamp) -> Vec<bool>
         cand.clear();
         if let Some(t) = &tree {
             let mut best = [(f64::INFINITY, usize::MAX); TRIES + 1];
-            let got = t.nearest(&s.nodes, &s.dist, p, &mut best, &mut work);
+            // only a node sooner by more than the margin holds the source: none longer looked for
+            let got = t.nearest(&s.nodes, &s.dist, p, &mut best, &mut work, s.dist[k] - margin);
             cand.extend(best[..got].iter().filter(|c| c.1 != k).take(TRIES));
         } else {
             for (u, q) in s.nodes.iter().enumerate() {
