@@ -19,8 +19,12 @@ from __future__ import annotations
 
 import importlib
 import os
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from types import ModuleType
+from typing import TypeVar
 
 from tabletop.errors import UserError, quote
 
@@ -29,11 +33,14 @@ __all__ = [
     "ENGINES",
     "ENV",
     "NATIVE_VERSION",
+    "THREADS_ENV",
     "core",
     "describe",
     "engine_name",
+    "native_map",
     "native_module",
     "native_problem",
+    "threads",
 ]
 
 ENV = "TABLETOP_ENGINE"
@@ -121,3 +128,50 @@ def describe() -> str:
     if native_module() is not None:
         return f"zone engine: Python (the default; {ENV}=native uses the compiled core)"
     return f"zone engine: Python ({native_problem()})"
+
+
+THREADS_ENV = "TABLETOP_THREADS"
+"""The environment variable that caps the threads :func:`native_map` uses (a whole number, 1:
+none besides the caller's; unset: the processors this process may use, at most 4)."""
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+_PREFIX = "tabletop-native-map"
+_POOL: dict[int, ThreadPoolExecutor] = {}
+_POOL_LOCK = threading.Lock()
+
+
+def threads() -> int:
+    """How many threads :func:`native_map` may use (:data:`THREADS_ENV`; read on each call)."""
+    raw = os.environ.get(THREADS_ENV, "").strip()
+    if raw:
+        try:
+            return max(1, int(raw))
+        except ValueError:
+            raise UserError(f"{THREADS_ENV}: {quote(raw)} is not a whole number of threads "
+                            "(1 or more)") from None
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(4, cpus))
+
+
+def native_map(fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
+    """``[fn(x) for x in items]``, on several threads when the native engine is chosen: work
+    that is mostly the compiled core's (it lets go of the interpreter's lock while it works,
+    so the threads run at once; a turning mover's layers, one region each). On the Python
+    engine, with one thread (:func:`threads`) or one item, in the caller's thread. The answers
+    are in the items' order, each the same as alone; ``fn`` must not change what another
+    call reads."""
+    work = list(items)
+    n = threads()
+    if n < 2 or len(work) < 2 or core() is None or \
+            threading.current_thread().name.startswith(_PREFIX):
+        return [fn(x) for x in work]  # (in one of the pool's own threads: never wait on it)
+    with _POOL_LOCK:
+        pool = _POOL.get(n)
+        if pool is None:
+            pool = _POOL[n] = ThreadPoolExecutor(max_workers=n, thread_name_prefix=_PREFIX)
+    return list(pool.map(fn, work))

@@ -69,6 +69,7 @@ from typing import Any
 
 from tabletop.errors import UserError, printable, quote
 from tabletop.files import atomic_write, process_alive
+from tabletop.geometry import engine
 from tabletop.survey import store
 from tabletop.survey.jobs import run_job
 from tabletop.survey.scheduler import DASK_MISSING, connect
@@ -138,6 +139,8 @@ def _worker_init(markers: str | None = None) -> None:
     # the modules imported by now (about 150,000 objects the collector tracks) live as long as
     # the worker: a full collection walked them all, 0.1 s, about once per reach job
     gc.freeze()
+    # the workers fill the processors: no threads of the zone engine's besides (unless asked)
+    os.environ.setdefault(engine.THREADS_ENV, "1")
 
 
 def _orphan_watch(parent: int, markers: str | None = None) -> None:  # pragma: no cover

@@ -371,6 +371,12 @@ def _near_friends(q: MoveQuery, near: BaseGeometry) -> BaseGeometry:
     return shapely.union_all(parts) if parts else Polygon()
 
 
+def _layer_region(ask: tuple[float, Any, BaseGeometry, object]) -> BaseGeometry:
+    """A layer's region minus its end rules (``ask``: facing, layer, excluded set, key)."""
+    _, lay, excl, key = ask
+    return cast(BaseGeometry, lay.disk.region(excl, key))
+
+
 def turning_zone(q: MoveQuery) -> Zone:
     """The zone of a non-round mover (module docstring; :mod:`tabletop.geometry.turning`).
 
@@ -386,9 +392,10 @@ def turning_zone(q: MoveQuery) -> Zone:
     reach = TurnReach(ph.tm, start, mover.facing, q.limit, step)
     regions: dict[float, BaseGeometry] = {}
     own = None if ph.tm.key(mover.facing) in ph.grid else (*start, q.limit)
-    for f, lay in reach.layers.items():
-        excl, key = turn_end(ph, base, f, own if f == ph.tm.key(mover.facing) else None)
-        g = lay.disk.region(excl, key)
+    asks = [(f, lay, *turn_end(ph, base, f, own if f == ph.tm.key(mover.facing) else None))
+            for f, lay in reach.layers.items()]
+    # each layer's region (the compiled core's work, on threads where it answers)
+    for (f, _, _, _), g in zip(asks, engine.native_map(_layer_region, asks), strict=True):
         if not g.is_empty:
             regions[f] = g
     parts = list(regions.values())

@@ -132,3 +132,41 @@ def test_where_cargo_is_the_wheel_holds_the_core(tmp_path: Path) -> None:
     assert [n for n in zipfile.ZipFile(wheel).namelist() if n.startswith("tabletop/native.")]
     out = _installed_version(tmp_path, wheel, native=True)
     assert "zone engine: native" in out, out
+
+
+def test_native_map_keeps_the_order_and_uses_threads_only_on_the_native_engine(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    seen: list[str] = []
+
+    def f(x: int) -> int:
+        seen.append(threading.current_thread().name)
+        return x * x
+
+    monkeypatch.setenv(engine.THREADS_ENV, "3")
+    assert engine.threads() == 3
+    monkeypatch.setenv(engine.ENV, "python")
+    assert engine.native_map(f, range(20)) == [x * x for x in range(20)]
+    assert set(seen) == {threading.current_thread().name}
+    monkeypatch.setenv(engine.THREADS_ENV, "lots")
+    with pytest.raises(UserError, match="TABLETOP_THREADS: \"lots\" is not a whole number"):
+        engine.threads()
+    monkeypatch.setenv(engine.THREADS_ENV, "0")
+    assert engine.threads() == 1
+    monkeypatch.delenv(engine.THREADS_ENV)
+    assert 1 <= engine.threads() <= 4
+    if native is None:
+        return
+    monkeypatch.setenv(engine.ENV, "native")
+    monkeypatch.setenv(engine.THREADS_ENV, "2")
+    seen.clear()
+    assert engine.native_map(f, range(50)) == [x * x for x in range(50)]
+    assert all(name.startswith("tabletop-native-map") for name in seen)
+    # from one of the pool's threads: in that thread (never waiting on the pool itself)
+    inner = engine.native_map(lambda x: engine.native_map(f, [x, x + 1]), [1, 2, 3])
+    assert inner == [[1, 4], [4, 9], [9, 16]]
+    monkeypatch.setenv(engine.THREADS_ENV, "1")
+    seen.clear()
+    engine.native_map(f, range(5))
+    assert set(seen) == {threading.current_thread().name}
