@@ -371,12 +371,6 @@ def _near_friends(q: MoveQuery, near: BaseGeometry) -> BaseGeometry:
     return shapely.union_all(parts) if parts else Polygon()
 
 
-def _layer_region(ask: tuple[float, Any, BaseGeometry, object]) -> BaseGeometry:
-    """A layer's region minus its end rules (``ask``: facing, layer, excluded set, key)."""
-    _, lay, excl, key = ask
-    return cast(BaseGeometry, lay.disk.region(excl, key))
-
-
 def turning_zone(q: MoveQuery) -> Zone:
     """The zone of a non-round mover (module docstring; :mod:`tabletop.geometry.turning`).
 
@@ -390,23 +384,31 @@ def turning_zone(q: MoveQuery) -> Zone:
     step = layer_step(base, None if q.step is None else float(q.step))
     ph = turn_phase(q, step)
     reach = TurnReach(ph.tm, start, mover.facing, q.limit, step)
-    regions: dict[float, BaseGeometry] = {}
     own = None if ph.tm.key(mover.facing) in ph.grid else (*start, q.limit)
+    # within reach of a friend the end facing matters: there the mover may end only at the
+    # facing a layer arrives at, clear of the friends (the hub's any-facing end is given up
+    # there: on the safe side). The friends near the move's box: a circle that misses it
+    # misses every layer's region, so a layer is cut where the friends near all the regions'
+    # box would cut it
+    x, y, d = start[0], start[1], float(q.limit)
+    near_move = _near_friends(q, box(x - d, y - d, x + d, y + d))
+
+    def layer(ask: tuple[float, Any, BaseGeometry, object]) -> tuple[BaseGeometry,
+                                                                    BaseGeometry]:
+        # a layer's region minus its end rules, and minus the friends where they come near
+        f, lay, excl, key = ask
+        g = lay.disk.region(excl, key)
+        if g.is_empty or near_move.is_empty or not near_move.intersects(g):
+            return g, g
+        return g, g.difference(_friends_region(q, g, f))
+
     asks = [(f, lay, *turn_end(ph, base, f, own if f == ph.tm.key(mover.facing) else None))
             for f, lay in reach.layers.items()]
-    # each layer's region (the compiled core's work, on threads where it answers)
-    for (f, _, _, _), g in zip(asks, engine.native_map(_layer_region, asks), strict=True):
-        if not g.is_empty:
-            regions[f] = g
-    parts = list(regions.values())
-    near = _near_friends(q, box(*shapely.total_bounds(parts))) if parts else Polygon()
-    if not near.is_empty:
-        # within reach of a friend the end facing matters: there the mover may end only at
-        # the facing a layer arrives at, clear of the friends (the hub's any-facing end is
-        # given up there: on the safe side)
-        shapely.prepare(near)
-        parts = [g.difference(_friends_region(q, g, f)) if near.intersects(g) else g
-                 for f, g in regions.items()]
+    # on threads where the compiled core answers (it lets go of Python's lock)
+    got = [(g, cut) for g, cut in engine.native_map(layer, asks) if not g.is_empty]
+    parts = [cut for _, cut in got]
+    near = _near_friends(q, box(*shapely.total_bounds([g for g, _ in got]))) if got \
+        else Polygon()
     if reach.hub is not None:
         hub = reach.hub.disk.region(*hub_end(ph, base))
         if not hub.is_empty and not near.is_empty:
