@@ -295,7 +295,8 @@ class TurnReach:
         # the layers that can have a reach: the seeded ones and those that may turn somewhere
         order = [f for f in keys if f in seeds or usable[f].any()]
         order += [f for f in seeds if f not in order]
-        maps = [self._map(f) for f in order]
+        # the layers not built yet are built on threads (the core's sums and corner graphs)
+        maps = engine.native_map(self._map, order)
         bends = [self._bends(f) for f in order]
         src_rows = [np.array([(*s.point, s.dist) for s in seeds.get(f, [])],
                              dtype=float).reshape(-1, 3) for f in order]

@@ -454,7 +454,9 @@ class TurnMap:
         grid = facing_grid(self.footprint, 0.0, step)
         k = len(grid)
         ends = [*grid[1:], grid[0] + self.period]
-        regions = [self.turn_region(a, b) for a, b in zip(grid, ends, strict=True)]
+        # (on threads where the compiled core answers: GEOS lets go of Python's lock too)
+        regions = engine.native_map(lambda ab: self.turn_region(*ab),
+                                    list(zip(grid, ends, strict=True)))
         # and the edge of the hub, where every turn is free (a turn in the open)
         hub = box(*self.hub.box)
         if len(self.hub.pieces):

@@ -402,6 +402,9 @@ def turning_zone(q: MoveQuery) -> Zone:
             return g, g
         return g, g.difference(_friends_region(q, g, f))
 
+    # the grid's facings' end regions first, on threads (built once a phase)
+    engine.native_map(lambda f: turn_end(ph, base, f),
+                      [f for f in reach.layers if own is None or f != ph.tm.key(mover.facing)])
     asks = [(f, lay, *turn_end(ph, base, f, own if f == ph.tm.key(mover.facing) else None))
             for f, lay in reach.layers.items()]
     # on threads where the compiled core answers (it lets go of Python's lock)
