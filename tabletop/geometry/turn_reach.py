@@ -538,7 +538,7 @@ def _kept_rows(head: list[_Source], more: np.ndarray, disk: GeodesicDisk
 def matched_rows(every: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """Which of the points ``every`` (``(n, 2)``) a search kept as its sources ``rows`` (the
     points it did not drop, in order): their indices, each row matched to the next point of
-    ``every`` within 1e-12 of it, one by one, as :func:`_kept` does. Vectorised where every
+    ``every`` within 1e-12 of it, one by one. Vectorised where every
     row is a point of ``every`` exactly, at increasing places (the core keeps its sources'
     coordinates as they were given, in their order): the same indices."""
     every = np.asarray(every, dtype=float).reshape(-1, 2)
@@ -570,17 +570,9 @@ def matched_rows(every: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return np.array(out, dtype=np.int64)
 
 
-def _kept(srcs: list[_Source], disk: GeodesicDisk) -> list[_Source]:
+def _kept(srcs: Sequence[_Source], disk: GeodesicDisk) -> list[_Source]:
     """The sources the disk kept (it drops those inside a piece), in its row order."""
-    rows = disk.nodes[1:disk.n_sources].tolist()
-    out: list[_Source] = []
-    j = 0
-    for s in srcs:
-        if j < len(rows) and abs(rows[j][0] - s.point[0]) < 1e-12 and \
-                abs(rows[j][1] - s.point[1]) < 1e-12:
-            out.append(s)
-            j += 1
-    return out
+    return _kept_rows(list(srcs), np.zeros((0, 2)), disk)[0]
 
 
 def _first_exit(g: shapely.Geometry, p: tuple[float, float], d: np.ndarray, D: float) -> float:
