@@ -5,10 +5,13 @@ case is checked in up to three tiers, against files in ``tests/goldens/``:
 
 ``geometry/<case>.txt``
     the zone snapped to a 0.01" grid and normalised, as WKT, with its area and bounds; compared
-    as text, exactly.
+    as text, and where the text differs, as geometry: the zone must lie within
+    :data:`GEOMETRY_TOLERANCE` of the golden's and the golden's within it of the zone, with the
+    same facts (:func:`within_tolerance`).
 ``zone/<case>.png``
     the zone layer alone, drawn by :func:`tabletop.view.zonelayer.render_zone_layer` at its default
-    size (the picture ``tabletop zone ... --format png`` writes); compared pixel for pixel.
+    size (the picture ``tabletop zone ... --format png`` writes); at most
+    :data:`ZONE_MAX_PIXELS` pixels may differ.
 ``full/<case>.png``
     only for cases with ``picture = true``: the whole board with terrain, models, labels, the
     zone and a path, drawn by :func:`tabletop.view.render.render_board`; at most
@@ -48,6 +51,24 @@ SCENARIO_DIRS = (REPO / "tabletop" / "scenarios", REPO / "scenarios")
 
 GRID = 0.01
 """Grid the geometry golden is snapped to, in inches."""
+
+GEOMETRY_TOLERANCE = 0.01
+"""How far (inches) a zone may lie from its geometry golden where the golden's text differs.
+
+The same code and packages gave zones that differ in their last bits on another processor
+(goldens made on an earlier machine failed on an AMD EPYC without AVX-512; numpy's vectorised
+functions take other code paths with AVX-512, the likely cause), and a vertex that close to the
+middle of two grid points snaps to the other one: the text changes by one grid step while the
+zone has not moved. The golden, snapped, lies within 0.0071" of the zone it was made from,
+so a zone that moved by 0.0197" (a 32 mm base read as 33 mm) or by 0.05" (an engagement range
+of 2.05") is farther than this from it and fails."""
+
+ZONE_MAX_PIXELS = 10
+"""Zone pictures: at most this many pixels may differ from the golden (any channel, any amount).
+
+A pixel whose centre lies on the zone's boundary flips with the last bits of the boundary
+(see :data:`GEOMETRY_TOLERANCE`); a boundary moved by 0.05" (0.8 px at 16 px per inch) flips
+pixels along its whole length, far more than this on every case of the catalogue."""
 
 FULL_MAX_PIXELS = 40
 """Full pictures: at most this many pixels may differ from the golden (any channel, any amount).
@@ -303,6 +324,25 @@ def parse_geometry_text(text: str) -> BaseGeometry:
     return shapely.from_wkt(" ".join(body.split()))
 
 
+def within_tolerance(golden: BaseGeometry, zone: BaseGeometry,
+                     tolerance: float = GEOMETRY_TOLERANCE) -> tuple[bool, float, float]:
+    """Whether ``zone`` lies within ``tolerance`` of ``golden`` and ``golden`` within it of
+    ``zone`` (each inside the other grown by ``tolerance``, up to 1e-6 sq in of the arcs'
+    chords), and the area of each that lies farther: outside the golden grown, and of the
+    golden outside the zone grown (square inches)."""
+    out = shapely.difference(zone, shapely.buffer(golden, tolerance, quad_segs=32)).area
+    miss = shapely.difference(golden, shapely.buffer(zone, tolerance, quad_segs=32)).area
+    return max(out, miss) <= 1e-6, float(out), float(miss)
+
+
+def _facts(text: str) -> list[str]:
+    """The compared lines of a geometry golden other than those the geometry gives (its area,
+    bounds, parts, holes and WKT): a t9a-2 block's ranges and limits."""
+    head = text.split("\nwkt:")[0]
+    return [line for line in _data_lines(head)
+            if line.split(":")[0] not in ("area", "bounds", "parts", "holes")]
+
+
 def geometry_change(expected: BaseGeometry, actual: BaseGeometry) -> tuple[float, float]:
     """Area added and area removed going from ``expected`` to ``actual`` (square inches)."""
     added = shapely.difference(actual, expected)
@@ -399,7 +439,9 @@ def check(c: ZoneCase, tier: str, *, update: bool = False, fresh: bool = False,
         if not golden.is_file():
             return Outcome(c.name, tier, False, missing_golden(c, tier))
         expected_text = golden.read_text(encoding="utf-8").replace("\r\n", "\n")
-        if _data_lines(expected_text) == _data_lines(actual_text):
+        if _data_lines(expected_text) == _data_lines(actual_text) or (
+                _facts(expected_text) == _facts(actual_text)
+                and within_tolerance(_parsed(expected_text), ev.geometry)[0]):
             _forget(out_dir, c, tier)
             return Outcome(c.name, tier, True)
         return Outcome(c.name, tier, False,
@@ -412,7 +454,7 @@ def check(c: ZoneCase, tier: str, *, update: bool = False, fresh: bool = False,
     if not golden.is_file():
         return Outcome(c.name, tier, False, missing_golden(c, tier))
     expected = read_png(golden)
-    allowed = 0 if tier == "zone" else FULL_MAX_PIXELS
+    allowed = ZONE_MAX_PIXELS if tier == "zone" else FULL_MAX_PIXELS
     if expected.shape == actual.shape:
         differing = int(np.any(expected != actual, axis=2).sum())
         if differing <= allowed:
@@ -432,13 +474,19 @@ def missing_golden(c: ZoneCase, tier: str) -> str:
             f"{rel_path(c.golden(tier))}; " + UPDATE_HINT.format(case=c.name))
 
 
+def _parsed(text: str) -> BaseGeometry:
+    """The geometry of a golden's text (empty where it cannot be read)."""
+    try:
+        return parse_geometry_text(text)
+    except Exception:
+        return shapely.Polygon()
+
+
 def _geometry_failure(c: ZoneCase, ev: Evaluated, expected_text: str, actual_text: str,
                       out_dir: Path) -> str:
-    try:
-        expected = parse_geometry_text(expected_text)
-    except Exception:
-        expected = shapely.Polygon()
+    expected = _parsed(expected_text)
     actual = snapped(ev.geometry)
+    _, out, miss = within_tolerance(expected, ev.geometry)
     added, removed = geometry_change(expected, actual)
     folder = out_dir / c.name
     folder.mkdir(parents=True, exist_ok=True)
@@ -471,7 +519,9 @@ def _geometry_failure(c: ZoneCase, ev: Evaluated, expected_text: str, actual_tex
            f": area {text_field(expected_text, 'area')} -> {actual.area:.4f} sq in "
            f"(+{added:.4f} added, -{removed:.4f} removed); bounds "
            f"{text_field(expected_text, 'bounds')} -> {text_field(actual_text, 'bounds')}; "
-           f"changed: {', '.join(changed) or 'the WKT only'}. Artefacts: {folder}")
+           f"changed: {', '.join(changed) or 'the WKT only'}; farther than "
+           f"{GEOMETRY_TOLERANCE}\" from the golden: {out:.4f} sq in of the zone, {miss:.4f} of "
+           f"the golden. Artefacts: {folder}")
     _record(out_dir, c, "geometry", msg, images)
     return msg
 
