@@ -31,6 +31,10 @@ pytestmark = pytest.mark.slow  # the board's reach, a second or two
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not "
                                     "installed (apt-get install -y chromium)")
+POPPLER = shutil.which("pdfinfo") and shutil.which("pdftoppm")
+needs_poppler = pytest.mark.skipif(not POPPLER, reason="Debian's poppler-utils (pdfinfo, "
+                                   "pdftoppm: the printed card read back) is not installed "
+                                   "(apt-get install -y poppler-utils)")
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +101,7 @@ def _pages(pdf: Path) -> int:
 
 @pytest.mark.browser
 @needs_chromium
+@needs_poppler
 @pytest.mark.parametrize(("paper", "size"), [("a4", "(A4)"), ("letter", "(letter)")])
 def test_the_card_prints_on_one_page(survey, tmp_path: Path, paper: str, size: str) -> None:  # type: ignore[no-untyped-def]
     from tabletop.survey.publish import write_card
@@ -125,6 +130,7 @@ def test_the_card_as_a_picture(survey, tmp_path: Path) -> None:  # type: ignore[
 
 @pytest.mark.browser
 @needs_chromium
+@needs_poppler
 @needs_wh40kdc
 @pytest.mark.parametrize("layout", ["bm-assets-vs-assets-02", "kotc-colosseum"])
 def test_a_current_layout_card_prints_on_one_page(tmp_path: Path, layout: str) -> None:
