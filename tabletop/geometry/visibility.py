@@ -59,6 +59,7 @@ from tabletop.geometry.polygons import (
     norm,
     polygonal,
     ring_of,
+    ring_polygons,
     segments,
 )
 
@@ -252,7 +253,7 @@ class ReachMap:
             rings.append(np.asarray(ring, dtype=float))
             self._exact.append(("grown", how))
         self.rings = rings
-        self.pieces = [Polygon(c) for c in rings]
+        self.pieces = list(ring_polygons(rings))
         self.piece_tree = shapely.STRtree(self.pieces)
         self._outline: tuple[np.ndarray, np.ndarray, shapely.STRtree, BaseGeometry] | None = \
             None
@@ -284,23 +285,21 @@ class ReachMap:
 
     # -- corners --------------------------------------------------------------------------
     def _corners(self) -> None:
-        xs, prevs, nexts, owner, vidx = [], [], [], [], []
-        for i, c in enumerate(self.rings):
-            xs.append(c)
-            vidx.append(np.arange(len(c)))
-            prevs.append(np.roll(c, 1, axis=0))
-            nexts.append(np.roll(c, -1, axis=0))
-            owner.append(np.full(len(c), i))
-        if not xs:
+        if not self.rings:
             self.corners = np.zeros((0, 2))
             self.prev = self.next = self.corners
             self.owner = np.zeros(0, dtype=np.int64)
             self._circle_corner = np.zeros((0, CIRCLE_SEGMENTS), dtype=np.int64)
             return
-        pts = np.concatenate(xs)
-        prv = np.concatenate(prevs)
-        nxt = np.concatenate(nexts)
-        own = np.concatenate(owner)
+        # every ring's vertices with their ring neighbours, in a few array operations
+        sizes = np.fromiter((len(c) for c in self.rings), dtype=np.int64, count=len(self.rings))
+        pts = np.concatenate(self.rings).astype(float, copy=False).reshape(-1, 2)
+        starts = np.repeat(np.cumsum(sizes) - sizes, sizes)
+        own = np.repeat(np.arange(len(sizes)), sizes)
+        vid = np.arange(len(pts)) - starts
+        size = sizes[own]
+        prv = pts[starts + (vid - 1) % size]
+        nxt = pts[starts + (vid + 1) % size]
         x0, y0, x1, y1 = self.box
         tol = 1e-9
         keep = (pts[:, 0] >= x0 - tol) & (pts[:, 0] <= x1 + tol) & \
@@ -321,7 +320,7 @@ class ReachMap:
         self.prev = prv[keep]
         self.next = nxt[keep]
         self.owner = own[keep]
-        vid = np.concatenate(vidx)[keep]
+        vid = vid[keep]
         nc = len(self._circles)
         table = np.full((nc, CIRCLE_SEGMENTS), -1, dtype=np.int64)
         isc = self.owner < nc

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+import shapely
 from shapely.geometry import Polygon
 
 from tabletop.errors import UserError, describe
@@ -102,7 +103,7 @@ class Piece:
     def ring(self) -> tuple[tuple[float, float], ...]:
         """The outline as the engine's caches key it: floats, the first point not repeated at
         the end (built once)."""
-        return tuple((float(x), float(y)) for x, y in self.shape.exterior.coords[:-1])
+        return tuple(map(tuple, shapely.get_coordinates(self.shape.exterior)[:-1].tolist()))
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,0 +1,50 @@
+"""The turn nodes' array helpers against the numpy calls they replace: ``unique_rows`` is
+``np.unique(.., axis=0, return_inverse=True)`` (the tiles' nodes and the thinning's cells),
+and a reach map's corners and pieces, built with array operations, are those of one ring at
+a time."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from shapely.geometry import Polygon
+
+from tabletop.geometry.turning import unique_rows
+from tabletop.geometry.visibility import ReachMap
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), max_size=60),
+       st.booleans())
+def test_unique_rows_is_numpys(points: list[tuple[int, int]], floats: bool) -> None:
+    a = np.array(points, dtype=np.int64).reshape(-1, 2)
+    if floats:
+        a = np.round(a * 0.25 + 1e-9 * (a % 2), 9)
+    u, inv = np.unique(a, axis=0, return_inverse=True)
+    got, ginv = unique_rows(a)
+    assert got.dtype == a.dtype
+    assert np.array_equal(got, u)
+    assert np.array_equal(ginv, inv.ravel())
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.floats(2, 18), st.floats(2, 18), st.floats(0.2, 2)),
+                min_size=0, max_size=8),
+       st.lists(st.tuples(st.floats(2, 16), st.floats(2, 16), st.floats(0.5, 3),
+                          st.floats(0.5, 3)), max_size=4))
+def test_corners_and_pieces_are_the_ring_by_ring_ones(circles, boxes) -> None:  # type: ignore[no-untyped-def]
+    polys = [((x, y), (x + w, y), (x + w, y + h), (x, y + h)) for x, y, w, h in boxes]
+    m = ReachMap(20.0, 20.0, 0.6, circles, polys)
+    assert [p.equals_exact(Polygon(r), 0.0) for p, r in zip(m.pieces, m.rings, strict=True)] \
+        == [True] * len(m.rings)
+    # the corners: the convex vertices in the box and outside the other pieces, ring by ring
+    want = []
+    for i, r in enumerate(m.rings):
+        for k in range(len(r)):
+            p, a, b = r[k], r[k - 1], r[(k + 1) % len(r)]
+            want.append((i, k, tuple(p), tuple(a), tuple(b)))
+    got = [(int(o), tuple(c), tuple(pv), tuple(nx))
+           for o, c, pv, nx in zip(m.owner, m.corners, m.prev, m.next, strict=True)]
+    mine = {(i, p, a, b) for i, _, p, a, b in want}
+    assert all(g in mine for g in got)
