@@ -91,8 +91,20 @@ pub fn region_of(
     ask: &Ask<'_>,
     grid: &Grid,
 ) -> Result<Vec<Poly>, Refused> {
+    Ok(region_and_box(map, rings, s, ask, grid)?.0)
+}
+
+/// [`region_of`] and the box of the region before the cut (`None` when that is empty): where a
+/// caller that cut the friends here (`ask.friends`) would have looked for friends near it.
+pub fn region_and_box(
+    map: &Map,
+    rings: &dyn Fn() -> Vec<Poly>,
+    s: &Search,
+    ask: &Ask<'_>,
+    grid: &Grid,
+) -> Result<(Vec<Poly>, Option<[f64; 4]>), Refused> {
     if !(ask.distance > 0.0) {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), None));
     }
     let union: Vec<Poly> = if ask.bends >= 2 && reaches_past_the_box(s, map.bounds) {
         // every free part that holds a source, exactly
@@ -110,11 +122,14 @@ pub fn region_of(
         let mut rings: Vec<Poly> = merged.into_iter().map(|r| vec![r]).collect();
         rings.extend(stars.into_iter().zip(used).filter(|(r, u)| !u && r.len() >= 3)
             .map(|(r, _)| vec![r]));
-        // the union and the cut in one cascade (its last step cuts)
+        // the union and the cut in one cascade (its last step cuts); the union's box is the
+        // rings' box (the same point set)
+        let whole = (!rings.is_empty()).then(|| bounds(&rings));
         let clip = [ask.exclude.unwrap_or(&[]), ask.friends];
-        return union_minus(grid, rings, &clip, CUT_MARGIN);
+        return Ok((union_minus(grid, rings, &clip, CUT_MARGIN)?, whole));
     };
-    cut(&union, ask.exclude.unwrap_or(&[]), ask.friends, grid)
+    let whole = (!union.is_empty()).then(|| bounds(&union));
+    Ok((cut(&union, ask.exclude.unwrap_or(&[]), ask.friends, grid)?, whole))
 }
 
 /// `union` minus the parts of `exclude` and `friends` whose boxes meet its box, those cut to
@@ -215,5 +230,38 @@ pub(crate) mod tests {
         assert!(!got.region.iter().any(|p| contains(p, [2.5, 10.0])));
         assert!(got.region.iter().any(|p| contains(p, [3.5, 10.0])));
         assert!(!got.region.iter().any(|p| contains(p, [7.0, 10.0])));
+    }
+
+    #[test]
+    fn overlapping_friends_cut_as_their_union_and_the_box_is_the_uncut_regions() {
+        // two friends overlapping (a turning layer's sums, not unioned): the non-zero fill
+        // cuts their union, not their symmetric difference
+        let walls = vec![square(5.0, 5.0, 6.0, 15.0)];
+        let m = map_of(&walls, [0.0, 0.0, 20.0, 20.0]);
+        let g = Grid::for_box(m.bounds, 1.0).unwrap();
+        let rings = || walls.iter().map(|r| vec![r.clone()]).collect::<Vec<Poly>>();
+        let ask = Ask { sources: &[[3.0, 10.0, 0.0]], distance: 2.5, bends: 2, exclude: None,
+                        slack: None, friends: &[] };
+        let got = pickup(&m, &rings, &ask, &g).unwrap().unwrap();
+        let (whole, whole_box) = region_and_box(&m, &rings, &got.search,
+                                                &Ask { sources: &[], ..ask }, &g).unwrap();
+        let friends = vec![vec![square(2.0, 9.0, 3.5, 11.0)], vec![square(3.0, 9.5, 4.0, 10.5)]];
+        let (cut, cut_box) = region_and_box(&m, &rings, &got.search,
+                                            &Ask { sources: &[], friends: &friends, ..ask }, &g)
+            .unwrap();
+        assert_eq!(whole_box, cut_box);
+        let b = bounds(&whole);
+        let wb = whole_box.unwrap();
+        assert!((0..4).all(|k| (b[k] - wb[k]).abs() < 1e-6), "{b:?} {wb:?}");
+        let union_area = 1.5 * 2.0 + 0.5 * 1.0; // the second sticks out of the first by 0.5 x 1
+        assert!((area(&whole) - area(&cut) - union_area).abs() < 1e-5,
+                "{} {}", area(&whole), area(&cut));
+        assert!(!cut.iter().any(|p| contains(p, [3.2, 10.0])));
+        assert!(!cut.iter().any(|p| contains(p, [3.8, 10.0])));
+        // cut afterwards (as `search_region` cuts a turning layer's friends): the same set
+        let after = super::cut(&whole, &[], &friends, &g).unwrap();
+        assert!((area(&after) - area(&cut)).abs() < 1e-9);
+        let none = Ask { distance: 0.0, ..ask };
+        assert_eq!(region_and_box(&m, &rings, &got.search, &none, &g).unwrap(), (vec![], None));
     }
 }

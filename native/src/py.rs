@@ -11,11 +11,11 @@ use pyo3::create_exception;
 use pyo3::prelude::*;
 
 use crate::booleans::{self, Grid, Op, Poly, Pt};
-use crate::ends::{end_region as run_end_region, EndAsk, Shape};
+use crate::ends::{ccw, end_region as run_end_region, end_rings, EndAsk, Shape};
 use crate::layers::{self, Obstacle};
 use crate::limits::{Refused, MAX_COORDINATE};
 use crate::minkowski::circumscribed;
-use crate::pickup::{pickup as run_pickup, region_of, Ask, Map};
+use crate::pickup::{cut, pickup as run_pickup, region_and_box, Ask, Map};
 use crate::rays;
 use crate::search::Search;
 use crate::turns::{turn_rounds as run_turn_rounds, Added, Layer};
@@ -413,10 +413,12 @@ fn pickup<'py>(
 /// or the Python engine): `nodes` (the sources first), `dist`, `parent` (rows, -1 for a
 /// source), `corner` (each node's corner of `core`, -1 for a source), `n_sources`, within
 /// `distance`, minus `exclude`, with `slack` per corner: `pickup`'s region without its search
-/// (the start stands in no piece). Ragged, as `pickup`'s.
+/// (the start stands in no piece), and minus `friends` (more regions it may not end in, such
+/// as `end_region(..., union=False)`'s). Ragged, as `pickup`'s, with the box of the region
+/// before the cuts (`None` when that is empty).
 #[pyfunction]
 #[pyo3(signature = (core, nodes, dist, parent, corner, n_sources, distance, bends=2,
-                    exclude=None, slack=None))]
+                    exclude=None, slack=None, friends=None))]
 #[allow(clippy::too_many_arguments)]
 fn search_region<'py>(
     py: Python<'py>,
@@ -430,7 +432,8 @@ fn search_region<'py>(
     bends: u32,
     exclude: Option<&PolySet>,
     slack: Option<PyReadonlyArray1<'py, f64>>,
-) -> PyResult<Ragged<'py>> {
+    friends: Option<&PolySet>,
+) -> PyResult<(Ragged<'py>, Option<[f64; 4]>)> {
     let err = |m: &str| NativeError::new_err(format!("search_region: {m}"));
     let nodes = points(&nodes, "nodes").map_err(|e| err(&e.0))?;
     let (dist, parent, corner) =
@@ -457,14 +460,19 @@ fn search_region<'py>(
     }
     let s = Search { nodes, dist, parent, corner, n_sources, distance };
     let ex = exclude.map(|e| e.polys.as_slice());
+    let fr: &[Poly] = friends.map_or(&[], |f| f.polys.as_slice());
     let (map, rings) = (&core.map, &core.rings);
-    let out = guarded(py, "search_region", move || {
+    let (out, whole) = guarded(py, "search_region", move || {
         let grid = Grid::for_box(map.bounds, 1.0)?;
+        // the friends are cut from the region made (an overlay of its outline), not in the
+        // cascade's last step, where their many overlapping sums (a mob's, summed with an
+        // oval) would cross the inner edges of the two halves too: measured slower for ovals
         let ask = Ask { sources: &[], distance, bends, exclude: ex, slack: slack.as_deref(),
                         friends: &[] };
-        region_of(map, &|| rings.clone(), &s, &ask, &grid)
+        let (region, whole) = region_and_box(map, &|| rings.clone(), &s, &ask, &grid)?;
+        Ok((cut(&region, &[], fr, &grid)?, whole))
     })?;
-    write_polys(py, &out)
+    Ok((write_polys(py, &out)?, whole))
 }
 
 /// A search as Python takes it (`GeodesicDisk.of_search`): nodes, distances, parents, corners,
@@ -672,8 +680,13 @@ type RingsIn<'py> = (PyReadonlyArray2<'py, f64>, PyReadonlyArray1<'py, i64>);
 /// `shape_starts[k]..shape_starts[k + 1]` of `shapes` about its centre, or a disk of
 /// `shape_radius[k]` when it has none. Corners turn at most `max_step` radians a tangent
 /// segment; a disk summed with a disk has `segments` vertices. In shapely's ragged layout, and
-/// kept in the core (a `PolySet`, for `common_region`).
+/// kept in the core (a `PolySet`, for `common_region`). With `union=False` the rings are not
+/// unioned: each one a polygon of the `PolySet` (counter-clockwise, overlapping: a clip set for
+/// `search_region`'s `friends`, whose cut fills them by the non-zero rule), and the ragged
+/// layout is empty.
 #[pyfunction]
+#[pyo3(signature = (mover, mover_radius, shapes, shape_starts, shape_radius, at, which, extra,
+                    terrain, max_step, segments, union=true))]
 #[allow(clippy::too_many_arguments)]
 fn end_region<'py>(
     py: Python<'py>,
@@ -688,6 +701,7 @@ fn end_region<'py>(
     terrain: RingsIn<'py>,
     max_step: f64,
     segments: usize,
+    union: bool,
 ) -> PyResult<(Ragged<'py>, PolySet)> {
     let err = |e: Refused| NativeError::new_err(format!("end_region: {}", e.0));
     let fs = read_rings(&mover.0, &mover.1).map_err(err)?;
@@ -714,9 +728,17 @@ fn end_region<'py>(
             .collect();
         let bodies: Vec<(Pt, usize)> =
             centres.iter().zip(&which).map(|(&p, &k)| (p, k as usize)).collect();
-        run_end_region(&EndAsk { mover: &mover, shapes: &shapes, bodies: &bodies, extra,
-                                 terrain: &terrain, max_step, segments })
+        let ask = EndAsk { mover: &mover, shapes: &shapes, bodies: &bodies, extra,
+                           terrain: &terrain, max_step, segments };
+        if union {
+            run_end_region(&ask)
+        } else {
+            Ok(end_rings(&ask)?.iter().map(|r| vec![ccw(r)]).collect())
+        }
     })?;
+    if !union {
+        return Ok((write_polys(py, &[])?, PolySet { polys: out }));
+    }
     Ok((write_polys(py, &out)?, PolySet { polys: out }))
 }
 

@@ -17,6 +17,7 @@ from types import ModuleType
 
 import numpy as np
 import shapely
+from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from tabletop.geometry.wedges import native_polygons
@@ -55,16 +56,19 @@ def polygons_layout(polys: Sequence[BaseGeometry]) -> tuple[np.ndarray, np.ndarr
 
 def native_sums(core: ModuleType, mover: Shape, shapes: Sequence[Shape],
                 at: np.ndarray, which: np.ndarray, extra: float,
-                terrain: tuple[np.ndarray, np.ndarray], *, quad_segs: int, segments: int
-                ) -> tuple[BaseGeometry, object]:
+                terrain: tuple[np.ndarray, np.ndarray], *, quad_segs: int, segments: int,
+                union: bool = True) -> tuple[BaseGeometry, object]:
     """Where the ``mover`` (its footprint reflected through its centre: ``-F``) comes within
     ``extra`` of a model (centres ``at``, model ``k`` of shape ``shapes[which[k]]``) or
     overlaps a convex ``terrain`` piece (rings laid out as :func:`rings_layout` does): the
     union of the sums, from the core (module docstring). Corners turn at most
     ``pi / (2 quad_segs)`` a tangent segment; a disk summed with a disk is its circumscribed
     polygon of ``segments`` vertices. With the same polygons kept in the core (its
-    ``PolySet``, for :func:`native_common`). Raises the core's ``NativeError`` for an input
-    past its limits."""
+    ``PolySet``, for :func:`native_common`). With ``union=False`` the sums are not unioned:
+    the geometry is empty and the core keeps the sums themselves (counter-clockwise,
+    overlapping: a clip set the core fills by the non-zero rule, such as the friends a turning
+    layer's region is cut by). Raises the core's ``NativeError`` for an input past its
+    limits."""
     pieces: list[np.ndarray] = []
     starts = [0]
     radius = []
@@ -81,8 +85,12 @@ def native_sums(core: ModuleType, mover: Shape, shapes: Sequence[Shape],
         rings_layout(pieces), np.array(starts, dtype=np.int64), np.array(radius, dtype=float),
         np.ascontiguousarray(np.asarray(at, dtype=float).reshape(-1, 2)),
         np.ascontiguousarray(which, dtype=np.int64), float(extra), terrain,
-        math.pi / (2 * quad_segs), int(segments))
-    return native_polygons(coords, rings, polys), kept
+        math.pi / (2 * quad_segs), int(segments), union=union)
+    return (native_polygons(coords, rings, polys) if union else _EMPTY), kept
+
+
+_EMPTY = Polygon()
+"""(shapely builds an empty polygon from text: once)"""
 
 
 def native_common(core: ModuleType, bounds: tuple[float, float, float, float],

@@ -48,6 +48,7 @@ __all__ = [
     "Wedges",
     "build_region",
     "held_sources",
+    "native_layer_region",
     "native_polygons",
     "native_search_region",
     "wedges_of",
@@ -288,7 +289,7 @@ def _build_swept(disk: GeodesicDisk, exclude: BaseGeometry | None, exclude_key: 
     if core is not None:
         got = native_search_region(core, disk, exclude, exclude_key, slack)
         if got is not None:
-            return got
+            return got[0]
     wedges, flat, sizes = wedges_of(disk, slack, ahead=True, outer=True)
     if exclude is not None and not exclude.is_empty and len(wedges) > 1:
         # wedges wholly inside the excluded set add nothing (the start's disk stays)
@@ -326,28 +327,56 @@ def _build_swept(disk: GeodesicDisk, exclude: BaseGeometry | None, exclude_key: 
     return _finish(disk, raw, exclude)
 
 
+Box = tuple[float, float, float, float]
+
+
 def native_search_region(core: ModuleType, disk: GeodesicDisk, exclude: BaseGeometry | None,
-                          exclude_key: object, slack: np.ndarray | None
-                          ) -> BaseGeometry | None:
+                          exclude_key: object, slack: np.ndarray | None,
+                          friends: object | None = None
+                          ) -> tuple[BaseGeometry, Box | None] | None:
     """:func:`_build_swept` wholly in the compiled core, from the disk's search (done there or
     here): the wedges (the sources the rest holds left out), their stars, the union and the
-    cut, as the core's pick-up builds a round mover's region (:mod:`tabletop.geometry.pickup`);
-    ``None`` where the core refuses the map or the search (the caller builds the wedges)."""
+    cut, as the core's pick-up builds a round mover's region (:mod:`tabletop.geometry.pickup`),
+    then cut by ``friends`` (a clip set kept in the core, filled by the non-zero rule) where
+    given; with the box of the region before the cuts (``None`` where it is empty). ``None``
+    where the core refuses the map or the search (the caller builds the wedges)."""
     rm = disk.rm
     try:
         mine = rm.native_core(core)
         ex = rm.native_exclude(core, exclude, exclude_key) if exclude is not None and \
             not exclude.is_empty else None
-        coords, rings, polys = core.search_region(  # type: ignore[attr-defined]
+        (coords, rings, polys), whole = core.search_region(  # type: ignore[attr-defined]
             mine, np.ascontiguousarray(disk.nodes, dtype=float),
             np.ascontiguousarray(disk.dist, dtype=float),
             np.ascontiguousarray(disk.parent, dtype=np.int64),
             np.ascontiguousarray(disk.corner_index, dtype=np.int64), int(disk.n_sources),
             float(disk.distance), int(disk.bends), ex,
-            None if slack is None else np.ascontiguousarray(slack, dtype=float))
+            None if slack is None else np.ascontiguousarray(slack, dtype=float), friends)
     except core.NativeError:  # type: ignore[attr-defined]
         return None
-    return native_polygons(coords, rings, polys)
+    return native_polygons(coords, rings, polys), None if whole is None else \
+        (float(whole[0]), float(whole[1]), float(whole[2]), float(whole[3]))
+
+
+def native_layer_region(disk: GeodesicDisk, exclude: BaseGeometry | None, exclude_key: object,
+                        friends: object) -> tuple[BaseGeometry, Box | None] | None:
+    """The region of ``disk`` minus ``exclude`` (as :meth:`GeodesicDisk.region
+    <tabletop.geometry.geodesic.GeodesicDisk.region>` builds it on the native engine) and
+    minus ``friends`` (a clip set kept in the compiled core:
+    :func:`~tabletop.zones.end.native_models_pieces`), cut in the core from the region it
+    made (one overlay, the friends' sums filled by the non-zero rule: no union of them, no
+    polygons of them or of the uncut region in Python, no GEOS overlay); with the box of the region
+    before the cuts (``None``: empty). ``None`` where the core does not build this disk's
+    region (the Python engine, a start in a piece, a search that covers whole free parts, an
+    input past the core's limits): the caller cuts ``disk.region`` itself."""
+    core = engine.core()
+    if core is None or disk.distance <= 0 or not len(disk.rm.pieces) or disk.cut.changed or \
+            whole_region(disk) is not None:
+        return None
+    rm = disk.rm
+    slack = rm.slack(exclude_key, exclude) if exclude is not None and \
+        exclude_key is not None and len(rm.corners) else None
+    return native_search_region(core, disk, exclude, exclude_key, slack, friends)
 
 
 def _native_swept(core: ModuleType, disk: GeodesicDisk, wedges: Wedges,

@@ -47,6 +47,7 @@ from tabletop.geometry.sums import native_common
 from tabletop.geometry.turn_reach import TurnReach
 from tabletop.geometry.turning import TurnMap, facing_grid, layer_step, turn_map
 from tabletop.geometry.visibility import ReachMap, reach_map
+from tabletop.geometry.wedges import native_layer_region
 from tabletop.zones.end import (
     BodyKey,
     body_key,
@@ -54,6 +55,7 @@ from tabletop.zones.end import (
     facing_key,
     models_region,
     native_end,
+    native_models_pieces,
     outline_of,
     static_end,
 )
@@ -222,10 +224,17 @@ def _friends_region(q: MoveQuery, near: BaseGeometry, facing: float | None = Non
     ``facing``, default its own)."""
     if near.is_empty:
         return Polygon()
+    base = q.mover.footprint
+    fkey = facing_key(base, q.mover.facing if facing is None else facing)
+    return models_region(_friend_keys(q, near), base, fkey, 0.0)
+
+
+def _friend_keys(q: MoveQuery, near: BaseGeometry) -> tuple[BodyKey, ...]:
+    """The keys of the non-enemy models (the mover left out) some facing of the mover could
+    touch while its centre is in the box of ``near``."""
     x0, y0, x1, y1 = near.bounds
     keys = []
     base = q.mover.footprint
-    fkey = facing_key(base, q.mover.facing if facing is None else facing)
     for o in q.board.friends:
         if o.id == q.mover.id:
             continue
@@ -234,7 +243,7 @@ def _friends_region(q: MoveQuery, near: BaseGeometry, facing: float | None = Non
                 o.at[1] > y1 + reach:
             continue
         keys.append(body_key(o))
-    return models_region(keys, base, fkey, 0.0)
+    return tuple(keys)
 
 
 def round_zone(q: MoveQuery) -> Zone:
@@ -391,16 +400,27 @@ def turning_zone(q: MoveQuery) -> Zone:
     # misses every layer's region, so a layer is cut where the friends near all the regions'
     # box would cut it
     x, y, d = start[0], start[1], float(q.limit)
-    near_move = _near_friends(q, box(x - d, y - d, x + d, y + d))
+    move_box = box(x - d, y - d, x + d, y + d)
+    near_move = _near_friends(q, move_box)
+    # on the native engine the friends near the move are cut in the core from each layer's
+    # region as it makes it (the same set: it cuts by those whose boxes meet the region's)
+    near_keys = _friend_keys(q, move_box) if not near_move.is_empty and \
+        engine.core() is not None else ()
 
-    def layer(ask: tuple[float, Any, BaseGeometry, object]) -> tuple[BaseGeometry,
-                                                                    BaseGeometry]:
-        # a layer's region minus its end rules, and minus the friends where they come near
+    def layer(ask: tuple[float, Any, BaseGeometry, object]
+              ) -> tuple[tuple[float, float, float, float] | None, BaseGeometry]:
+        # a layer's region minus its end rules, and minus the friends where they come near;
+        # with the box of its region before the friends' cut (None: empty)
         f, lay, excl, key = ask
+        pieces = native_models_pieces(near_keys, base, f) if near_keys else None
+        got = None if pieces is None else native_layer_region(lay.disk, excl, key, pieces)
+        if got is not None:
+            return got[1], got[0]
         g = lay.disk.region(excl, key)
+        whole = None if g.is_empty else g.bounds
         if g.is_empty or near_move.is_empty or not near_move.intersects(g):
-            return g, g
-        return g, g.difference(_friends_region(q, g, f))
+            return whole, g
+        return whole, g.difference(_friends_region(q, g, f))
 
     # the grid's facings' end regions first, on threads (built once a phase)
     engine.native_map(lambda f: turn_end(ph, base, f),
@@ -408,10 +428,11 @@ def turning_zone(q: MoveQuery) -> Zone:
     asks = [(f, lay, *turn_end(ph, base, f, own if f == ph.tm.key(mover.facing) else None))
             for f, lay in reach.layers.items()]
     # on threads where the compiled core answers (it lets go of Python's lock)
-    got = [(g, cut) for g, cut in engine.native_map(layer, asks) if not g.is_empty]
+    got = [(b, cut) for b, cut in engine.native_map(layer, asks) if b is not None]
     parts = [cut for _, cut in got]
-    near = _near_friends(q, box(*shapely.total_bounds([g for g, _ in got]))) if got \
-        else Polygon()
+    near = _near_friends(q, box(min(b[0] for b, _ in got), min(b[1] for b, _ in got),
+                                max(b[2] for b, _ in got), max(b[3] for b, _ in got))) \
+        if got else Polygon()
     if reach.hub is not None:
         hub = reach.hub.disk.region(*hub_end(ph, base))
         if not hub.is_empty and not near.is_empty:

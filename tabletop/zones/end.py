@@ -65,6 +65,7 @@ __all__ = [
     "model_region",
     "models_region",
     "native_end",
+    "native_models_pieces",
     "outline_of",
     "overlaps_shape",
     "static_end",
@@ -101,7 +102,8 @@ def body_key(o: Body) -> BodyKey:
 
 def outline_of(shape: BaseGeometry) -> tuple[tuple[float, float], ...]:
     """A polygon's exterior as a tuple of points (no repeated first point)."""
-    return tuple(tuple(map(float, c)) for c in shape.exterior.coords[:-1])  # type: ignore[misc]
+    xy = shapely.get_coordinates(shape.exterior)[:-1]  # type: ignore[attr-defined]
+    return tuple(map(tuple, xy.tolist()))
 
 
 # --------------------------------------------------------------------------------------------
@@ -206,6 +208,22 @@ def models_region(bodies: Sequence[BodyKey], base: Footprint, facing: float, ext
     return shapely.union_all([model_region(b, base, facing, extra) for b in bodies])
 
 
+def native_models_pieces(bodies: Sequence[BodyKey], base: Footprint, facing: float
+                         ) -> object | None:
+    """:func:`models_region` (no clearance) as the compiled core keeps it for a cut, not
+    unioned (its ``PolySet`` of the sums, which it fills by the non-zero rule: the
+    ``friends`` of :func:`~tabletop.geometry.wedges.native_layer_region`); ``None`` for no
+    bodies, on the Python engine, or past the core's limits."""
+    core = engine.core()
+    if not bodies or core is None:
+        return None
+    try:
+        return _native_static_end(core, base, facing_key(base, facing), tuple(bodies), (), 0.0,
+                                  union=False)[1]
+    except core.NativeError:
+        return None  # past the core's limits: the caller cuts with models_region
+
+
 @lru_cache(maxsize=64)
 def _static_end(base: Footprint, facing: float, enemies: tuple[BodyKey, ...],
                 terrain: tuple[tuple[tuple[float, float], ...], ...],
@@ -250,15 +268,16 @@ def _terrain_pieces(terrain: tuple[tuple[tuple[float, float], ...], ...]
 def _native_static_end(core: ModuleType, base: Footprint, facing: float,
                        enemies: tuple[BodyKey, ...],
                        terrain: tuple[tuple[tuple[float, float], ...], ...],
-                       clearance: float) -> tuple[BaseGeometry, object]:
-    """:func:`static_end` in one call of the compiled core (and as the core keeps it)."""
+                       clearance: float, union: bool = True) -> tuple[BaseGeometry, object]:
+    """:func:`static_end` in one call of the compiled core (and as the core keeps it; with
+    ``union=False`` the sums not unioned, :func:`~tabletop.geometry.sums.native_sums`)."""
     kinds: dict[tuple[Footprint, float], int] = {}
     which = [kinds.setdefault((obase, float(ofacing)), len(kinds)) for _, obase, ofacing in enemies]
     at = np.array([e[0] for e in enemies], dtype=float).reshape(-1, 2)
     mover: Shape = float(base.radius) if isinstance(base, Round) else _mover_pieces(base, facing)
     return native_sums(core, mover, [_shape(*k) for k in kinds], at,
                        np.array(which, dtype=np.int64), clearance, _terrain_pieces(terrain),
-                       quad_segs=END_QUAD_SEGS, segments=END_SEGMENTS)
+                       quad_segs=END_QUAD_SEGS, segments=END_SEGMENTS, union=union)
 
 
 def end_box(base: Footprint, facing: float, width: float, depth: float

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 import shapely
 from shapely.geometry import Polygon
+from shapely.geometry.polygon import orient
 
 from tabletop.geometry import engine
 from tabletop.geometry.footprints import Footprint, Hull, parse_base
@@ -192,9 +193,27 @@ def test_a_layers_region_from_its_search_in_the_core(monkeypatch: pytest.MonkeyP
             want = disk.region(ex, key)
             monkeypatch.setenv(engine.ENV, "native")
             slack = rm.slack(key, ex) if ex is not None and len(rm.corners) else None
-            got = wedges.native_search_region(engine.core(), disk, ex, key, slack)
-            assert got is not None
+            out = wedges.native_search_region(engine.core(), disk, ex, key, slack)
+            assert out is not None
+            got, whole = out
             assert got.is_valid
+            if ex is None:
+                # the box of the region before the cuts: with no cut, the region's box
+                assert whole is not None and np.allclose(whole, got.bounds, atol=1e-6)
+            else:
+                assert whole is not None and shapely.box(*whole).buffer(1e-6).contains(got)
+            # friends (overlapping discs kept in the core) cut in the core: the
+            # region as cut afterwards by their union
+            friends = [orient(shapely.Point(x, y).buffer(r, quad_segs=8), 1.0) for x, y, r in
+                       rng.uniform((x0, y0, 0.5), (x1, y1, 2.5), size=(6, 3)).tolist()]
+            _, coords, (rings, polys) = shapely.to_ragged_array(friends)
+            fset = engine.core().PolySet(  # type: ignore[union-attr]
+                coords, rings.astype(np.int64), polys.astype(np.int64))
+            cut, whole2 = wedges.native_search_region(engine.core(), disk, ex, key, slack,
+                                                      fset) or (None, None)
+            assert cut is not None and whole2 == whole
+            ref = got.difference(shapely.union_all(friends))
+            assert cut.symmetric_difference(ref).area <= 1e-6, (shape, f)
             # the wedges built in Python and cast by the core (the native engine before the
             # core built the wedges too): the same set up to the grid
             monkeypatch.setattr(wedges, "native_search_region", lambda *a, **k: None)
@@ -234,6 +253,6 @@ def test_search_region_refuses_a_broken_search() -> None:
     with pytest.raises(native.NativeError, match="not finite"):
         native.search_region(core, nodes, np.array([0.0, np.nan]), ok["parent"], ok["corner"],
                              1, 5.0)
-    _, _, polys = native.search_region(core, nodes, dist, ok["parent"], ok["corner"],
-                                       1, 5.0)
+    (_, _, polys), _ = native.search_region(core, nodes, dist, ok["parent"], ok["corner"],
+                                            1, 5.0)
     assert len(polys) >= 2

@@ -49,7 +49,10 @@ BASES = {"round-32mm": Round(32.0), "oval-60x35mm": Oval(60.0, 35.0),
          "hull-4x7in": Hull(((-2.0, -3.5), (2.0, -3.5), (2.0, 3.5), (-2.0, 3.5)))}
 
 
-def _random_board(seed: int, base: object) -> GameState:
+def _random_board(seed: int, base: object, friends: int = 0) -> GameState:
+    """Five impassable rects, six 32 mm enemies, the mover ``mv`` at (15, 12) at a random
+    facing, and ``friends`` more models of its unit 2.5-6" from it (round, oval and hull bases
+    in turn, clear of each other, the terrain and the mover)."""
     rng = np.random.default_rng(seed)
     terrain = []
     for k in range(5):
@@ -71,8 +74,21 @@ def _random_board(seed: int, base: object) -> GameState:
     if any(p.distance(shapely.Point(start)) < 4.5 for p in polys):
         terrain = [t for t, p in zip(terrain, polys, strict=True)
                    if p.distance(shapely.Point(start)) >= 4.5]
-    mover = Unit("red", "red", ("INFANTRY",), 7.0, 2, 6, 1,
-                 (Model("mv", base, start, float(rng.uniform(0, 360))),))  # type: ignore[arg-type]
+    mine = [Model("mv", base, start, float(rng.uniform(0, 360)))]  # type: ignore[arg-type]
+    kinds = [Round(32.0), Oval(60.0, 35.0), Hull(((-1.5, -2.5), (1.5, -2.5), (1.5, 2.5),
+                                                  (-1.5, 2.5)))]
+    while len(mine) < friends + 1:
+        a, d = rng.uniform(0, 2 * math.pi), rng.uniform(2.5, 6.0)
+        x, y = start[0] + d * math.cos(a), start[1] + d * math.sin(a)
+        m = Model(f"f{len(mine)}", kinds[(len(mine) - 1) % 3], (x, y),  # type: ignore[arg-type]
+                  float(rng.uniform(0, 360)))
+        shape = m.base.placed(x, y, m.facing)  # type: ignore[attr-defined]
+        if any(shape.distance(p) < 0.3 for p in polys) or \
+                any(shape.distance(o.base.placed(*o.at, o.facing)) < 0.3  # type: ignore[attr-defined]
+                    for o in mine + enemies):
+            continue
+        mine.append(m)
+    mover = Unit("red", "red", ("INFANTRY",), 7.0, 2, 6, 1, tuple(mine))
     blue = Unit("blue", "blue", ("INFANTRY",), 6.0, 1, 7, 1, tuple(enemies))
     return GameState("diff", "wh40k-11e", Battle(2, "red", "movement"),
                      (Player("red"), Player("blue")), Battlefield(30.0, 24.0), tuple(terrain),
@@ -84,6 +100,37 @@ def _random_board(seed: int, base: object) -> GameState:
 @pytest.mark.parametrize("name", list(BASES))
 def test_random_boards_with_every_base_have_one_answer(name: str, seed: int) -> None:
     _compare(_random_board(seed, BASES[name]), "mv", "normal")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("name", [n for n in BASES if not n.startswith("round")])
+def test_turning_movers_among_friends_have_one_answer(name: str, seed: int) -> None:
+    """A turning mover's layers cut by the friends near them: in the core on the native
+    engine (``end.native_models_pieces``, the sums not unioned), by GEOS's difference with the
+    friends' union on the Python engine."""
+    _compare(_random_board(seed, BASES[name], friends=5), "mv", "normal")
+
+
+def test_native_turning_layers_cut_the_friends_in_the_core(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """The comparison above compares two ways of cutting: on the native engine no friends'
+    union is built for a turning mover's layers (it would be for the Python engine's cut)."""
+    from tabletop.zones import build
+
+    state = _random_board(1, BASES["hull-4x7in"], friends=5)
+    with on_engine("native"):
+        zones.clear_caches()
+        unioned = []
+        real = build.models_region
+        monkeypatch.setattr(build, "models_region",
+                            lambda *a, **k: unioned.append(a) or real(*a, **k))
+        got = legal_zone(state, "mv", "normal")
+    assert not got.geometry.is_empty and unioned == []
+    with on_engine("python"):
+        zones.clear_caches()
+        legal_zone(state, "mv", "normal")
+    assert unioned, "the Python engine cuts by the friends' union (the board has friends near)"
 
 
 def test_a_round_pickup_is_one_call_of_the_core() -> None:
