@@ -37,6 +37,7 @@ __all__ = [
     "Rect",
     "Round",
     "circumscribed_circle",
+    "circumscribed_circles",
     "distance",
     "extent",
     "footprint_distance",
@@ -99,6 +100,18 @@ def circumscribed_circle(
     """
     pts = _unit_polygon(segments) * radius + np.array([x, y])
     return Polygon(pts)
+
+
+def circumscribed_circles(xy: np.ndarray, radius: np.ndarray, *,
+                          segments: int = ROUND_SEGMENTS) -> np.ndarray:
+    """:func:`circumscribed_circle` of each centre ``xy[k]`` and ``radius[k]`` (the same
+    vertices, the same arithmetic), as an array of polygons made in one call."""
+    xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+    radius = np.asarray(radius, dtype=float).reshape(-1)
+    if not len(xy):
+        return np.zeros(0, dtype=object)
+    pts = _unit_polygon(segments)[None, :, :] * radius[:, None, None] + xy[:, None, :]
+    return shapely.polygons(pts)
 
 
 def polygon_of(points: Sequence[tuple[float, float]]) -> Polygon:

@@ -36,12 +36,17 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from typing import Any, ClassVar, cast
 
+import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
 from tabletop.geometry import engine
-from tabletop.geometry.footprints import Footprint, Round, circumscribed_circle
+from tabletop.geometry.footprints import (
+    Footprint,
+    Round,
+    circumscribed_circles,
+)
 from tabletop.geometry.polygons import clipped, convex_pieces, polygonal
 from tabletop.geometry.sums import native_common
 from tabletop.geometry.turn_reach import TurnReach
@@ -369,15 +374,17 @@ def _near_friends(q: MoveQuery, near: BaseGeometry) -> BaseGeometry:
     if near.is_empty:
         return Polygon()
     x0, y0, x1, y1 = near.bounds
-    parts = []
+    xy, rs = [], []
     for o in q.board.friends:
         if o.id == q.mover.id:
             continue
         r = o.footprint.radius + q.mover.footprint.radius + 1e-6
         if o.at[0] < x0 - r or o.at[0] > x1 + r or o.at[1] < y0 - r or o.at[1] > y1 + r:
             continue
-        parts.append(circumscribed_circle(o.at[0], o.at[1], r, segments=32))
-    return shapely.union_all(parts) if parts else Polygon()
+        xy.append(o.at)
+        rs.append(r)
+    return shapely.union_all(circumscribed_circles(np.array(xy, dtype=float), np.array(rs),
+                                                   segments=32)) if xy else Polygon()
 
 
 def turning_zone(q: MoveQuery) -> Zone:
@@ -401,11 +408,12 @@ def turning_zone(q: MoveQuery) -> Zone:
     # box would cut it
     x, y, d = start[0], start[1], float(q.limit)
     move_box = box(x - d, y - d, x + d, y + d)
-    near_move = _near_friends(q, move_box)
     # on the native engine the friends near the move are cut in the core from each layer's
-    # region as it makes it (the same set: it cuts by those whose boxes meet the region's)
-    near_keys = _friend_keys(q, move_box) if not near_move.is_empty and \
-        engine.core() is not None else ()
+    # region as it makes it (the same set: it cuts by those whose boxes meet the region's);
+    # their circles (the same friends) are made only for the Python engine's cut
+    move_keys = _friend_keys(q, move_box)
+    near_keys = move_keys if engine.core() is not None else ()
+    near_move = Polygon() if not move_keys or near_keys else _near_friends(q, move_box)
 
     def layer(ask: tuple[float, Any, BaseGeometry, object]
               ) -> tuple[tuple[float, float, float, float] | None, BaseGeometry]:
@@ -418,7 +426,10 @@ def turning_zone(q: MoveQuery) -> Zone:
             return got[1], got[0]
         g = lay.disk.region(excl, key)
         whole = None if g.is_empty else g.bounds
-        if g.is_empty or near_move.is_empty or not near_move.intersects(g):
+        if g.is_empty or not move_keys:
+            return whole, g
+        circles = near_move if not near_keys else _near_friends(q, move_box)  # (core refused)
+        if not circles.intersects(g):
             return whole, g
         return whole, g.difference(_friends_region(q, g, f))
 

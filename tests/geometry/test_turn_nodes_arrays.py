@@ -1,7 +1,7 @@
 """The turn nodes' array helpers against the numpy calls they replace: ``unique_rows`` is
 ``np.unique(.., axis=0, return_inverse=True)`` (the tiles' nodes and the thinning's cells),
 and a reach map's corners and pieces, built with array operations, are those of one ring at
-a time."""
+a time; a turning mover's friends' circles made in one call are those made one by one."""
 
 from __future__ import annotations
 
@@ -48,3 +48,18 @@ def test_corners_and_pieces_are_the_ring_by_ring_ones(circles, boxes) -> None:  
            for o, c, pv, nx in zip(m.owner, m.corners, m.prev, m.next, strict=True)]
     mine = {(i, p, a, b) for i, _, p, a, b in want}
     assert all(g in mine for g in got)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.floats(-50, 50), st.floats(-50, 50), st.floats(0.01, 5)),
+                max_size=12), st.sampled_from([8, 32, 256]))
+def test_circles_in_one_call_are_the_circles_one_by_one(rows, segments) -> None:  # type: ignore[no-untyped-def]
+    """``circumscribed_circles`` (a turning mover's friends' circles, ``zones.build``) makes the
+    polygons ``circumscribed_circle`` makes, vertex for vertex."""
+    from tabletop.geometry.footprints import circumscribed_circle, circumscribed_circles
+
+    xy = np.array([(x, y) for x, y, _ in rows], dtype=float).reshape(-1, 2)
+    got = circumscribed_circles(xy, np.array([r for *_, r in rows]), segments=segments)
+    assert len(got) == len(rows)
+    for p, (x, y, r) in zip(got, rows, strict=True):
+        assert p.equals_exact(circumscribed_circle(x, y, r, segments=segments), 0.0)
