@@ -3,6 +3,7 @@ saves leave nothing behind for long, and every refusal is a one-line message."""
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import subprocess
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import tabletop.files
 from tabletop.errors import UserError
 from tabletop.files import atomic_write, new_file_mode
 
@@ -95,18 +97,45 @@ def test_temporary_files_of_interrupted_saves_are_removed(tmp_path: Path) -> Non
 
 
 @posix
-def test_a_failed_write_leaves_nothing(tmp_path: Path) -> None:
-    if os.geteuid() == 0:
-        pytest.skip("root may write into a read-only folder")
+def test_a_failed_write_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "ro"
     folder.mkdir()
     folder.chmod(0o500)
+    if os.geteuid() == 0:
+        # root writes into a read-only folder (CI runs as root): the kernel's refusal is
+        # given where it would come, at the temporary file's creation
+        real_open = os.open
+
+        def refuse(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+            if str(path).endswith(".tmp"):
+                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+            return real_open(path, *args, **kwargs)
+
+        monkeypatch.setattr(tabletop.files.os, "open", refuse)
     try:
         with pytest.raises(UserError, match="cannot write here: Permission denied"):
             atomic_write(folder / "x.toml", "data")
     finally:
         folder.chmod(0o700)
     assert list(folder.iterdir()) == []
+
+
+@posix
+def test_a_write_failing_midway_keeps_the_old_file_and_leaves_no_temporary(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A disk that fills while the new contents are written: the old file stays whole, the
+    temporary file is removed, one line says why (for every user, root included)."""
+    target = tmp_path / "game.toml"
+    target.write_text("old")
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(tabletop.files.os, "fsync", full)
+    with pytest.raises(UserError, match=r"game\.toml: cannot write: No space left on device"):
+        atomic_write(target, "new contents")
+    assert target.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.toml"]
 
 
 @pytest.mark.slow
