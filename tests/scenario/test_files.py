@@ -147,10 +147,13 @@ def test_kill_9_during_saves_leaves_a_whole_file_and_the_next_save_cleans_up(
     import time
 
     target = tmp_path / "game.toml"
-    writer = ("import sys\nfrom tabletop.files import atomic_write\n"
+    # the writer saves until it is killed, or until the test is gone (its parent changes: a
+    # test run killed midway must not leave it writing)
+    writer = ("import os, sys\nfrom tabletop.files import atomic_write\n"
               f"target = {str(target)!r}\n"
+              f"parent = {os.getpid()}\n"
               "i = 0\n"
-              "while True:\n"
+              "while os.getppid() == parent:\n"
               "    atomic_write(target, (b'AB'[i % 2:i % 2 + 1]) * 2_000_000)\n"
               "    i += 1\n")
     rng = random.Random(15)
