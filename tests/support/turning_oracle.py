@@ -19,6 +19,7 @@ grid moves (16 neighbours) and turns between neighbouring layers with numpy.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -96,9 +97,11 @@ def _period(base) -> float:  # type: ignore[no-untyped-def]
     return 180.0
 
 
+@functools.lru_cache(maxsize=4)
 def layered_grid(state: GameState, model_id: str, move: str, D: float, *, h: float = 0.15,
                  dphi: float = 10.0, mode: str | None = None) -> Bounds:
-    """Lower and upper bounds of the zone of a non-round model (see the module docstring)."""
+    """Lower and upper bounds of the zone of a non-round model (see the module docstring);
+    kept for the next test that asks the same (its arrays are read-only)."""
     unit, model = state.model(model_id)
     base = model.base
     assert not isinstance(base, Round)
@@ -211,6 +214,8 @@ def layered_grid(state: GameState, model_id: str, move: str, D: float, *, h: flo
     hi_d = _relax(open_hi, start, side, h, 1.0 / GRID_STRETCH)
     lower = ((lo_d <= D + 1e-9) & end_lo).any(axis=0).reshape(X.shape)
     upper = ((hi_d <= D + 3 * h) & end_hi).any(axis=0).reshape(X.shape)
+    for a in (X, Y, lower, upper):
+        a.flags.writeable = False
     return Bounds(X, Y, lower, upper, h)
 
 
@@ -218,19 +223,20 @@ def _relax(can_leave: np.ndarray, start: int, side: int, h: float, scale: float
            ) -> np.ndarray:
     """Grid distances over layers from the start at layer 0: steps leave cells where
     ``can_leave``; turns between neighbouring layers (cyclic) cost nothing where ``can_leave``
-    at both."""
+    at both, so every layer of a run of such turns in a cell takes the run's least distance."""
     K = can_leave.shape[0]
     d = np.full((K, side, side), np.inf)
     ok = can_leave.reshape(K, side, side)
     r0, c0 = divmod(start, side)
     d[0, r0, c0] = 0.0
     steps = [(di, dj, math.hypot(di, dj) * h * scale) for di, dj in STEPS]
-    turn = ok & np.roll(ok, -1, axis=0)   # layer k and k + 1 both
+    # each run's layers and cells gathered together (in ``order``, from ``starts`` on)
+    _, run = np.unique(_turn_runs(ok.reshape(K, -1)).ravel(), return_inverse=True)
+    order = np.argsort(run, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(run[order]) != 0])
     while True:
         old = d.copy()
-        for _ in range(K):
-            np.minimum(d, np.roll(np.where(turn, d, np.inf), 1, axis=0), out=d)
-            np.minimum(d, np.where(turn, np.roll(d, -1, axis=0), np.inf), out=d)
+        d = np.minimum.reduceat(d.ravel()[order], starts)[run].reshape(K, side, side)
         src = np.where(ok, d, np.inf)
         for di, dj, w in steps:
             ys = slice(max(0, -di), side - max(0, di))
@@ -240,3 +246,16 @@ def _relax(can_leave: np.ndarray, start: int, side: int, h: float, scale: float
             np.minimum(d[:, yd, xd], src[:, ys, xs] + w, out=d[:, yd, xd])
         if np.array_equal(old, d):
             return d.reshape(K, -1)
+
+
+def _turn_runs(ok: np.ndarray) -> np.ndarray:
+    """For layers x cells ``ok``, a number per layer and cell, the same exactly where a cell's
+    layers are joined by turns (layer k to k + 1, the last to the first, where ``ok`` at both)."""
+    K, N = ok.shape
+    joined = ok & np.roll(ok, -1, axis=0)  # row k: layer k to layer k + 1
+    new = np.ones((K, N), bool)
+    new[1:] = ~joined[:-1]  # a run starts at layer k unless joined to layer k - 1
+    run = np.cumsum(new, axis=0) - 1  # 0 .. K - 1 in each cell
+    wrap = joined[-1] & (run[-1] != run[0])  # the last run is the first one's
+    run = np.where(wrap[None, :] & (run == run[-1][None, :]), run[0][None, :], run)
+    return run + K * np.arange(N)[None, :]
