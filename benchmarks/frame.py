@@ -30,9 +30,7 @@ import argparse
 import math
 import os
 import resource
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -40,25 +38,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-
-def start_xvfb() -> tuple[subprocess.Popen[bytes], str] | None:
-    """A private Xvfb on the first free display number from 90, or ``None``."""
-    exe = shutil.which("Xvfb")
-    if exe is None:
-        return None
-    for n in range(90, 140):
-        if Path(f"/tmp/.X11-unix/X{n}").exists() or Path(f"/tmp/.X{n}-lock").exists():
-            continue
-        proc = subprocess.Popen([exe, f":{n}", "-screen", "0", "1600x1000x24", "-nolisten",
-                                 "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(50):
-            if Path(f"/tmp/.X11-unix/X{n}").exists():
-                return proc, f":{n}"
-            if proc.poll() is not None:
-                break
-            time.sleep(0.1)
-        proc.kill()
-    return None
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from support.window_play import start_xvfb
 
 
 def _ms(xs: list[float]) -> tuple[float, float]:
