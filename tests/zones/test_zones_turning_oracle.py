@@ -111,3 +111,44 @@ def test_the_land_raider_is_not_symmetric() -> None:
 
     assert period(Hull(LAND_RAIDER)) == 360.0
     assert period(Hull(HULL_4X7)) == 180.0
+
+
+def _dijkstra(ok: np.ndarray, start: int, side: int, h: float) -> np.ndarray:
+    """The oracle's grid distances by Dijkstra over (layer, cell): steps of ``STEPS`` leave
+    cells where ``ok``, turns to the neighbouring layers (cyclic) are free where ``ok`` at
+    both; the plain method that ``_relax``'s sweeps must agree with."""
+    import heapq
+
+    from support.turning_oracle import STEPS
+
+    K = ok.shape[0]
+    d = np.full(ok.shape, np.inf)
+    d[0, start] = 0.0
+    heap = [(0.0, 0, start)]
+    while heap:
+        dist, k, c = heapq.heappop(heap)
+        if dist > d[k, c] or not ok[k, c]:
+            continue
+        r, q = divmod(c, side)
+        nexts = [((k + s) % K, c, 0.0) for s in (1, -1) if ok[(k + s) % K, c]]
+        nexts += [(k, (r + di) * side + q + dj, math.hypot(di, dj) * h) for di, dj in STEPS
+                  if 0 <= r + di < side and 0 <= q + dj < side]
+        for k2, c2, w in nexts:
+            if dist + w < d[k2, c2]:
+                d[k2, c2] = dist + w
+                heapq.heappush(heap, (dist + w, k2, c2))
+    return d
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_the_grids_relaxation_is_dijkstras_distances(seed: int) -> None:
+    from support.turning_oracle import _relax
+
+    rng = np.random.default_rng(seed)
+    K, side = int(rng.integers(1, 7)), int(rng.integers(2, 14))
+    ok = rng.random((K, side * side)) < rng.uniform(0.4, 0.95)
+    start = int(rng.integers(0, side * side))
+    got = _relax(ok, start, side, 0.2, 1.0)
+    want = _dijkstra(ok, start, side, 0.2)
+    assert np.array_equal(np.isinf(got), np.isinf(want))
+    assert np.allclose(got[np.isfinite(got)], want[np.isfinite(want)], rtol=0, atol=1e-12)
