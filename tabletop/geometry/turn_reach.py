@@ -201,36 +201,37 @@ class TurnReach:
         tm, D = self.tm, self.distance
         ang = np.arange(EXITS) * (2 * math.pi / EXITS)
         dirs = np.column_stack([np.cos(ang), np.sin(ang)])
-        not_hub = tm.not_hub()
+        # where each ray first reaches the hub (the end of its first stretch outside it): the
+        # same rays at every start facing, so found once
+        ends = np.asarray(p) + D * dirs
+        segs = shapely.linestrings(np.stack([np.broadcast_to(p, ends.shape), ends], axis=1))
+        inside = shapely.intersection(segs, tm.not_hub())
+        t_hub = np.full(EXITS, np.inf)
+        for k, g in enumerate(inside):
+            t_hub[k] = _first_exit(g, p, dirs[k], D)
+        ok = np.isfinite(t_hub) & (t_hub < D)
+        if not ok.any():
+            return [], {}
+        pts = np.asarray(p) + (t_hub + 1e-7)[:, None] * dirs
+        ok &= tm.hub_mask(pts[:, 0], pts[:, 1])
+        if not ok.any():
+            return [], {}
+        idx = np.nonzero(ok)[0]
         found: list[_Source] = []
         # the model's own facing first: an exit found from several facings keeps the fewest
         # turns
         own = tm.key(self.facing)
         for f in sorted(self.start_facings, key=lambda g: abs(angle_between(own, g))):
             rm = self._map(f)
-            ends = np.asarray(p) + D * dirs
-            segs = shapely.linestrings(np.stack([np.broadcast_to(p, ends.shape), ends], axis=1))
-            # where each ray first reaches the hub: the end of its first stretch outside it
-            inside = shapely.intersection(segs, not_hub)
-            t_hub = np.full(EXITS, np.inf)
-            for k, g in enumerate(inside):
-                t_hub[k] = _first_exit(g, p, dirs[k], D)
-            ok = np.isfinite(t_hub) & (t_hub < D)
-            if not ok.any():
-                continue
-            pts = np.asarray(p) + (t_hub + 1e-7)[:, None] * dirs
-            ok &= tm.hub_mask(pts[:, 0], pts[:, 1])
-            if ok.any():
-                idx = np.nonzero(ok)[0]
-                blocked = rm.blocked(np.broadcast_to(p, (len(idx), 2)), pts[idx], cut_of(f))
-                x0, y0, x1, y1 = rm.box
-                for k, b in zip(idx.tolist(), blocked.tolist(), strict=True):
-                    q = (float(pts[k, 0]), float(pts[k, 1]))
-                    if b or not (x0 <= q[0] <= x1 and y0 <= q[1] <= y1):
-                        continue
-                    chain = list(self._chains[f])
-                    found.append(_Source(q, float(t_hub[k] + 1e-7),
-                                         [*chain, (q[0], q[1], chain[-1][2])]))
+            blocked = rm.blocked(np.broadcast_to(p, (len(idx), 2)), pts[idx], cut_of(f))
+            x0, y0, x1, y1 = rm.box
+            for k, b in zip(idx.tolist(), blocked.tolist(), strict=True):
+                q = (float(pts[k, 0]), float(pts[k, 1]))
+                if b or not (x0 <= q[0] <= x1 and y0 <= q[1] <= y1):
+                    continue
+                chain = list(self._chains[f])
+                found.append(_Source(q, float(t_hub[k] + 1e-7),
+                                     [*chain, (q[0], q[1], chain[-1][2])]))
         if not found:
             return [], {}
         # the same exit from several start facings: the shortest
