@@ -214,6 +214,11 @@ impl PolySet {
     fn __len__(&self) -> usize {
         self.polys.len()
     }
+
+    /// The polygons in shapely's ragged layout (as `overlay` answers).
+    fn polygons<'py>(&self, py: Python<'py>) -> PyResult<Ragged<'py>> {
+        write_polys(py, &self.polys)
+    }
 }
 
 /// The region of a geodesic disk: the union of the stars of its wedges (row k: `apex[k]`,
@@ -415,10 +420,11 @@ fn pickup<'py>(
 /// `distance`, minus `exclude`, with `slack` per corner: `pickup`'s region without its search
 /// (the start stands in no piece), and minus `friends` (more regions it may not end in, such
 /// as `end_region(..., union=False)`'s). Ragged, as `pickup`'s, with the box of the region
-/// before the cuts (`None` when that is empty).
+/// before the cuts (`None` when that is empty); with `keep`, the region is kept in the core
+/// instead (a `PolySet`, for `union_regions`; the ragged layout is then empty), else `None`.
 #[pyfunction]
 #[pyo3(signature = (core, nodes, dist, parent, corner, n_sources, distance, bends=2,
-                    exclude=None, slack=None, friends=None))]
+                    exclude=None, slack=None, friends=None, keep=false))]
 #[allow(clippy::too_many_arguments)]
 fn search_region<'py>(
     py: Python<'py>,
@@ -433,7 +439,8 @@ fn search_region<'py>(
     exclude: Option<&PolySet>,
     slack: Option<PyReadonlyArray1<'py, f64>>,
     friends: Option<&PolySet>,
-) -> PyResult<(Ragged<'py>, Option<[f64; 4]>)> {
+    keep: bool,
+) -> PyResult<(Ragged<'py>, Option<[f64; 4]>, Option<PolySet>)> {
     let err = |m: &str| NativeError::new_err(format!("search_region: {m}"));
     let nodes = points(&nodes, "nodes").map_err(|e| err(&e.0))?;
     let (dist, parent, corner) =
@@ -472,7 +479,31 @@ fn search_region<'py>(
         let (region, whole) = region_and_box(map, &|| rings.clone(), &s, &ask, &grid)?;
         Ok((cut(&region, &[], fr, &grid)?, whole))
     })?;
-    Ok((write_polys(py, &out)?, whole))
+    if keep {
+        return Ok((write_polys(py, &[])?, whole, Some(PolySet { polys: out })));
+    }
+    Ok((write_polys(py, &out)?, whole, None))
+}
+
+/// The union of the regions `sets` (kept in the core: `search_region(..., keep=True)`, a
+/// turning mover's layers, adjacent facings next to each other) and of `more` (polygons in
+/// shapely's ragged layout: the hub's region, a layer the Python engine built), on the
+/// integer grid of `bounds` (x0, y0, x1, y1; the battlefield), pairwise in that order
+/// (`booleans::union_sets`); in shapely's ragged layout.
+#[pyfunction]
+fn union_regions<'py>(py: Python<'py>, bounds: [f64; 4], sets: Vec<PyRef<'py, PolySet>>,
+                      more: (PyReadonlyArray2<'py, f64>, PyReadonlyArray1<'py, i64>,
+                             PyReadonlyArray1<'py, i64>)) -> PyResult<Ragged<'py>> {
+    let more = read_polys(&more.0, &more.1, &more.2)
+        .map_err(|e| NativeError::new_err(format!("union_regions: {}", e.0)))?;
+    let sets: Vec<Vec<Poly>> = sets.iter().map(|s| s.polys.clone()).collect();
+    let out = guarded(py, "union_regions", move || {
+        let grid = Grid::for_box(bounds, 1.0)?;
+        let mut refs: Vec<&[Poly]> = sets.iter().map(|s| s.as_slice()).collect();
+        refs.push(&more);
+        booleans::union_sets(&grid, &refs)
+    })?;
+    write_polys(py, &out)
 }
 
 /// A search as Python takes it (`GeodesicDisk.of_search`): nodes, distances, parents, corners,
@@ -817,6 +848,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(swept_region, m)?)?;
     m.add_function(wrap_pyfunction!(pickup, m)?)?;
     m.add_function(wrap_pyfunction!(search_region, m)?)?;
+    m.add_function(wrap_pyfunction!(union_regions, m)?)?;
     m.add_function(wrap_pyfunction!(end_region, m)?)?;
     m.add_function(wrap_pyfunction!(common_region, m)?)?;
     m.add_function(wrap_pyfunction!(turn_rounds, m)?)?;

@@ -26,9 +26,10 @@ calls it and caches its answer).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
@@ -48,9 +49,11 @@ __all__ = [
     "Wedges",
     "build_region",
     "held_sources",
+    "kept_polygons",
     "native_layer_region",
     "native_polygons",
     "native_search_region",
+    "native_union",
     "wedges_of",
     "whole_region",
 ]
@@ -340,35 +343,50 @@ def native_search_region(core: ModuleType, disk: GeodesicDisk, exclude: BaseGeom
     then cut by ``friends`` (a clip set kept in the core, filled by the non-zero rule) where
     given; with the box of the region before the cuts (``None`` where it is empty). ``None``
     where the core refuses the map or the search (the caller builds the wedges)."""
+    got = _search_region(core, disk, exclude, exclude_key, slack, friends, keep=False)
+    if got is None:
+        return None
+    (coords, rings, polys), whole, _ = got
+    return native_polygons(coords, rings, polys), whole
+
+
+def _search_region(core: ModuleType, disk: GeodesicDisk, exclude: BaseGeometry | None,
+                   exclude_key: object, slack: np.ndarray | None, friends: object | None,
+                   keep: bool) -> tuple[Any, Box | None, object | None] | None:
+    """The core's ``search_region`` of ``disk`` (``None``: refused), its box as floats."""
     rm = disk.rm
     try:
         mine = rm.native_core(core)
         ex = rm.native_exclude(core, exclude, exclude_key) if exclude is not None and \
             not exclude.is_empty else None
-        (coords, rings, polys), whole = core.search_region(  # type: ignore[attr-defined]
+        ragged, whole, kept = core.search_region(  # type: ignore[attr-defined]
             mine, np.ascontiguousarray(disk.nodes, dtype=float),
             np.ascontiguousarray(disk.dist, dtype=float),
             np.ascontiguousarray(disk.parent, dtype=np.int64),
             np.ascontiguousarray(disk.corner_index, dtype=np.int64), int(disk.n_sources),
             float(disk.distance), int(disk.bends), ex,
-            None if slack is None else np.ascontiguousarray(slack, dtype=float), friends)
+            None if slack is None else np.ascontiguousarray(slack, dtype=float), friends,
+            keep)
     except core.NativeError:  # type: ignore[attr-defined]
         return None
-    return native_polygons(coords, rings, polys), None if whole is None else \
-        (float(whole[0]), float(whole[1]), float(whole[2]), float(whole[3]))
+    return ragged, None if whole is None else \
+        (float(whole[0]), float(whole[1]), float(whole[2]), float(whole[3])), kept
 
 
 def native_layer_region(disk: GeodesicDisk, exclude: BaseGeometry | None, exclude_key: object,
-                        friends: object) -> tuple[BaseGeometry, Box | None] | None:
+                        friends: object | None, *, keep: bool = False
+                        ) -> tuple[Any, Box | None] | None:
     """The region of ``disk`` minus ``exclude`` (as :meth:`GeodesicDisk.region
     <tabletop.geometry.geodesic.GeodesicDisk.region>` builds it on the native engine) and
-    minus ``friends`` (a clip set kept in the compiled core:
+    minus ``friends`` where given (a clip set kept in the compiled core:
     :func:`~tabletop.zones.end.native_models_pieces`), cut in the core from the region it
     made (one overlay, the friends' sums filled by the non-zero rule: no union of them, no
-    polygons of them or of the uncut region in Python, no GEOS overlay); with the box of the region
-    before the cuts (``None``: empty). ``None`` where the core does not build this disk's
-    region (the Python engine, a start in a piece, a search that covers whole free parts, an
-    input past the core's limits): the caller cuts ``disk.region`` itself."""
+    polygons of them or of the uncut region in Python, no GEOS overlay); with the box of the
+    region before the cuts (``None``: empty). With ``keep`` the region stays in the core (a
+    ``PolySet`` for :func:`native_union`: no polygons of it in Python either), else it is a
+    shapely geometry. ``None`` where the core does not build this disk's region (the Python
+    engine, a start in a piece, a search that covers whole free parts, an input past the
+    core's limits): the caller cuts ``disk.region`` itself."""
     core = engine.core()
     if core is None or disk.distance <= 0 or not len(disk.rm.pieces) or disk.cut.changed or \
             whole_region(disk) is not None:
@@ -376,7 +394,44 @@ def native_layer_region(disk: GeodesicDisk, exclude: BaseGeometry | None, exclud
     rm = disk.rm
     slack = rm.slack(exclude_key, exclude) if exclude is not None and \
         exclude_key is not None and len(rm.corners) else None
-    return native_search_region(core, disk, exclude, exclude_key, slack, friends)
+    got = _search_region(core, disk, exclude, exclude_key, slack, friends, keep)
+    if got is None:
+        return None
+    ragged, whole, kept = got
+    return (kept if keep else native_polygons(*ragged)), whole
+
+
+def native_union(kept: Sequence[object], more: Sequence[BaseGeometry],
+                 bounds: Box) -> BaseGeometry | None:
+    """The union of regions kept in the compiled core (``kept``: :func:`native_layer_region`'s
+    with ``keep``; a turning mover's layers, adjacent facings next to each other) and of the
+    polygons ``more``, in one call of the core: pairwise on its integer grid of ``bounds``
+    (the battlefield), no polygons of the parts in Python, one valid answer (the same point
+    set as GEOS's union of them up to that grid: within 1.5e-7"). ``None`` where the core
+    refuses (the caller unions them itself: :func:`kept_polygons`)."""
+    core = engine.core()
+    if core is None:
+        return None
+    polys = [p for g in more if not g.is_empty for p in shapely.get_parts(g)
+             if p.geom_type == "Polygon" and not p.is_empty]
+    if polys:
+        _, coords, (rings, starts) = shapely.to_ragged_array(np.asarray(polys, dtype=object))
+        extra = (np.ascontiguousarray(coords, dtype=float), rings.astype(np.int64),
+                 starts.astype(np.int64))
+    else:
+        extra = (np.zeros((0, 2)), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+    try:
+        got = core.union_regions([float(v) for v in bounds], list(kept),  # type: ignore[attr-defined]
+                                 extra)
+    except core.NativeError:  # type: ignore[attr-defined]
+        return None
+    return native_polygons(*got)
+
+
+def kept_polygons(kept: object) -> BaseGeometry:
+    """A region kept in the compiled core (:func:`native_layer_region` with ``keep``) as a
+    shapely geometry."""
+    return native_polygons(*kept.polygons())  # type: ignore[attr-defined]
 
 
 def _native_swept(core: ModuleType, disk: GeodesicDisk, wedges: Wedges,

@@ -52,7 +52,7 @@ from tabletop.geometry.sums import native_common
 from tabletop.geometry.turn_reach import TurnReach
 from tabletop.geometry.turning import TurnMap, facing_grid, layer_step, turn_map
 from tabletop.geometry.visibility import ReachMap, reach_map
-from tabletop.geometry.wedges import native_layer_region
+from tabletop.geometry.wedges import kept_polygons, native_layer_region, native_union
 from tabletop.zones.end import (
     BodyKey,
     body_key,
@@ -419,15 +419,19 @@ def turning_zone(q: MoveQuery) -> Zone:
     near_keys = move_keys if engine.core() is not None else ()
     near_move = Polygon() if not move_keys or near_keys else _near_friends(q, move_box)
 
+    core = engine.core()
+
     def layer(ask: tuple[float, Any, BaseGeometry, object]
-              ) -> tuple[tuple[float, float, float, float] | None, BaseGeometry]:
+              ) -> tuple[tuple[float, float, float, float] | None, object]:
         # a layer's region minus its end rules, and minus the friends where they come near;
-        # with the box of its region before the friends' cut (None: empty)
+        # with the box of its region before the friends' cut (None: empty). On the native
+        # engine the region stays in the core (a PolySet) for the union below
         f, lay, excl, key = ask
         pieces = native_models_pieces(near_keys, base, f) if near_keys else None
-        got = None if pieces is None else native_layer_region(lay.disk, excl, key, pieces)
-        if got is not None:
-            return got[1], got[0]
+        if core is not None and (pieces is not None or not near_keys):
+            got = native_layer_region(lay.disk, excl, key, pieces, keep=True)
+            if got is not None:
+                return got[1], got[0]
         g = lay.disk.region(excl, key)
         whole = None if g.is_empty else g.bounds
         if g.is_empty or not move_keys:
@@ -443,8 +447,14 @@ def turning_zone(q: MoveQuery) -> Zone:
     asks = [(f, lay, *turn_end(ph, base, f, own if f == ph.tm.key(mover.facing) else None))
             for f, lay in reach.layers.items()]
     # on threads where the compiled core answers (it lets go of Python's lock)
-    got = [(b, cut) for b, cut in engine.native_map(layer, asks) if b is not None]
-    parts = [cut for _, cut in got]
+    answers = engine.native_map(layer, asks)
+    got = [(b, cut) for b, cut in answers if b is not None]
+    parts = [cut for _, cut in got if isinstance(cut, BaseGeometry)]
+    # the regions kept in the core, by facing (adjacent facings' regions, most alike, are
+    # unioned first)
+    kept = [cut for (_, (b, cut)) in sorted(zip([a[0] for a in asks], answers, strict=True),
+                                              key=lambda fa: fa[0])
+            if b is not None and not isinstance(cut, BaseGeometry)]
     near = _near_friends(q, box(min(b[0] for b, _ in got), min(b[1] for b, _ in got),
                                 max(b[2] for b, _ in got), max(b[3] for b, _ in got))) \
         if got else Polygon()
@@ -454,7 +464,13 @@ def turning_zone(q: MoveQuery) -> Zone:
             hub = hub.difference(near)
         if not hub.is_empty:
             parts.append(hub)
-    geom = shapely.union_all(parts) if parts else Polygon()
+    # the union of the layers (in the core where it keeps them: pairwise, adjacent facings
+    # first, no polygons of the layers in Python; else GEOS's)
+    geom = native_union(kept, parts, (0.0, 0.0, float(q.board.width), float(q.board.depth))) \
+        if kept else None
+    if geom is None:
+        parts.extend(kept_polygons(k) for k in kept)
+        geom = shapely.union_all(parts) if parts else Polygon()
     return Zone(q, polygonal(geom), turning=(reach, ph))
 
 

@@ -253,6 +253,13 @@ def test_search_region_refuses_a_broken_search() -> None:
     with pytest.raises(native.NativeError, match="not finite"):
         native.search_region(core, nodes, np.array([0.0, np.nan]), ok["parent"], ok["corner"],
                              1, 5.0)
-    (_, _, polys), _ = native.search_region(core, nodes, dist, ok["parent"], ok["corner"],
-                                            1, 5.0)
-    assert len(polys) >= 2
+    (coords, rings, polys), box, kept = native.search_region(core, nodes, dist, ok["parent"],
+                                                             ok["corner"], 1, 5.0)
+    assert len(polys) >= 2 and kept is None and box is not None
+    # kept in the core instead: the same polygons, none in the ragged layout
+    (c2, _, p2), box2, kept = native.search_region(core, nodes, dist, ok["parent"], ok["corner"],
+                                                   1, 5.0, keep=True)
+    assert len(c2) == 0 and len(p2) == 1 and box2 == box and len(kept) == len(polys) - 1
+    again = kept.polygons()
+    assert np.array_equal(again[0], coords) and np.array_equal(again[1], rings) and \
+        np.array_equal(again[2], polys)

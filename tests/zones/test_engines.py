@@ -144,3 +144,46 @@ def test_a_round_pickup_is_one_call_of_the_core() -> None:
     with on_engine("python"):
         ref = legal_zone(state, "mv", "normal")
         assert ref.disk is not None and ref.disk.search_state is not None
+
+
+@pytest.mark.parametrize("name", [n for n in BASES if not n.startswith("round")])
+def test_native_union_of_the_layers_is_geos_union_of_them(monkeypatch: pytest.MonkeyPatch,
+                                                           name: str) -> None:
+    """On the native engine a turning mover's layers stay in the core and are unioned there
+    (``wedges.native_union``: pairwise on its grid of 1e-7"); where the core refuses the union
+    they are unioned by GEOS as before. Both answers are the same point set: every vertex of
+    each within 2e-7" of the other (the grid; GEOS's union also keeps holes 1e-8" wide between
+    nearly coincident layers, which the grid closes) and the same area up to that rounding
+    along the boundary (2e-7" times its length)."""
+    from tabletop.geometry import wedges
+    from tabletop.zones import build
+
+    state = _random_board(3, BASES[name], friends=5)
+    with on_engine("native"):
+        calls: list[int] = []
+        real = wedges.native_union
+        monkeypatch.setattr(build, "native_union",
+                            lambda kept, *a: calls.append(len(kept)) or real(kept, *a))
+        core = legal_zone(state, "mv", "normal").geometry
+        assert calls and calls[0] > 1, "the layers were kept in the core and unioned there"
+        zones.clear_caches()
+        monkeypatch.setattr(build, "native_union", lambda *a: None)  # as where it refuses
+        geos = legal_zone(state, "mv", "normal").geometry
+    assert core.is_valid and not core.is_empty
+    assert abs(core.area - geos.area) <= 2e-7 * geos.length
+    for a, b in ((core, geos), (geos, core)):
+        xy = shapely.get_coordinates(a)
+        assert shapely.dwithin(b, shapely.points(xy), 2e-7).all()
+
+
+def test_a_union_the_core_refuses_is_left_to_geos(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``native_union`` answers ``None`` where the core refuses (its coordinate limit)."""
+    from tabletop.geometry import wedges
+
+    with on_engine("native"):
+        assert wedges.native_union([], [shapely.box(0, 0, 1, 1)], (0.0, 0.0, 1e12, 1.0)) is None
+        got = wedges.native_union([], [shapely.box(0, 0, 1, 1), shapely.box(0.5, 0, 2, 1)],
+                                  (0.0, 0.0, 2.0, 1.0))
+        assert got is not None and abs(got.area - 2.0) < 1e-9
+    with on_engine("python"):
+        assert wedges.native_union([], [shapely.box(0, 0, 1, 1)], (0.0, 0.0, 1.0, 1.0)) is None
