@@ -201,7 +201,10 @@ pub fn union_sets(grid: &Grid, sets: &[&[Poly]]) -> Result<Vec<Poly>, Refused> {
         let mut it = level.into_iter();
         while let Some(a) = it.next() {
             match it.next() {
-                Some(b) => next.push(boolean_op_64(ClipType::Union, FillRule::NonZero, &a, &b)),
+                Some(b) => {
+                    check("overlay vertices", vertices(&a) + vertices(&b), MAX_OVERLAY_VERTICES)?;
+                    next.push(boolean_op_64(ClipType::Union, FillRule::NonZero, &a, &b));
+                }
                 None => next.push(a),
             }
         }
@@ -211,6 +214,7 @@ pub fn union_sets(grid: &Grid, sets: &[&[Poly]]) -> Result<Vec<Poly>, Refused> {
     let (Some(a), b) = (it.next(), it.next().unwrap_or_default()) else {
         return Ok(Vec::new());
     };
+    check("overlay vertices", vertices(&a) + vertices(&b), MAX_OVERLAY_VERTICES)?;
     let mut tree = PolyTree64::new();
     boolean_op_tree_64(ClipType::Union, FillRule::NonZero, &a, &b, &mut tree);
     Ok(tree_polys(grid, &tree))
