@@ -194,26 +194,12 @@ pub fn union_all(grid: &Grid, polys: Vec<Poly>) -> Result<Vec<Poly>, Refused> {
 /// every layer's edges in its active list at once): 0.55-0.75x.
 pub fn union_sets(grid: &Grid, sets: &[&[Poly]]) -> Result<Vec<Poly>, Refused> {
     check("overlay vertices", sets.iter().map(|s| count(s)).sum(), MAX_OVERLAY_VERTICES)?;
-    let mut level: Vec<Paths64> =
+    let level: Vec<Paths64> =
         sets.iter().map(|s| paths(grid, s)).filter(|p| !p.is_empty()).collect();
-    while level.len() > 2 {
-        let mut next = Vec::with_capacity(level.len() / 2 + 1);
-        let mut it = level.into_iter();
-        while let Some(a) = it.next() {
-            match it.next() {
-                Some(b) => {
-                    check("overlay vertices", vertices(&a) + vertices(&b), MAX_OVERLAY_VERTICES)?;
-                    next.push(boolean_op_64(ClipType::Union, FillRule::NonZero, &a, &b));
-                }
-                None => next.push(a),
-            }
-        }
-        level = next;
-    }
-    let mut it = level.into_iter();
-    let (Some(a), b) = (it.next(), it.next().unwrap_or_default()) else {
+    if level.is_empty() {
         return Ok(Vec::new());
-    };
+    }
+    let (a, b) = pairwise(level)?;
     check("overlay vertices", vertices(&a) + vertices(&b), MAX_OVERLAY_VERTICES)?;
     let mut tree = PolyTree64::new();
     boolean_op_tree_64(ClipType::Union, FillRule::NonZero, &a, &b, &mut tree);
@@ -245,11 +231,19 @@ pub fn union_minus(grid: &Grid, polys: Vec<Poly>, clip: &[&[Poly]], margin: f64)
     if polys.len() <= leaf {
         return cut(&paths(grid, &polys), &Paths64::new());
     }
-    let mut level: Vec<Paths64> = polys
+    let level: Vec<Paths64> = polys
         .chunks(leaf)
         .map(|set| boolean_op_64(ClipType::Union, FillRule::NonZero, &paths(grid, set),
                                  &Paths64::new()))
         .collect();
+    let (a, b) = pairwise(level)?;
+    cut(&a, &b)
+}
+
+/// Unions of neighbours in `level`, pairwise, until two sets are left (the second empty when
+/// one was): each step's inputs checked against the overlay vertex limit; the last union is
+/// the caller's (a tree of polygons, or the cut).
+fn pairwise(mut level: Vec<Paths64>) -> Result<(Paths64, Paths64), Refused> {
     while level.len() > 2 {
         let mut next = Vec::with_capacity(level.len() / 2 + 1);
         let mut it = level.into_iter();
@@ -265,9 +259,7 @@ pub fn union_minus(grid: &Grid, polys: Vec<Poly>, clip: &[&[Poly]], margin: f64)
         level = next;
     }
     let mut it = level.into_iter();
-    let a = it.next().unwrap_or_default();
-    let b = it.next().unwrap_or_default();
-    cut(&a, &b)
+    Ok((it.next().unwrap_or_default(), it.next().unwrap_or_default()))
 }
 
 /// The rings of those of `clip` whose boxes meet the box of `polys` widened by `margin`, cut
