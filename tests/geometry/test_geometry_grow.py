@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import shapely
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Polygon
 
@@ -32,6 +32,10 @@ COORD = st.floats(0, 10).map(lambda v: round(v, 6))
 @settings(max_examples=150, deadline=None)
 @given(pts=st.lists(st.tuples(COORD, COORD), min_size=3, max_size=11),
        d=st.floats(0.2, 3.0), quad_segs=st.sampled_from([4, 8, 16]))
+# (found by hypothesis: a sliver 2e-6" wide whose pieces GEOS cannot join; the conservative
+# buffer answers, with its own, larger, corner excess)
+@example(pts=[(1.0, 0.0), (0.0, 1.0), (3.0, 0.0), (1.0, 2e-06), (2.0, 0.0), (2.0, 1.0)], d=1.0,
+         quad_segs=4)
 def test_disk_sum_is_never_smaller_and_tight(pts: list[tuple[float, float]], d: float,
                                              quad_segs: int) -> None:
     g = shapely.make_valid(Polygon(pts))
@@ -42,9 +46,12 @@ def test_disk_sum_is_never_smaller_and_tight(pts: list[tuple[float, float]], d: 
     grown = disk_sum(g, d, quad_segs=quad_segs)
     assert grown.is_valid and shapely.contains(grown, g)
     rel = _ring_distances(grown, g) / d
-    # every boundary point at least d away (the sum is inside), at most the corner excess
+    # every boundary point at least d away (the sum is inside), at most the corner excess: of
+    # the tangent segments, or where disk_sum fell back on the conservative buffer, of that
     assert rel.min() >= 1 - 1e-9
-    assert rel.max() <= 1 / math.cos(math.pi / (4 * quad_segs)) + 1e-9
+    fell_back = grown.equals(conservative_buffer(g, d, quad_segs=quad_segs))
+    excess = 3 * math.pi / (8 * quad_segs) if fell_back else math.pi / (4 * quad_segs)
+    assert rel.max() <= 1 / math.cos(excess) + 1e-9
 
 
 def test_disk_sum_keeps_straight_edges_exact() -> None:
