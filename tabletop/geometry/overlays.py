@@ -25,7 +25,7 @@ from shapely.geometry.base import BaseGeometry
 
 from tabletop.geometry import engine
 from tabletop.geometry.polygons import polygonal
-from tabletop.geometry.wedges import native_polygons
+from tabletop.geometry.wedges import native_polygons, ragged_polygons
 
 __all__ = ["union_all"]
 
@@ -46,13 +46,9 @@ def union_all(geoms: Iterable[BaseGeometry]) -> BaseGeometry:
             return Polygon()
         if len(parts) == 1 and parts[0].is_valid:
             return parts[0]
-        polys = shapely.get_parts(np.asarray(parts, dtype=object))
-        _, coords, (rings, starts) = shapely.to_ragged_array(polys)
-        bounds = tuple(float(v) for v in shapely.total_bounds(polys))
+        bounds = tuple(float(v) for v in shapely.total_bounds(np.asarray(parts, dtype=object)))
         try:
-            got = core.overlay("union", bounds, 1.0,
-                               (np.ascontiguousarray(coords, dtype=float),
-                                rings.astype(np.int64), starts.astype(np.int64)), _NONE)
+            got = core.overlay("union", bounds, 1.0, ragged_polygons(parts), _NONE)
         except core.NativeError:  # type: ignore[attr-defined]
             pass
         else:

@@ -54,6 +54,7 @@ __all__ = [
     "native_polygons",
     "native_search_region",
     "native_union",
+    "ragged_polygons",
     "wedges_of",
     "whole_region",
 ]
@@ -374,17 +375,15 @@ def _search_region(core: ModuleType, disk: GeodesicDisk, exclude: BaseGeometry |
 
 
 def native_layer_region(disk: GeodesicDisk, exclude: BaseGeometry | None, exclude_key: object,
-                        friends: object | None, *, keep: bool = False
-                        ) -> tuple[Any, Box | None] | None:
+                        friends: object | None) -> tuple[object, Box | None] | None:
     """The region of ``disk`` minus ``exclude`` (as :meth:`GeodesicDisk.region
     <tabletop.geometry.geodesic.GeodesicDisk.region>` builds it on the native engine) and
     minus ``friends`` where given (a clip set kept in the compiled core:
     :func:`~tabletop.zones.end.native_models_pieces`), cut in the core from the region it
     made (one overlay, the friends' sums filled by the non-zero rule: no union of them, no
-    polygons of them or of the uncut region in Python, no GEOS overlay); with the box of the
-    region before the cuts (``None``: empty). With ``keep`` the region stays in the core (a
-    ``PolySet`` for :func:`native_union`: no polygons of it in Python either), else it is a
-    shapely geometry. ``None`` where the core does not build this disk's region (the Python
+    GEOS overlay), and kept there (a ``PolySet`` for :func:`native_union`; no polygons of it
+    in Python: :func:`kept_polygons` makes them); with the box of the region before the cuts
+    (``None``: empty). ``None`` where the core does not build this disk's region (the Python
     engine, a start in a piece, a search that covers whole free parts, an input past the
     core's limits): the caller cuts ``disk.region`` itself."""
     core = engine.core()
@@ -394,43 +393,44 @@ def native_layer_region(disk: GeodesicDisk, exclude: BaseGeometry | None, exclud
     rm = disk.rm
     slack = rm.slack(exclude_key, exclude) if exclude is not None and \
         exclude_key is not None and len(rm.corners) else None
-    got = _search_region(core, disk, exclude, exclude_key, slack, friends, keep)
-    if got is None:
-        return None
-    ragged, whole, kept = got
-    return (kept if keep else native_polygons(*ragged)), whole
+    got = _search_region(core, disk, exclude, exclude_key, slack, friends, keep=True)
+    return None if got is None else (got[2], got[1])
+
+
+def ragged_polygons(geoms: Sequence[BaseGeometry]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The polygons of ``geoms`` (their parts; empty ones and any lines or points left out) in
+    shapely's ragged layout, as the compiled core reads a set of polygons."""
+    polys = [p for g in geoms if not g.is_empty for p in shapely.get_parts(g)
+             if p.geom_type == "Polygon" and not p.is_empty]
+    if not polys:
+        return np.zeros((0, 2)), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    _, coords, (rings, starts) = shapely.to_ragged_array(np.asarray(polys, dtype=object))
+    return (np.ascontiguousarray(coords, dtype=float), rings.astype(np.int64),
+            starts.astype(np.int64))
 
 
 def native_union(kept: Sequence[object], more: Sequence[BaseGeometry],
                  bounds: Box) -> BaseGeometry | None:
-    """The union of regions kept in the compiled core (``kept``: :func:`native_layer_region`'s
-    with ``keep``; a turning mover's layers, adjacent facings next to each other) and of the
-    polygons ``more``, in one call of the core: pairwise on its integer grid of ``bounds``
-    (the battlefield), no polygons of the parts in Python, one valid answer (the same point
-    set as GEOS's union of them up to that grid: within 1.5e-7"). ``None`` where the core
-    refuses (the caller unions them itself: :func:`kept_polygons`)."""
+    """The union of regions kept in the compiled core (``kept``: :func:`native_layer_region`'s;
+    a turning mover's layers, adjacent facings next to each other) and of the polygons
+    ``more``, in one call of the core: pairwise on its integer grid of ``bounds`` (the
+    battlefield), no polygons of the parts in Python, one valid answer (the same point set as
+    GEOS's union of them up to that grid: within 1.5e-7"). ``None`` where the core refuses
+    (the caller unions them itself: :func:`kept_polygons`)."""
     core = engine.core()
     if core is None:
         return None
-    polys = [p for g in more if not g.is_empty for p in shapely.get_parts(g)
-             if p.geom_type == "Polygon" and not p.is_empty]
-    if polys:
-        _, coords, (rings, starts) = shapely.to_ragged_array(np.asarray(polys, dtype=object))
-        extra = (np.ascontiguousarray(coords, dtype=float), rings.astype(np.int64),
-                 starts.astype(np.int64))
-    else:
-        extra = (np.zeros((0, 2)), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
     try:
         got = core.union_regions([float(v) for v in bounds], list(kept),  # type: ignore[attr-defined]
-                                 extra)
+                                 ragged_polygons(more))
     except core.NativeError:  # type: ignore[attr-defined]
         return None
     return native_polygons(*got)
 
 
 def kept_polygons(kept: object) -> BaseGeometry:
-    """A region kept in the compiled core (:func:`native_layer_region` with ``keep``) as a
-    shapely geometry."""
+    """A region kept in the compiled core (:func:`native_layer_region`'s) as a shapely
+    geometry."""
     return native_polygons(*kept.polygons())  # type: ignore[attr-defined]
 
 

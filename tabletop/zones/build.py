@@ -416,10 +416,9 @@ def turning_zone(q: MoveQuery) -> Zone:
     # region as it makes it (the same set: it cuts by those whose boxes meet the region's);
     # their circles (the same friends) are made only for the Python engine's cut
     move_keys = _friend_keys(q, move_box)
-    near_keys = move_keys if engine.core() is not None else ()
-    near_move = Polygon() if not move_keys or near_keys else _near_friends(q, move_box)
-
     core = engine.core()
+    near_keys = move_keys if core is not None else ()
+    near_move = Polygon() if not move_keys or near_keys else _near_friends(q, move_box)
 
     def layer(ask: tuple[float, Any, BaseGeometry, object]
               ) -> tuple[tuple[float, float, float, float] | None, object]:
@@ -429,7 +428,7 @@ def turning_zone(q: MoveQuery) -> Zone:
         f, lay, excl, key = ask
         pieces = native_models_pieces(near_keys, base, f) if near_keys else None
         if core is not None and (pieces is not None or not near_keys):
-            got = native_layer_region(lay.disk, excl, key, pieces, keep=True)
+            got = native_layer_region(lay.disk, excl, key, pieces)
             if got is not None:
                 return got[1], got[0]
         g = lay.disk.region(excl, key)
