@@ -166,10 +166,7 @@ pub fn overlay(grid: &Grid, subject: &[Poly], clip: &[Poly], op: Op) -> Result<V
 pub fn difference_within(grid: &Grid, subject: &[Poly], clip: &[Poly], within: [f64; 4])
                          -> Result<Vec<Poly>, Refused> {
     check("overlay vertices", count(subject) + count(clip), MAX_OVERLAY_VERTICES)?;
-    let lo = grid.to_int([within[0], within[1]]);
-    let hi = grid.to_int([within[2], within[3]]);
-    let rect = Rect64::new(lo.x, lo.y, hi.x, hi.y);
-    let c = rect_clip_64(&rect, &paths(grid, clip));
+    let c = near_paths(grid, clip.iter(), within);
     let s = paths(grid, subject);
     let mut tree = PolyTree64::new();
     boolean_op_tree_64(ClipType::Difference, FillRule::NonZero, &s, &c, &mut tree);
@@ -270,18 +267,72 @@ fn clip_paths(grid: &Grid, polys: &[Poly], clip: &[&[Poly]], margin: f64) -> Pat
     }
     let b = bounds(polys);
     let within = [b[0] - margin, b[1] - margin, b[2] + margin, b[3] + margin];
-    let near: Vec<Poly> = clip
-        .iter()
-        .flat_map(|c| c.iter())
-        .filter(|p| boxes_meet(bounds(std::slice::from_ref(p)), within))
-        .cloned()
-        .collect();
-    if near.is_empty() {
-        return Paths64::new();
+    near_paths(grid, clip.iter().flat_map(|c| c.iter()), within)
+}
+
+/// The rings of `set` on the grid (oriented as [`paths`] orients them) cut to the box
+/// `within`: only the rings whose boxes meet it, and of a long ring only the stretches near it.
+/// A stretch of [`STRETCH`] edges whose box misses `within` lies in a half-plane clear of it
+/// (two boxes that do not meet are apart along x or along y), and so does the chord between
+/// its ends: the ring with the chord instead winds the same way round every point of the box,
+/// so the cut is the same point set (the stretches' vertices are never on it), without
+/// carrying the far side of a whole army's engagement areas into it.
+fn near_paths<'a>(grid: &Grid, set: impl Iterator<Item = &'a Poly>, within: [f64; 4])
+                  -> Paths64 {
+    let mut out = Paths64::new();
+    let mut kept: Ring = Vec::new();
+    for poly in set {
+        for (k, ring) in poly.iter().enumerate() {
+            let n = ring.len();
+            if n < 3 || !boxes_meet(ring_bounds(ring), within) {
+                if k == 0 {
+                    break; // an exterior clear of the box: its holes too
+                }
+                continue;
+            }
+            kept.clear();
+            let mut a = 0;
+            while a < n {
+                let end = (a + STRETCH).min(n); // the stretch a..=end, end taken mod n
+                let mut b = [ring[a][0], ring[a][1], ring[a][0], ring[a][1]];
+                for q in ring[a + 1..end].iter().chain(std::iter::once(&ring[end % n])) {
+                    b = [b[0].min(q[0]), b[1].min(q[1]), b[2].max(q[0]), b[3].max(q[1])];
+                }
+                if boxes_meet(b, within) {
+                    kept.extend_from_slice(&ring[a..end]);
+                } else {
+                    kept.push(ring[a]);
+                }
+                a = end;
+            }
+            let mut r = grid.ring(&kept);
+            if r.len() < 3 {
+                continue;
+            }
+            // the orientation of the whole ring (the kept one may wind otherwise far away)
+            if (k == 0) != (ring_area(ring) > 0.0) {
+                r.reverse();
+            }
+            out.push(r);
+        }
+    }
+    if out.is_empty() {
+        return out;
     }
     let lo = grid.to_int([within[0], within[1]]);
     let hi = grid.to_int([within[2], within[3]]);
-    rect_clip_64(&Rect64::new(lo.x, lo.y, hi.x, hi.y), &paths(grid, &near))
+    rect_clip_64(&Rect64::new(lo.x, lo.y, hi.x, hi.y), &out)
+}
+
+/// Edges of a ring's stretch in [`near_paths`].
+const STRETCH: usize = 16;
+
+fn ring_bounds(r: &[Pt]) -> [f64; 4] {
+    let mut b = [f64::INFINITY, f64::INFINITY, -f64::INFINITY, -f64::INFINITY];
+    for q in r {
+        b = [b[0].min(q[0]), b[1].min(q[1]), b[2].max(q[0]), b[3].max(q[1])];
+    }
+    b
 }
 
 /// How many times over the polygons' boxes cover the box of them all (their areas' sum over
@@ -383,6 +434,40 @@ mod tests {
         assert!((area(&w) - area(&a)).abs() < 1e-9, "{} {}", area(&w), area(&a));
         let both = overlay(&g, &a, &w, Op::Difference).unwrap();
         assert!(area(&both).abs() < 1e-12);
+    }
+
+    #[test]
+    fn far_stretches_of_long_rings_cut_as_the_whole_rings() {
+        // a thick horseshoe of 600-vertex arcs round a small subject (its far stretches
+        // replaced by chords, which must not cut across the box: the first subject stays
+        // whole) and a disk with a round hole; the others cross the rings
+        let g = Grid::for_box([0.0, 0.0, 40.0, 40.0], 1.0).unwrap();
+        let arc = |cx: f64, cy: f64, r: f64, a0: f64, a1: f64, n: usize| -> Ring {
+            (0..=n).map(|k| {
+                let t = (a0 + (a1 - a0) * k as f64 / n as f64).to_radians();
+                [cx + r * t.cos(), cy + r * t.sin()]
+            }).collect()
+        };
+        let mut shoe = arc(20.0, 20.0, 10.0, 30.0, 330.0, 600);
+        shoe.extend(arc(20.0, 20.0, 8.0, 330.0, 30.0, 600));
+        let mut hole = arc(10.0, 30.0, 2.0, 360.0, 0.0, 500);
+        hole.pop();
+        let mut disk = arc(10.0, 30.0, 6.0, 0.0, 360.0, 900);
+        disk.pop();
+        let clip: Vec<Poly> = vec![vec![shoe], vec![disk, hole]];
+        let sq = |x0: f64, y0: f64, x1: f64, y1: f64| vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+        for subject in [sq(17.0, 17.0, 23.0, 23.0), sq(26.5, 19.0, 29.0, 21.0),
+                        sq(27.0, 10.0, 29.0, 30.0), sq(9.0, 29.0, 13.0, 30.5)] {
+            let subject: Vec<Poly> = vec![vec![subject]];
+            let b = bounds(&subject);
+            let within = [b[0] - 0.01, b[1] - 0.01, b[2] + 0.01, b[3] + 0.01];
+            let want = overlay(&g, &subject, &clip, Op::Difference).unwrap();
+            let got = difference_within(&g, &subject, &clip, within).unwrap();
+            assert!(area(&want) > 0.5, "{}", area(&want));
+            let more = overlay(&g, &got, &want, Op::Difference).unwrap();
+            let less = overlay(&g, &want, &got, Op::Difference).unwrap();
+            assert!(area(&more) < 1e-12 && area(&less) < 1e-12, "{} {}", area(&more), area(&less));
+        }
     }
 
     fn square(x0: f64, y0: f64, s: f64) -> Poly {

@@ -18,6 +18,64 @@ pub fn circumscribed(x: f64, y: f64, radius: f64, n: usize) -> Ring {
         .collect()
 }
 
+/// The circumscribed `n`-gons of the disks `(x, y, radius)` (as [`circumscribed`]), each
+/// without its stretches inside one earlier disk: the same union, fewer vertices for an
+/// overlay to sweep (a unit's models stand close, their disks overlapping).
+///
+/// Of a polygon, a run of consecutive vertices strictly inside disk `j` (an earlier one) keeps
+/// its two ends: the cap cut off by the chord between them lies in the hull of the run, inside
+/// the disk and so inside polygon `j`, which is never cut where it is the first polygon to
+/// hold a point; a polygon whose every vertex is inside one earlier disk is left out (it lies
+/// inside it). A point of the union lies in the first polygon that holds it, which keeps it.
+pub fn circumscribed_parts(circles: &[[f64; 3]], n: usize) -> Vec<Ring> {
+    let mut out = Vec::with_capacity(circles.len());
+    let mut cover: Vec<usize> = Vec::new();
+    for (i, c) in circles.iter().enumerate() {
+        let ring = circumscribed(c[0], c[1], c[2], n);
+        let reach = c[2] / (PI / n.max(3) as f64).cos();
+        // the earlier disks near it; inside one: at least COVER within its circle
+        let near: Vec<(usize, &[f64; 3])> = circles[..i]
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| {
+                let (dx, dy) = (d[0] - c[0], d[1] - c[1]);
+                (dx * dx + dy * dy).sqrt() < d[2] + reach
+            })
+            .collect();
+        if near.is_empty() {
+            out.push(ring);
+            continue;
+        }
+        const NONE: usize = usize::MAX;
+        cover.clear();
+        cover.extend(ring.iter().map(|p| {
+            near.iter()
+                .find(|(_, d)| {
+                    let (dx, dy) = (p[0] - d[0], p[1] - d[1]);
+                    d[2] - COVER > 0.0 && dx * dx + dy * dy < (d[2] - COVER) * (d[2] - COVER)
+                })
+                .map_or(NONE, |(j, _)| *j)
+        }));
+        let m = ring.len();
+        if cover[0] != NONE && cover.iter().all(|&j| j == cover[0]) {
+            continue;
+        }
+        let kept: Ring = (0..m)
+            .filter(|&k| {
+                let j = cover[k];
+                j == NONE || cover[(k + m - 1) % m] != j || cover[(k + 1) % m] != j
+            })
+            .map(|k| ring[k])
+            .collect();
+        out.push(kept);
+    }
+    out
+}
+
+/// How far inside an earlier disk a vertex must be for [`circumscribed_parts`] to drop it
+/// (inches): far more than the overlays' grid.
+const COVER: f64 = 1e-6;
+
 /// A counter-clockwise convex ring grown by `distance`: straight edges exactly at `distance`,
 /// each corner by tangent segments turning at most `max_step` (their vertices at most
 /// `distance (1 / cos(max_step / 2) - 1)` outside the arc), so never smaller than the sum.
@@ -80,6 +138,27 @@ mod tests {
             assert!(((m[0] * m[0] + m[1] * m[1]).sqrt() - 3.0).abs() < 1e-12);
         }
         assert!(ring_area(&r) > PI * 9.0);
+    }
+
+    #[test]
+    fn circumscribed_parts_have_the_union_of_the_polygons() {
+        use crate::booleans::{area, overlay, Grid, Op, Poly};
+        // a unit's models close together (overlapping disks), one inside another, one apart
+        let circles = [[10.0, 10.0, 1.26], [11.0, 10.5, 1.26], [10.2, 11.4, 1.26],
+                       [10.1, 10.1, 0.5], [11.5, 12.0, 1.26], [15.0, 15.0, 1.26],
+                       [12.0, 10.0, 2.4]];
+        let g = Grid::for_box([0.0, 0.0, 20.0, 20.0], 1.0).unwrap();
+        let whole: Vec<Poly> = circles.iter()
+            .map(|c| vec![circumscribed(c[0], c[1], c[2], 128)]).collect();
+        let parts = circumscribed_parts(&circles, 128);
+        let fewer: usize = parts.iter().map(|r| r.len()).sum();
+        assert!(parts.len() == 6 && fewer < 5 * 128, "{} {}", parts.len(), fewer);
+        let parts: Vec<Poly> = parts.into_iter().map(|r| vec![r]).collect();
+        let a = overlay(&g, &whole, &[], Op::Union).unwrap();
+        let b = overlay(&g, &parts, &[], Op::Union).unwrap();
+        let more = overlay(&g, &a, &b, Op::Difference).unwrap();
+        let less = overlay(&g, &b, &a, Op::Difference).unwrap();
+        assert!(area(&more) < 1e-12 && area(&less) < 1e-12, "{} {}", area(&more), area(&less));
     }
 
     #[test]

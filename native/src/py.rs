@@ -14,7 +14,7 @@ use crate::booleans::{self, Grid, Op, Poly, Pt};
 use crate::ends::{ccw, end_region as run_end_region, end_rings, EndAsk, Shape};
 use crate::layers::{self, Obstacle};
 use crate::limits::{Refused, MAX_COORDINATE};
-use crate::minkowski::circumscribed;
+use crate::minkowski::circumscribed_parts;
 use crate::pickup::{cut, pickup as run_pickup, region_and_box, Ask, Map};
 use crate::rays;
 use crate::search::Search;
@@ -399,10 +399,13 @@ fn pickup<'py>(
     let rings = &core.rings;
     let got = guarded(py, "pickup", move || {
         let grid = Grid::for_box(map.bounds, 1.0)?;
-        let mut friends: Vec<Poly> = circles
-            .iter()
+        let circles: Vec<[f64; 3]> = circles
+            .into_iter()
             .filter(|c| c.iter().all(|v| v.is_finite()) && c[2] > 0.0)
-            .map(|c| vec![circumscribed(c[0], c[1], c[2], segments.clamp(3, 4096))])
+            .collect();
+        let mut friends: Vec<Poly> = circumscribed_parts(&circles, segments.clamp(3, 4096))
+            .into_iter()
+            .map(|r| vec![r])
             .collect();
         friends.extend_from_slice(more);
         let ask = Ask { sources: &src, distance, bends, exclude: ex, slack: slack.as_deref(),
