@@ -284,20 +284,24 @@ fn near_paths<'a>(grid: &Grid, set: impl Iterator<Item = &'a Poly>, within: [f64
     for poly in set {
         for (k, ring) in poly.iter().enumerate() {
             let n = ring.len();
-            if n < 3 || !boxes_meet(ring_bounds(ring), within) {
-                if k == 0 {
-                    break; // an exterior clear of the box: its holes too
-                }
+            if n < 3 {
                 continue;
             }
+            // one pass: the stretches' boxes, what is kept, and the whole ring's orientation
             kept.clear();
+            let mut whole = [f64::INFINITY, f64::INFINITY, -f64::INFINITY, -f64::INFINITY];
+            let mut twice_area = 0.0;
             let mut a = 0;
             while a < n {
                 let end = (a + STRETCH).min(n); // the stretch a..=end, end taken mod n
                 let mut b = [ring[a][0], ring[a][1], ring[a][0], ring[a][1]];
-                for q in ring[a + 1..end].iter().chain(std::iter::once(&ring[end % n])) {
+                for i in a..end {
+                    let (p, q) = (ring[i], ring[(i + 1) % n]);
+                    twice_area += p[0] * q[1] - q[0] * p[1];
                     b = [b[0].min(q[0]), b[1].min(q[1]), b[2].max(q[0]), b[3].max(q[1])];
                 }
+                whole = [whole[0].min(b[0]), whole[1].min(b[1]), whole[2].max(b[2]),
+                         whole[3].max(b[3])];
                 if boxes_meet(b, within) {
                     kept.extend_from_slice(&ring[a..end]);
                 } else {
@@ -305,12 +309,19 @@ fn near_paths<'a>(grid: &Grid, set: impl Iterator<Item = &'a Poly>, within: [f64
                 }
                 a = end;
             }
+            // (a ring may wind round the box with every stretch clear of it: its box tells)
+            if !boxes_meet(whole, within) {
+                if k == 0 {
+                    break; // an exterior clear of the box: its holes too
+                }
+                continue;
+            }
             let mut r = grid.ring(&kept);
             if r.len() < 3 {
                 continue;
             }
             // the orientation of the whole ring (the kept one may wind otherwise far away)
-            if (k == 0) != (ring_area(ring) > 0.0) {
+            if (k == 0) != (twice_area > 0.0) {
                 r.reverse();
             }
             out.push(r);
@@ -326,14 +337,6 @@ fn near_paths<'a>(grid: &Grid, set: impl Iterator<Item = &'a Poly>, within: [f64
 
 /// Edges of a ring's stretch in [`near_paths`].
 const STRETCH: usize = 16;
-
-fn ring_bounds(r: &[Pt]) -> [f64; 4] {
-    let mut b = [f64::INFINITY, f64::INFINITY, -f64::INFINITY, -f64::INFINITY];
-    for q in r {
-        b = [b[0].min(q[0]), b[1].min(q[1]), b[2].max(q[0]), b[3].max(q[1])];
-    }
-    b
-}
 
 /// How many times over the polygons' boxes cover the box of them all (their areas' sum over
 /// its area): about how many polygons lie over a point of the union.

@@ -459,6 +459,10 @@ def native_polygons(coords: np.ndarray, rings: np.ndarray, polys: np.ndarray) ->
     if len(polys) < 2:
         return Polygon()
     parts = shapely.from_ragged_array(shapely.GeometryType.POLYGON, coords, (rings, polys))
+    if len(parts) == 1 and parts[0].is_valid:
+        # (one polygon: a round pick-up's usual answer; the scalar test is a quarter of the
+        # array's)
+        return parts[0]
     bad = ~shapely.is_valid(parts)
     if bad.any():
         # (the core cuts rings that touch themselves at a vertex, native/src/pinches.rs; an
