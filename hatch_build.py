@@ -95,7 +95,8 @@ class NativeCoreHook(BuildHookInterface):  # type: ignore[type-arg]
         cmd = [*run, "build", "--release", "--quiet",
                "--manifest-path", str(Path(self.root) / CRATE / "Cargo.toml"),
                "--features", "python", "--interpreter", sys.executable, "--out", str(out)]
-        subprocess.run(cmd, check=True, stdout=sys.stderr)
+        # from the crate's folder: its .cargo/config.toml (the target CPU) applies
+        subprocess.run(cmd, check=True, stdout=sys.stderr, cwd=Path(self.root) / CRATE)
         wheels = sorted(out.glob("*.whl"))
         if not wheels:
             raise RuntimeError("maturin made no wheel")
