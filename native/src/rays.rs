@@ -397,7 +397,10 @@ pub fn star(o: &Outline, w: &Wedge, s: &mut Scratch) -> Ring {
         let mut r = best[i];
         if touching {
             let theta = w.start + side * s.rays[i];
-            let blocked = o.blocked(ax + 1e-6 * ux, ay + 1e-6 * uy)
+            let (px, py) = (ax + 1e-6 * ux, ay + 1e-6 * uy);
+            // (a point on an edge is not inside: a ray along the face the apex touches runs
+            // on the boundary, as the Python engine's `contains` says)
+            let blocked = (o.blocked(px, py) && !on_an_edge(o, &s.near, px, py))
                 || cones.iter().any(|&(a0, width)| {
                     let into = wrap(theta - a0);
                     into > 0.0 && into < width
@@ -442,6 +445,17 @@ pub fn star(o: &Outline, w: &Wedge, s: &mut Scratch) -> Ring {
         out.push([xs[i], ys[i]]);
     }
     out
+}
+
+/// Whether `(x, y)` lies on one of the edges `near` of `o` (within 1e-12").
+fn on_an_edge(o: &Outline, near: &[u32], x: f64, y: f64) -> bool {
+    near.iter().any(|&k| {
+        let (p, q) = (o.a[k as usize], o.b[k as usize]);
+        let (dx, dy) = (q[0] - p[0], q[1] - p[1]);
+        let l2 = dx * dx + dy * dy;
+        let t = if l2 > 0.0 { (((x - p[0]) * dx + (y - p[1]) * dy) / l2).clamp(0.0, 1.0) } else { 0.0 };
+        hypot(x - p[0] - t * dx, y - p[1] - t * dy) <= 1e-12
+    })
 }
 
 /// Each wedge's star (empty for a wedge of no radius).

@@ -112,6 +112,28 @@ def test_turning_movers_among_friends_have_one_answer(name: str, seed: int) -> N
     _compare(_random_board(seed, BASES[name], friends=5), "mv", "normal")
 
 
+@pytest.mark.parametrize("move", ["normal", "advance", "fall-back"])
+@pytest.mark.parametrize("mates", [0, 4])
+def test_a_round_start_in_contact_with_a_wall_slides_along_it_on_both_engines(
+        move: str, mates: int) -> None:
+    """A round mover whose base touches a wall's face exactly: its rays along the face run on
+    the grown wall's boundary, not into it (the core once counted a point on an edge as
+    inside and lost a 2-degree sliver along the wall at each end, 2.1 sq in of 100)."""
+    base = Round(32.0)
+    x = 20.0 - base.radius
+    wall = Terrain("wall", "impassable", ((20.0, 10.0), (21.0, 10.0), (21.0, 30.0),
+                                          (20.0, 30.0)), 3.0)
+    ms = tuple(Model(f"m{i}", base, (x - 1.4 * (i + 1), 20.0 + (0.7 if i % 2 else -0.7)))
+               for i in range(mates))
+    red = Unit("red", "red", ("INFANTRY",), 8.0, 2, 6, 1, (Model("mv", base, (x, 20.0)), *ms))
+    blue = Unit("blue", "blue", ("INFANTRY",), 6.0, 1, 7, 1,
+                tuple(Model(f"e{i}", base, (12.0 + 1.4 * i, 31.0)) for i in range(5)))
+    state = GameState("contact", "wh40k-11e", Battle(2, "red", "movement"),
+                      (Player("red"), Player("blue")), Battlefield(44.0, 44.0), (wall,), (),
+                      (red, blue))
+    _compare(state, "mv", move, **({"roll": 3} if move == "advance" else {}))
+
+
 def test_native_turning_layers_cut_the_friends_in_the_core(monkeypatch: pytest.MonkeyPatch
                                                            ) -> None:
     """The comparison above compares two ways of cutting: on the native engine no friends'
