@@ -5,6 +5,7 @@
 pub mod booleans;
 pub mod ends;
 pub mod graph;
+pub mod interior;
 pub mod layers;
 pub mod limits;
 pub mod minkowski;

@@ -8,8 +8,10 @@ use std::sync::OnceLock;
 use crate::booleans::{
     bounds, boxes_meet, contains, difference_within, overlay, union_minus, Grid, Op, Poly,
 };
+use crate::interior::Interior;
 use crate::limits::Refused;
-use crate::rays::{stars, Outline};
+use crate::booleans::Pt;
+use crate::rays::{stars, Outline, Wedge};
 use crate::search::{search, stands_in_piece, Search};
 use crate::visibility::{Corners, Pieces, Stamp};
 use crate::wedges::{merge_runs, reaches_past_the_box, wedges};
@@ -59,6 +61,8 @@ pub struct Ask<'a> {
     pub slack: Option<&'a [f64]>,
     /// more regions it may not end in (friends), taken where they meet the union
     pub friends: &'a [Poly],
+    /// the cells wholly inside `exclude` (wedges and stars there are left out of the union)
+    pub interior: Option<&'a Interior>,
 }
 
 /// The pick-up (module docstring), or `None` when the start stands in a piece (the caller
@@ -115,8 +119,25 @@ pub fn region_and_box(
             .cloned()
             .collect()
     } else {
-        let (w, rows) = wedges(s, &map.corners, &map.pieces, map.bounds, ask.slack);
-        let stars = stars(&map.outline, &w)?;
+        let (mut w, mut rows) = wedges(s, &map.corners, &map.pieces, map.bounds, ask.slack);
+        if let Some(inner) = ask.interior {
+            // a wedge whose sector lies inside the excluded set casts nothing the cut keeps
+            let keep: Vec<bool> = w.iter().map(|x| x.full || !inner.holds(&sector_ring(x)))
+                .collect();
+            let mut k = keep.iter();
+            w.retain(|_| *k.next().unwrap());
+            let mut k = keep.iter();
+            rows.retain(|_| *k.next().unwrap());
+        }
+        let mut stars = stars(&map.outline, &w)?;
+        if let Some(inner) = ask.interior {
+            // nor does a star inside it (one seen from a corner among the excluded set's disks)
+            for star in stars.iter_mut() {
+                if inner.holds(star) {
+                    star.clear();
+                }
+            }
+        }
         // runs of wedges round one piece as one ring each (far fewer overlapping rings)
         let (merged, used) = merge_runs(s, &map.corners, &stars, &rows);
         let mut rings: Vec<Poly> = merged.into_iter().map(|r| vec![r]).collect();
@@ -130,6 +151,21 @@ pub fn region_and_box(
     };
     let whole = (!union.is_empty()).then(|| bounds(&union));
     Ok((cut(&union, ask.exclude.unwrap_or(&[]), ask.friends, grid)?, whole))
+}
+
+/// A ring holding wedge `w`'s sector (its arc by the circumscribed polygon, 8 edges a half
+/// turn at least): the star cast from it lies inside.
+fn sector_ring(w: &Wedge) -> Vec<Pt> {
+    let n = (w.sweep.abs() / (std::f64::consts::PI / 8.0)).ceil().max(1.0) as usize;
+    let d = w.sweep / n as f64;
+    let r = w.radius / (0.5 * d).cos() * (1.0 + 1e-9) + 1e-9;
+    let mut ring = Vec::with_capacity(n + 2);
+    ring.push(w.apex);
+    for k in 0..=n {
+        let t = w.start + d * k as f64;
+        ring.push([w.apex[0] + r * t.cos(), w.apex[1] + r * t.sin()]);
+    }
+    ring
 }
 
 /// `union` minus the parts of `exclude` and `friends` whose boxes meet its box, those cut to
@@ -190,7 +226,7 @@ pub(crate) mod tests {
         let m = map_of(&[], [0.0, 0.0, 20.0, 20.0]);
         let g = Grid::for_box(m.bounds, 1.0).unwrap();
         let rings = || Vec::new();
-        let ask = Ask { sources: &[[10.0, 10.0, 0.0]], distance: 3.0, bends: 2, exclude: None,
+        let ask = Ask { sources: &[[10.0, 10.0, 0.0]], distance: 3.0, bends: 2, exclude: None, interior: None,
                         slack: None, friends: &[] };
         let got = pickup(&m, &rings, &ask, &g).unwrap().unwrap();
         let a = area(&got.region);
@@ -208,7 +244,7 @@ pub(crate) mod tests {
         let rings = || walls.iter().map(|r| vec![r.clone()]).collect::<Vec<Poly>>();
         let ex = vec![vec![square(10.0, 10.0, 12.0, 12.0)]];
         let ask = Ask { sources: &[[3.0, 10.0, 0.0], [7.0, 4.0, 1.5]], distance: 6.0, bends: 1,
-                        exclude: Some(&ex), slack: None, friends: &[] };
+                        exclude: Some(&ex), slack: None, friends: &[], interior: None };
         let got = pickup(&m, &rings, &ask, &g).unwrap().unwrap();
         let again = region_of(&m, &rings, &got.search, &Ask { sources: &[], ..ask }, &g).unwrap();
         assert!(area(&got.region) > 10.0);
@@ -221,7 +257,7 @@ pub(crate) mod tests {
         let m = map_of(&walls, [0.0, 0.0, 20.0, 20.0]);
         let g = Grid::for_box(m.bounds, 1.0).unwrap();
         let rings = || walls.iter().map(|r| vec![r.clone()]).collect::<Vec<Poly>>();
-        let ask = Ask { sources: &[[5.5, 10.0, 0.0]], distance: 3.0, bends: 2, exclude: None,
+        let ask = Ask { sources: &[[5.5, 10.0, 0.0]], distance: 3.0, bends: 2, exclude: None, interior: None,
                         slack: None, friends: &[] };
         assert!(pickup(&m, &rings, &ask, &g).unwrap().is_none());
         let friend = vec![vec![square(2.0, 9.0, 3.0, 11.0)]];
@@ -240,7 +276,7 @@ pub(crate) mod tests {
         let m = map_of(&walls, [0.0, 0.0, 20.0, 20.0]);
         let g = Grid::for_box(m.bounds, 1.0).unwrap();
         let rings = || walls.iter().map(|r| vec![r.clone()]).collect::<Vec<Poly>>();
-        let ask = Ask { sources: &[[3.0, 10.0, 0.0]], distance: 2.5, bends: 2, exclude: None,
+        let ask = Ask { sources: &[[3.0, 10.0, 0.0]], distance: 2.5, bends: 2, exclude: None, interior: None,
                         slack: None, friends: &[] };
         let got = pickup(&m, &rings, &ask, &g).unwrap().unwrap();
         let (whole, whole_box) = region_and_box(&m, &rings, &got.search,
@@ -263,5 +299,47 @@ pub(crate) mod tests {
         assert!((area(&after) - area(&cut)).abs() < 1e-9);
         let none = Ask { distance: 0.0, ..ask };
         assert_eq!(region_and_box(&m, &rings, &got.search, &none, &g).unwrap(), (vec![], None));
+    }
+
+    #[test]
+    fn wedges_and_stars_inside_the_excluded_set_leave_the_region_as_it_was() {
+        // a crowd of octagons (enemies' bases) and the excluded set of 2.7" disks about them:
+        // the region is the same with the excluded set's cells as without, and they hold some
+        // of its stars (the test is not vacuous)
+        use crate::booleans::overlay;
+        use crate::interior::Interior;
+        let ngon = |c: Pt, r: f64, n: usize| -> Vec<Pt> {
+            (0..n).map(|k| {
+                let t = 2.0 * std::f64::consts::PI * (k as f64 + 0.5) / n as f64;
+                [c[0] + r * t.cos(), c[1] + r * t.sin()]
+            }).collect()
+        };
+        let centres: Vec<Pt> = (0..24).map(|k| {
+            let (i, j) = ((k % 6) as f64, (k / 6) as f64);
+            [8.0 + 1.6 * i + 0.3 * j, 8.0 + 1.7 * j + 0.2 * i]
+        }).collect();
+        let bases: Vec<Vec<Pt>> = centres.iter().map(|&c| ngon(c, 0.7, 8)).collect();
+        let m = map_of(&bases, [0.0, 0.0, 30.0, 30.0]);
+        let g = Grid::for_box(m.bounds, 1.0).unwrap();
+        let disks: Vec<Poly> = centres.iter().map(|&c| vec![ngon(c, 2.7, 64)]).collect();
+        let ex = overlay(&g, &disks, &[], Op::Union).unwrap();
+        let inner = Interior::new(&ex).unwrap();
+        let rings = || bases.iter().map(|r| vec![r.clone()]).collect::<Vec<Poly>>();
+        for (start, d) in [([3.0, 3.0], 14.0), ([12.0, 4.0], 9.0), ([20.0, 12.0], 20.0)] {
+            let ask = Ask { sources: &[[start[0], start[1], 0.0]], distance: d, bends: 2,
+                            exclude: Some(&ex), slack: None, friends: &[], interior: None };
+            let plain = pickup(&m, &rings, &ask, &g).unwrap().unwrap();
+            let fast = pickup(&m, &rings, &Ask { interior: Some(&inner), ..ask }, &g)
+                .unwrap().unwrap();
+            let a = area(&plain.region);
+            assert!(a > 1.0);
+            let apart = area(&overlay(&g, &plain.region, &fast.region, Op::Difference).unwrap())
+                + area(&overlay(&g, &fast.region, &plain.region, Op::Difference).unwrap());
+            assert!(apart < 1e-9, "{start:?} {d}: {apart} of {a}");
+            let (w, _) = wedges(&plain.search, &m.corners, &m.pieces, m.bounds, None);
+            let held = stars(&m.outline, &w).unwrap().iter().filter(|r| inner.holds(r)).count()
+                + w.iter().filter(|x| !x.full && inner.holds(&sector_ring(x))).count();
+            assert!(held > 0, "{start:?} {d}: none of {} wedges held", w.len());
+        }
     }
 }

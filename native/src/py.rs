@@ -4,7 +4,7 @@
 
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Once;
+use std::sync::{Once, OnceLock};
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::create_exception;
@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 
 use crate::booleans::{self, Grid, Op, Poly, Pt};
 use crate::ends::{ccw, end_region as run_end_region, end_rings, EndAsk, Shape};
+use crate::interior::Interior;
 use crate::layers::{self, Obstacle};
 use crate::limits::{Refused, MAX_COORDINATE};
 use crate::minkowski::circumscribed_parts;
@@ -196,6 +197,18 @@ impl Outline {
 #[pyclass(frozen, module = "tabletop.native")]
 struct PolySet {
     polys: Vec<Poly>,
+    /// its cells wholly inside (built on a pick-up's first use of it as an excluded set)
+    interior: OnceLock<Option<Interior>>,
+}
+
+impl PolySet {
+    fn of(polys: Vec<Poly>) -> PolySet {
+        PolySet { polys, interior: OnceLock::new() }
+    }
+
+    fn interior(&self) -> Option<&Interior> {
+        self.interior.get_or_init(|| Interior::new(&self.polys)).as_ref()
+    }
 }
 
 #[pymethods]
@@ -208,7 +221,7 @@ impl PolySet {
         polys: PyReadonlyArray1<'_, i64>,
     ) -> PyResult<Self> {
         let polys = read_polys(&coords, &rings, &polys).map_err(|e| NativeError::new_err(e.0))?;
-        Ok(PolySet { polys })
+        Ok(PolySet::of(polys))
     }
 
     fn __len__(&self) -> usize {
@@ -408,8 +421,9 @@ fn pickup<'py>(
             .map(|r| vec![r])
             .collect();
         friends.extend_from_slice(more);
+        let interior = exclude.and_then(|e| e.interior());
         let ask = Ask { sources: &src, distance, bends, exclude: ex, slack: slack.as_deref(),
-                        friends: &friends };
+                        friends: &friends, interior };
         run_pickup(map, &|| rings.clone(), &ask, &grid)
     })?;
     let Some(got) = got else { return Ok(None) };
@@ -477,13 +491,14 @@ fn search_region<'py>(
         // the friends are cut from the region made (an overlay of its outline), not in the
         // cascade's last step, where their many overlapping sums (a mob's, summed with an
         // oval) would cross the inner edges of the two halves too: measured slower for ovals
+        let interior = exclude.and_then(|e| e.interior());
         let ask = Ask { sources: &[], distance, bends, exclude: ex, slack: slack.as_deref(),
-                        friends: &[] };
+                        friends: &[], interior };
         let (region, whole) = region_and_box(map, &|| rings.clone(), &s, &ask, &grid)?;
         Ok((cut(&region, &[], fr, &grid)?, whole))
     })?;
     if keep {
-        return Ok((write_polys(py, &[])?, whole, Some(PolySet { polys: out })));
+        return Ok((write_polys(py, &[])?, whole, Some(PolySet::of(out))));
     }
     Ok((write_polys(py, &out)?, whole, None))
 }
@@ -771,9 +786,9 @@ fn end_region<'py>(
         }
     })?;
     if !union {
-        return Ok((write_polys(py, &[])?, PolySet { polys: out }));
+        return Ok((write_polys(py, &[])?, PolySet::of(out)));
     }
-    Ok((write_polys(py, &out)?, PolySet { polys: out }))
+    Ok((write_polys(py, &out)?, PolySet::of(out)))
 }
 
 /// The part of the box `bounds` (x0, y0, x1, y1) that every one of `sets` covers (where every
