@@ -35,26 +35,36 @@ pub struct Interior {
     bad: Vec<u32>,
 }
 
-/// The columns of the cells of row `j` whose boxes, widened by [`MARGIN`], meet the segment
-/// `a`-`b` (which spans the row's band), unclamped.
-fn columns(x0: f64, y0: f64, h: f64, j: usize, a: Pt, b: Pt) -> (i64, i64) {
-    let (yl, yh) = (y0 + j as f64 * h - MARGIN, y0 + (j + 1) as f64 * h + MARGIN);
-    let dy = b[1] - a[1];
-    let (xa, xb) = if dy == 0.0 {
-        (a[0], b[0])
-    } else {
-        let (t1, t2) = ((yl - a[1]) / dy, (yh - a[1]) / dy);
+/// Each row `j` of cells whose box, widened by [`MARGIN`], the segment `a`-`b` meets, with the
+/// columns `i0..=i1` of those cells (unclamped: rows and columns past the grid included), to
+/// `f` until it answers `false`; whether none did. A segment within two rows takes its box's
+/// columns in both (a few more cells, never fewer); a longer one, the columns of its part in
+/// each row's band.
+#[inline]
+fn cells_of(x0: f64, y0: f64, inv: f64, a: Pt, b: Pt, mut f: impl FnMut(i64, i64, i64) -> bool)
+            -> bool {
+    let (ylo, yhi) = (a[1].min(b[1]) - MARGIN, a[1].max(b[1]) + MARGIN);
+    let (j0, j1) = (((ylo - y0) * inv).floor() as i64, ((yhi - y0) * inv).floor() as i64);
+    let (xlo, xhi) = (a[0].min(b[0]) - MARGIN, a[0].max(b[0]) + MARGIN);
+    if j1 - j0 <= 1 {
+        let (i0, i1) = (((xlo - x0) * inv).floor() as i64, ((xhi - x0) * inv).floor() as i64);
+        return (j0..=j1).all(|j| f(j, i0, i1));
+    }
+    let h = 1.0 / inv;
+    let (dx, idy) = (b[0] - a[0], 1.0 / (b[1] - a[1]));
+    for j in j0..=j1 {
+        let (yl, yh) = (y0 + j as f64 * h - MARGIN, y0 + (j + 1) as f64 * h + MARGIN);
+        let (t1, t2) = ((yl - a[1]) * idy, (yh - a[1]) * idy);
         let (lo, hi) = (t1.min(t2).max(0.0), t1.max(t2).min(1.0));
-        (a[0] + lo * (b[0] - a[0]), a[0] + hi * (b[0] - a[0]))
-    };
-    let (xl, xr) = (xa.min(xb) - MARGIN, xa.max(xb) + MARGIN);
-    (((xl - x0) / h).floor() as i64, ((xr - x0) / h).floor() as i64)
-}
-
-/// The rows whose bands (widened by [`MARGIN`]) the segment's y-range meets, unclamped.
-fn rows(y0: f64, h: f64, a: Pt, b: Pt) -> (i64, i64) {
-    let (lo, hi) = (a[1].min(b[1]) - MARGIN, a[1].max(b[1]) + MARGIN);
-    (((lo - y0) / h).floor() as i64, ((hi - y0) / h).floor() as i64)
+        let (xa, xb) = (a[0] + lo * dx, a[0] + hi * dx);
+        // (the clipped range, widened, and never past the segment's box)
+        let xl = (xa.min(xb) - MARGIN).max(xlo);
+        let xr = (xa.max(xb) + MARGIN).min(xhi);
+        if !f(j, ((xl - x0) * inv).floor() as i64, ((xr - x0) * inv).floor() as i64) {
+            return false;
+        }
+    }
+    true
 }
 
 /// The edges of a ring (closed: the last vertex back to the first).
@@ -86,19 +96,22 @@ impl Interior {
         let (x0, y0) = (b[0], b[1]);
         let mut boundary = vec![false; nx * ny];
         let mut work = 0usize;
+        let inv = 1.0 / h;
         for (a, c) in set.iter().flatten().flat_map(|r| edges(r)) {
-            let (j0, j1) = rows(y0, h, a, c);
-            for j in j0.max(0)..=j1.min(ny as i64 - 1) {
-                let (i0, i1) = columns(x0, y0, h, j as usize, a, c);
+            let fits = cells_of(x0, y0, inv, a, c, |j, i0, i1| {
+                if j < 0 || j >= ny as i64 {
+                    return true;
+                }
                 let (i0, i1) = (i0.max(0), i1.min(nx as i64 - 1));
                 work += 1 + (i1 - i0 + 1).max(0) as usize;
-                if work > MAX_WORK {
-                    return None;
-                }
                 let row = j as usize * nx;
                 for i in i0..=i1 {
                     boundary[row + i as usize] = true;
                 }
+                work <= MAX_WORK
+            });
+            if !fits {
+                return None;
             }
         }
         // the centres in the set: each polygon's crossings of each row's centre line, even-odd
@@ -109,7 +122,7 @@ impl Interior {
                 r.clear();
             }
             for (a, c) in poly.iter().flat_map(|r| edges(r)) {
-                let (ja, jc) = (((a[1] - y0) / h - 0.5).ceil(), ((c[1] - y0) / h - 0.5).ceil());
+                let (ja, jc) = (((a[1] - y0) * inv - 0.5).ceil(), ((c[1] - y0) * inv - 0.5).ceil());
                 let (j0, j1) = (ja.min(jc).max(0.0) as usize, (ja.max(jc).min(ny as f64)) as usize);
                 work += 1 + j1.saturating_sub(j0);
                 if work > MAX_WORK {
@@ -128,8 +141,8 @@ impl Interior {
                 }
                 row.sort_unstable_by(f64::total_cmp);
                 for pair in row.chunks_exact(2) {
-                    let i0 = ((pair[0] - x0) / h - 0.5).ceil().max(0.0) as usize;
-                    let i1 = ((pair[1] - x0) / h - 0.5).floor();
+                    let i0 = ((pair[0] - x0) * inv - 0.5).ceil().max(0.0) as usize;
+                    let i1 = ((pair[1] - x0) * inv - 0.5).floor();
                     if i1 < 0.0 {
                         continue;
                     }
@@ -165,6 +178,15 @@ impl Interior {
         self.bad[row + i1 as usize + 1] == self.bad[row + i0 as usize]
     }
 
+    /// Whether the cell of `p` is inside (so `p` is; a cheap first test before [`holds`]).
+    ///
+    /// [`holds`]: Interior::holds
+    #[inline]
+    pub fn holds_point(&self, p: Pt) -> bool {
+        let (i, j) = (((p[0] - self.x0) / self.h).floor(), ((p[1] - self.y0) / self.h).floor());
+        i.is_finite() && j.is_finite() && self.run_inside(j as i64, i as i64, i as i64)
+    }
+
     /// Whether the region of `ring` (non-zero winding; closed, no repeated first vertex) lies
     /// inside the set (module docstring); `false` for fewer than three vertices. Work: the rows
     /// its edges span and its crossings of the rows' centre lines.
@@ -175,28 +197,18 @@ impl Interior {
         let (x0, y0, h) = (self.x0, self.y0, self.h);
         // the cells of the vertices first (those the edges' test looks at too): most rings
         // that are not inside have a vertex outside
-        for p in ring {
-            let (i, j) = (((p[0] - x0) / h).floor() as i64, ((p[1] - y0) / h).floor() as i64);
-            if !self.run_inside(j, i, i) {
-                return false;
-            }
+        if !ring.iter().all(|&p| self.holds_point(p)) {
+            return false;
         }
-        for (a, b) in edges(ring) {
-            let (j0, j1) = rows(y0, h, a, b);
-            for j in j0..=j1 {
-                if j < 0 || j >= self.ny as i64 {
-                    return false;
-                }
-                let (i0, i1) = columns(x0, y0, h, j as usize, a, b);
-                if !self.run_inside(j, i0, i1) {
-                    return false;
-                }
-            }
+        let inv = 1.0 / h;
+        if !edges(ring).all(|(a, b)| cells_of(x0, y0, inv, a, b, |j, i0, i1| self.run_inside(j, i0, i1))) {
+            return false;
         }
         // every cell whose centre the region holds: (row, x, winding step) at each crossing
         let mut cross: Vec<(i64, f64, i32)> = Vec::new();
         for (a, b) in edges(ring) {
-            let (ja, jb) = (((a[1] - y0) / h - 0.5).ceil() as i64, ((b[1] - y0) / h - 0.5).ceil() as i64);
+            let (ja, jb) = (((a[1] - y0) * inv - 0.5).ceil() as i64,
+                            ((b[1] - y0) * inv - 0.5).ceil() as i64);
             let up = if b[1] > a[1] { 1 } else { -1 };
             for j in ja.min(jb)..ja.max(jb) {
                 let yc = y0 + (j as f64 + 0.5) * h;
@@ -211,8 +223,8 @@ impl Interior {
             let (j, x, up) = cross[k];
             wind += up;
             if wind != 0 && k + 1 < cross.len() && cross[k + 1].0 == j {
-                let i0 = ((x - x0) / h - 0.5).ceil() as i64;
-                let i1 = ((cross[k + 1].1 - x0) / h - 0.5).floor() as i64;
+                let i0 = ((x - x0) * inv - 0.5).ceil() as i64;
+                let i1 = ((cross[k + 1].1 - x0) * inv - 0.5).floor() as i64;
                 if !self.run_inside(j, i0, i1) {
                     return false;
                 }

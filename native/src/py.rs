@@ -197,7 +197,7 @@ impl Outline {
 #[pyclass(frozen, module = "tabletop.native")]
 struct PolySet {
     polys: Vec<Poly>,
-    /// its cells wholly inside (built on a pick-up's first use of it as an excluded set)
+    /// its cells wholly inside (built by the first pick-up that needs them: `pickup::Ask`)
     interior: OnceLock<Option<Interior>>,
 }
 
@@ -206,9 +206,6 @@ impl PolySet {
         PolySet { polys, interior: OnceLock::new() }
     }
 
-    fn interior(&self) -> Option<&Interior> {
-        self.interior.get_or_init(|| Interior::new(&self.polys)).as_ref()
-    }
 }
 
 #[pymethods]
@@ -421,7 +418,7 @@ fn pickup<'py>(
             .map(|r| vec![r])
             .collect();
         friends.extend_from_slice(more);
-        let interior = exclude.and_then(|e| e.interior());
+        let interior = exclude.map(|e| &e.interior);
         let ask = Ask { sources: &src, distance, bends, exclude: ex, slack: slack.as_deref(),
                         friends: &friends, interior };
         run_pickup(map, &|| rings.clone(), &ask, &grid)
@@ -491,7 +488,7 @@ fn search_region<'py>(
         // the friends are cut from the region made (an overlay of its outline), not in the
         // cascade's last step, where their many overlapping sums (a mob's, summed with an
         // oval) would cross the inner edges of the two halves too: measured slower for ovals
-        let interior = exclude.and_then(|e| e.interior());
+        let interior = exclude.map(|e| &e.interior);
         let ask = Ask { sources: &[], distance, bends, exclude: ex, slack: slack.as_deref(),
                         friends: &[], interior };
         let (region, whole) = region_and_box(map, &|| rings.clone(), &s, &ask, &grid)?;
