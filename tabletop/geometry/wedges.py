@@ -467,8 +467,11 @@ def native_polygons(coords: np.ndarray, rings: np.ndarray, polys: np.ndarray) ->
     if bad.any():
         # (the core cuts rings that touch themselves at a vertex, native/src/pinches.rs; an
         # intersection rounded to its grid can still leave a ring crossing itself by a unit
-        # or two, about one polygon in ten of a bike's pick-up): the same point set, valid
-        fixed = shapely.get_parts(shapely.make_valid(parts[bad]))
+        # or two, about one polygon in ten of a bike's pick-up, or a hole along its exterior):
+        # the same point set, valid: the exterior minus the holes, each made valid ("structure";
+        # GEOS's default, from the rings' linework, dropped a wall's hole that shared a stretch
+        # of the exterior: 15.6 sq in inside a wall in an Outrider's zone)
+        fixed = shapely.get_parts(shapely.make_valid(parts[bad], method="structure"))
         fixed = fixed[shapely.get_type_id(fixed) == shapely.GeometryType.POLYGON]
         parts = np.concatenate([parts[~bad], fixed])
     if len(parts) == 1:

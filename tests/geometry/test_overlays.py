@@ -112,3 +112,20 @@ def _ragged(geoms: list[shapely.Geometry]) -> tuple[np.ndarray, np.ndarray, np.n
     _, coords, (rings, starts) = shapely.to_ragged_array(
         shapely.get_parts(np.asarray(geoms, dtype=object)))
     return np.ascontiguousarray(coords), rings.astype(np.int64), starts.astype(np.int64)
+
+
+def test_a_core_polygon_whose_hole_runs_along_its_exterior_keeps_the_hole() -> None:
+    # Clipper2 may answer a hole that shares a stretch of its polygon's exterior (a wall's
+    # grown outline against the board's edge of a region); GEOS calls it invalid, and its
+    # default repair (from the rings' linework) dropped the hole: an Outrider's zone on the
+    # demo board then held 15.6 sq in inside a wall. The exterior minus the hole, as the core
+    # meant it.
+    from tabletop.geometry.wedges import native_polygons
+
+    ring = Polygon([(0, 0), (10, 0), (10, 10), (0, 10)], [[(6, 4), (10, 4), (10, 6), (6, 6)]])
+    assert not ring.is_valid
+    _, coords, (rings, polys) = shapely.to_ragged_array([ring, box(20, 20, 21, 21)])
+    got = native_polygons(coords, rings.astype(np.int64), polys.astype(np.int64))
+    assert got.is_valid
+    assert got.area == pytest.approx(92.0 + 1.0)
+    assert not got.contains(Point(8, 5)) and got.contains(Point(3, 5))
