@@ -321,7 +321,7 @@ pub(crate) mod tests {
     #[test]
     fn wedges_and_stars_inside_the_excluded_set_leave_the_region_as_it_was() {
         // a crowd of octagons (enemies' bases) and the excluded set of 2.7" disks about them:
-        // the region is the same with the excluded set's cells as without, and they hold some
+        // the region is the same with the excluded set's cells as without (up to rounding), and they hold some
         // of its stars (the test is not vacuous)
         use crate::booleans::overlay;
         let ngon = |c: Pt, r: f64, n: usize| -> Vec<Pt> {
@@ -354,7 +354,13 @@ pub(crate) mod tests {
             assert!(a > 1.0);
             let apart = area(&overlay(&g, &plain.region, &fast.region, Op::Difference).unwrap())
                 + area(&overlay(&g, &fast.region, &plain.region, Op::Difference).unwrap());
-            assert!(apart < 1e-9, "{start:?} {d}: {apart} of {a}");
+            // (the same point set, up to the cascade's rounding on the grid: 1.5e-7" at most
+            // along the outline)
+            let length: f64 = plain.region.iter().flatten().map(|r| (0..r.len()).map(|i| {
+                let (p, q) = (r[i], r[(i + 1) % r.len()]);
+                (q[0] - p[0]).hypot(q[1] - p[1])
+            }).sum::<f64>()).sum();
+            assert!(apart < 3e-7 * length, "{start:?} {d}: {apart} of {a} (outline {length})");
             let (w, _) = wedges(&plain.search, &m.corners, &m.pieces, m.bounds, None);
             let held = stars(&m.outline, &w).unwrap().iter().filter(|r| inner.holds(r)).count()
                 + w.iter().filter(|x| !x.full && inner.holds(&sector_ring(x))).count();
