@@ -156,6 +156,85 @@ impl Outline {
         }
         winding != 0
     }
+
+    /// What [`Outline::blocked`] needs for points within [`PROBE`] of `at`: the winding
+    /// that the edges crossing the band of those points' heights wholly right of them all
+    /// give, and the edges near them (crossing the band near them, or ending in it) to test
+    /// point by point ([`Outline::blocked_near`]): the same answer, without the row's scan
+    /// for each point.
+    pub fn band_near(&self, at: Pt, out: &mut Band) {
+        out.edges.clear();
+        out.base = 0;
+        out.at = at;
+        let m = 2.0 * PROBE;
+        let (ylo, yhi) = (at[1] - m, at[1] + m);
+        let (i0, j0) = self.cell_of(at[0] - m, ylo);
+        let (_, j1) = self.cell_of(at[0] - m, yhi);
+        let mut ks: Vec<u32> = Vec::new();
+        for j in j0..=j1 {
+            for i in i0..self.nx {
+                ks.extend_from_slice(&self.cells[j * self.nx + i]);
+            }
+        }
+        ks.sort_unstable();
+        ks.dedup();
+        for k in ks {
+            let ku = k as usize;
+            if ku >= self.n_obstacle {
+                continue;
+            }
+            let (p, q) = (self.a[ku], self.b[ku]);
+            let (lo, hi) = (p[1].min(q[1]), p[1].max(q[1]));
+            if hi < ylo || lo > yhi {
+                continue; // (no point of the band is crossed)
+            }
+            if lo < ylo && hi > yhi {
+                // across the whole band: where, at its two heights
+                let xa = p[0] + (ylo - p[1]) / (q[1] - p[1]) * (q[0] - p[0]);
+                let xb = p[0] + (yhi - p[1]) / (q[1] - p[1]) * (q[0] - p[0]);
+                if xa.min(xb) > at[0] + m {
+                    out.base += if q[1] > p[1] { 1 } else { -1 };
+                    continue;
+                }
+                if xa.max(xb) < at[0] - m {
+                    continue;
+                }
+            }
+            out.edges.push(k);
+        }
+    }
+
+    /// [`Outline::blocked`] for a point within [`PROBE`] of the band's point.
+    pub fn blocked_near(&self, band: &Band, x: f64, y: f64) -> bool {
+        debug_assert!(hypot(x - band.at[0], y - band.at[1]) <= PROBE * 1.5);
+        let [bx0, by0, bx1, by1] = self.bounds;
+        if !(x >= bx0 && x <= bx1 && y >= by0 && y <= by1) {
+            return true;
+        }
+        let mut winding = band.base;
+        for &k in &band.edges {
+            let (p, q) = (self.a[k as usize], self.b[k as usize]);
+            if (p[1] <= y) != (q[1] <= y) {
+                let t = (y - p[1]) / (q[1] - p[1]);
+                let xc = p[0] + t * (q[0] - p[0]);
+                if xc > x {
+                    winding += if q[1] > p[1] { 1 } else { -1 };
+                }
+            }
+        }
+        winding != 0
+    }
+}
+
+/// How far from its apex a star's rays are probed for an obstacle (inches).
+pub const PROBE: f64 = 1e-6;
+
+/// The edges near a point and the winding of the rest ([`Outline::band_near`]).
+#[derive(Default)]
+pub struct Band {
+    at: Pt,
+    base: i32,
+    edges: Vec<u32>,
 }
 
 /// Where the segments `p0 p1` and `q0 q1` cross (ends included), if they do.
@@ -205,6 +284,8 @@ fn hypot(x: f64, y: f64) -> f64 {
 #[derive(Default)]
 pub struct Scratch {
     near: Vec<u32>,
+    band: Band,
+    close: Vec<u32>,
     seen: Vec<u32>,
     front: Vec<(u32, f64, f64)>,
     events: Vec<f64>,
@@ -248,6 +329,10 @@ pub fn star(o: &Outline, w: &Wedge, s: &mut Scratch) -> Ring {
         [ex / n, ey / n]
     });
     let r2 = rho * rho;
+    // the edges within twice the probe's step of the apex (a probe's point on an edge is on
+    // one of them)
+    let mut close = std::mem::take(&mut s.close);
+    close.clear();
     for &k in &s.near {
         let ku = k as usize;
         let (pa, pb) = (o.a[ku], o.b[ku]);
@@ -261,6 +346,9 @@ pub fn star(o: &Outline, w: &Wedge, s: &mut Scratch) -> Ring {
         let dl = dl2.sqrt();
         let sf = (-(px * dx + py * dy) / dl2).clamp(0.0, 1.0);
         let near = hypot(px + sf * dx, py + sf * dy);
+        if near <= 2.0 * PROBE {
+            close.push(k);
+        }
         if near < 1e-6 {
             // an apex on this edge: its own edge, or something to keep the rays out of
             let at_p = hypot(px, py) <= 1e-12;
@@ -316,6 +404,7 @@ pub fn star(o: &Outline, w: &Wedge, s: &mut Scratch) -> Ring {
         }
     }
     if touching {
+        o.band_near(w.apex, &mut s.band);
         if !outs.is_empty() && !ins.is_empty() {
             for &a in &outs {
                 let width = ins.iter().map(|&b| wrap(b - a)).fold(f64::INFINITY, f64::min);
@@ -397,10 +486,10 @@ pub fn star(o: &Outline, w: &Wedge, s: &mut Scratch) -> Ring {
         let mut r = best[i];
         if touching {
             let theta = w.start + side * s.rays[i];
-            let (px, py) = (ax + 1e-6 * ux, ay + 1e-6 * uy);
+            let (px, py) = (ax + PROBE * ux, ay + PROBE * uy);
             // (a point on an edge is not inside: a ray along the face the apex touches runs
             // on the boundary, as the Python engine's `contains` says)
-            let blocked = (o.blocked(px, py) && !on_an_edge(o, &s.near, px, py))
+            let blocked = (o.blocked_near(&s.band, px, py) && !on_an_edge(o, &close, px, py))
                 || cones.iter().any(|&(a0, width)| {
                     let into = wrap(theta - a0);
                     into > 0.0 && into < width
@@ -444,6 +533,7 @@ pub fn star(o: &Outline, w: &Wedge, s: &mut Scratch) -> Ring {
         last = Some(i);
         out.push([xs[i], ys[i]]);
     }
+    s.close = close;
     out
 }
 
@@ -652,5 +742,40 @@ mod tests {
         let sector = 0.5 * 4.0 * std::f64::consts::FRAC_PI_4;
         let a = crate::booleans::ring_area(&r).abs();
         assert!(a <= sector && a > 0.99 * sector, "{a} {sector}");
+    }
+
+    #[test]
+    fn the_band_near_a_point_answers_as_the_whole_row() {
+        // overlapping squares, a thin sliver and a slanted triangle; apexes at vertices, on
+        // edges, and in the open: every probe within PROBE of one is blocked or not as
+        // `blocked` says
+        let mut edges = square_edges(2.0, 2.0, 6.0, 6.0);
+        edges.extend(square_edges(5.0, 5.0, 9.0, 7.0));
+        edges.extend(square_edges(3.0, 6.5, 3.0000005, 8.0));
+        edges.extend([[10.0, 1.0, 14.0, 1.5], [14.0, 1.5, 11.0, 9.0], [11.0, 9.0, 10.0, 1.0]]);
+        let o = Outline::new(&edges, [0.0, 0.0, 16.0, 12.0]).unwrap();
+        let mut apexes: Vec<Pt> = Vec::new();
+        for e in &edges {
+            apexes.push([e[0], e[1]]);
+            apexes.push([0.5 * (e[0] + e[2]), 0.5 * (e[1] + e[3])]);
+            apexes.push([e[0] + 0.3 * (e[2] - e[0]), e[1] + 0.3 * (e[3] - e[1])]);
+        }
+        apexes.extend([[1.0, 1.0], [7.0, 6.0], [12.0, 4.0], [0.0, 5.0], [16.0, 0.0]]);
+        let mut band = Band::default();
+        let (mut checked, mut inside) = (0, 0);
+        for &a in &apexes {
+            o.band_near(a, &mut band);
+            for k in 0..96 {
+                let t = 2.0 * std::f64::consts::PI * k as f64 / 96.0;
+                for r in [PROBE, 0.5 * PROBE] {
+                    let (x, y) = (a[0] + r * t.cos(), a[1] + r * t.sin());
+                    let want = o.blocked(x, y);
+                    assert_eq!(o.blocked_near(&band, x, y), want, "{a:?} {t} {r}");
+                    checked += 1;
+                    inside += usize::from(want);
+                }
+            }
+        }
+        assert!(inside > checked / 5 && inside < checked * 4 / 5, "{inside} of {checked}");
     }
 }
