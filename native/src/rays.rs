@@ -129,32 +129,40 @@ impl Outline {
         if !(x >= bx0 && x <= bx1 && y >= by0 && y <= by1) {
             return true;
         }
-        let (_, j) = self.cell_of(x, y);
-        let mut winding = 0i32;
         // every edge crossing the horizontal line through the point, right of it: the cells
         // of the row from the point's cell on hold all of them
-        let (i0, _) = self.cell_of(x, y);
+        let (i0, j) = self.cell_of(x, y);
+        let winding: i32 = self.edges_right(i0, j, j).iter().map(|&k| self.crossing_right(k, x, y))
+            .sum();
+        winding != 0
+    }
+
+    /// The obstacles' edges in the cells of rows `j0..=j1` from column `i0` on (each once).
+    fn edges_right(&self, i0: usize, j0: usize, j1: usize) -> Vec<u32> {
         let mut ks: Vec<u32> = Vec::new();
-        for i in i0..self.nx {
-            ks.extend_from_slice(&self.cells[j * self.nx + i]);
+        for j in j0..=j1 {
+            for i in i0..self.nx {
+                ks.extend_from_slice(&self.cells[j * self.nx + i]);
+            }
         }
         ks.sort_unstable();
         ks.dedup();
-        for k in ks {
-            let k = k as usize;
-            if k >= self.n_obstacle {
-                continue;
-            }
-            let (p, q) = (self.a[k], self.b[k]);
-            if (p[1] <= y) != (q[1] <= y) {
-                let t = (y - p[1]) / (q[1] - p[1]);
-                let xc = p[0] + t * (q[0] - p[0]);
-                if xc > x {
-                    winding += if q[1] > p[1] { 1 } else { -1 };
-                }
+        ks.retain(|&k| (k as usize) < self.n_obstacle);
+        ks
+    }
+
+    /// What edge `k` adds to the winding number at `(x, y)`: +1 or -1 when it crosses the
+    /// horizontal line through the point right of it (by its direction), else 0.
+    #[inline]
+    fn crossing_right(&self, k: u32, x: f64, y: f64) -> i32 {
+        let (p, q) = (self.a[k as usize], self.b[k as usize]);
+        if (p[1] <= y) != (q[1] <= y) {
+            let t = (y - p[1]) / (q[1] - p[1]);
+            if p[0] + t * (q[0] - p[0]) > x {
+                return if q[1] > p[1] { 1 } else { -1 };
             }
         }
-        winding != 0
+        0
     }
 
     /// What [`Outline::blocked`] needs for points within [`PROBE`] of `at`: the winding
@@ -170,19 +178,8 @@ impl Outline {
         let (ylo, yhi) = (at[1] - m, at[1] + m);
         let (i0, j0) = self.cell_of(at[0] - m, ylo);
         let (_, j1) = self.cell_of(at[0] - m, yhi);
-        let mut ks: Vec<u32> = Vec::new();
-        for j in j0..=j1 {
-            for i in i0..self.nx {
-                ks.extend_from_slice(&self.cells[j * self.nx + i]);
-            }
-        }
-        ks.sort_unstable();
-        ks.dedup();
-        for k in ks {
+        for k in self.edges_right(i0, j0, j1) {
             let ku = k as usize;
-            if ku >= self.n_obstacle {
-                continue;
-            }
             let (p, q) = (self.a[ku], self.b[ku]);
             let (lo, hi) = (p[1].min(q[1]), p[1].max(q[1]));
             if hi < ylo || lo > yhi {
@@ -211,17 +208,8 @@ impl Outline {
         if !(x >= bx0 && x <= bx1 && y >= by0 && y <= by1) {
             return true;
         }
-        let mut winding = band.base;
-        for &k in &band.edges {
-            let (p, q) = (self.a[k as usize], self.b[k as usize]);
-            if (p[1] <= y) != (q[1] <= y) {
-                let t = (y - p[1]) / (q[1] - p[1]);
-                let xc = p[0] + t * (q[0] - p[0]);
-                if xc > x {
-                    winding += if q[1] > p[1] { 1 } else { -1 };
-                }
-            }
-        }
+        let winding = band.base + band.edges.iter().map(|&k| self.crossing_right(k, x, y))
+            .sum::<i32>();
         winding != 0
     }
 }
