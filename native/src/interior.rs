@@ -23,6 +23,10 @@ const MAX_CELLS: usize = 1 << 14;
 /// cast and unioned as before).
 const MAX_WORK: usize = 1 << 25;
 
+/// Rows a ring's edges may span, a vertex (and 1,024 more), before [`Interior::holds`] keeps
+/// it untested: a star's two radii across the grid and its arc's short edges are far within.
+const MAX_ROWS_A_VERTEX: usize = 16;
+
 /// The cells of one set (module docstring).
 pub struct Interior {
     x0: f64,
@@ -201,6 +205,13 @@ impl Interior {
             return false;
         }
         let inv = 1.0 / h;
+        // bounded work: a ring whose edges span more rows than a few a vertex is kept (told
+        // not inside) untested; its vertices are all inside here, so each edge spans the grid
+        // at most
+        let rows: f64 = edges(ring).map(|(a, b)| ((a[1] - b[1]).abs() * inv).ceil() + 1.0).sum();
+        if rows > (MAX_ROWS_A_VERTEX * ring.len() + 1024) as f64 {
+            return false;
+        }
         if !edges(ring).all(|(a, b)| cells_of(x0, y0, inv, a, b, |j, i0, i1| self.run_inside(j, i0, i1))) {
             return false;
         }
@@ -327,5 +338,18 @@ mod tests {
         assert!(Interior::new(&[]).is_none());
         assert!(Interior::new(&[vec![vec![[0.0, 0.0], [f64::NAN, 1.0], [1.0, 1.0]]]]).is_none());
         assert!(Interior::new(&[vec![vec![[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]]]]).is_none());
+    }
+
+    #[test]
+    fn a_ring_of_long_edges_back_and_forth_is_kept_untested() {
+        // a zigzag of 20 edges each across the whole grid: more rows than 16 a vertex and 1,024
+        let set: Vec<Poly> = vec![vec![square(0.0, 0.0, 100.0, 100.0)]];
+        let g = Interior::new(&set).unwrap();
+        let mut zig: Vec<Pt> = (0..20).map(|k| [5.0 + 4.0 * k as f64, if k % 2 == 0 { 1.0 } else { 99.0 }]).collect();
+        zig.push([90.0, 0.5]);
+        zig.push([5.0, 0.5]);
+        assert!(!g.holds(&zig));
+        // the same few edges, short: held
+        assert!(g.holds(&square(10.0, 10.0, 20.0, 20.0)));
     }
 }
