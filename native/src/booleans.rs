@@ -219,11 +219,13 @@ pub fn union_minus(grid: &Grid, polys: Vec<Poly>, clip: &[&[Poly]], margin: f64)
         boolean_op_tree_64(op, FillRule::NonZero, &subject, &c, &mut tree);
         Ok(tree_polys(grid, &tree))
     };
-    // Leaves of 8 where the polygons pile up (their boxes cover their common box more than 8
+    // Leaves of 4 where the polygons pile up (their boxes cover their common box more than 8
     // times over: a 170x109 mm oval's layers, 500 stars about 34 deep, took 1.55x as long in
-    // leaves of 64), else about four leaves of 8 to 64 (a 20" disk among 300 enemies, 254
-    // stars about 3 deep: leaves of 8 took 1.25x as long as leaves of 64)
-    let leaf = if overlap(&polys) <= 8.0 { (polys.len() / 4).clamp(8, 64) } else { 8 };
+    // leaves of 64 as of 8; with the leaves' rings neighbours, leaves of 4 took 0.88-0.91x as
+    // long as of 8 on the turning census's slowest inputs, 2 about as long as 4), else about
+    // four leaves of 8 to 64 (a 20" disk among 300 enemies, 254 stars about 3 deep: leaves of 8
+    // took 1.25x as long as leaves of 64)
+    let leaf = if overlap(&polys) <= 8.0 { (polys.len() / 4).clamp(8, 64) } else { 4 };
     check("overlay vertices", count(&polys), MAX_OVERLAY_VERTICES)?;
     if polys.len() <= leaf {
         return cut(&paths(grid, &polys), &Paths64::new());
