@@ -235,8 +235,8 @@ pub fn union_minus(grid: &Grid, polys: Vec<Poly>, clip: &[&[Poly]], margin: f64)
     let sorted: Vec<&Poly> = hilbert_order(&polys).into_iter().map(|k| &polys[k]).collect();
     let level: Vec<Paths64> = sorted
         .chunks(leaf)
-        .map(|set| boolean_op_64(ClipType::Union, FillRule::NonZero, &paths(grid, set.iter().copied()),
-                                 &Paths64::new()))
+        .map(|set| boolean_op_64(ClipType::Union, FillRule::NonZero,
+                                 &paths(grid, set.iter().copied()), &Paths64::new()))
         .collect();
     let (a, b) = pairwise(level)?;
     cut(&a, &b)
@@ -639,7 +639,8 @@ mod tests {
             .collect();
         cells.sort_unstable();
         assert!(cells.iter().enumerate().all(|(k, c)| c.0 == k as u64));
-        assert!(cells.windows(2).all(|w| (w[0].1 .0 - w[1].1 .0).abs() + (w[0].1 .1 - w[1].1 .1).abs() == 1));
+        let apart = |a: (i64, i64), b: (i64, i64)| (a.0 - b.0).abs() + (a.1 - b.1).abs();
+        assert!(cells.windows(2).all(|w| apart(w[0].1, w[1].1) == 1));
         let polys: Vec<Poly> = (0..50).map(|k| vec![vec![[k as f64, 0.0], [k as f64 + 1.0, 0.0],
                                                           [k as f64, 1.0]]]).rev().collect();
         let mut order = hilbert_order(&polys);

@@ -212,7 +212,8 @@ impl Interior {
         if rows > (MAX_ROWS_A_VERTEX * ring.len() + 1024) as f64 {
             return false;
         }
-        if !edges(ring).all(|(a, b)| cells_of(x0, y0, inv, a, b, |j, i0, i1| self.run_inside(j, i0, i1))) {
+        let inside = |j, i0, i1| self.run_inside(j, i0, i1);
+        if !edges(ring).all(|(a, b)| cells_of(x0, y0, inv, a, b, inside)) {
             return false;
         }
         // every cell whose centre the region holds: (row, x, winding step) at each crossing
@@ -287,7 +288,8 @@ mod tests {
 
     #[test]
     fn overlapping_polygons_hold_as_their_union_conservatively() {
-        let set: Vec<Poly> = vec![vec![circle([0.0, 0.0], 3.0, 64)], vec![circle([4.0, 0.0], 3.0, 64)]];
+        let set: Vec<Poly> =
+            vec![vec![circle([0.0, 0.0], 3.0, 64)], vec![circle([4.0, 0.0], 3.0, 64)]];
         let g = Interior::new(&set).unwrap();
         // in one disk, clear of the other's outline
         assert!(g.holds(&square(-2.0, -0.5, 0.5, 0.5)));
@@ -345,7 +347,9 @@ mod tests {
         // a zigzag of 20 edges each across the whole grid: more rows than 16 a vertex and 1,024
         let set: Vec<Poly> = vec![vec![square(0.0, 0.0, 100.0, 100.0)]];
         let g = Interior::new(&set).unwrap();
-        let mut zig: Vec<Pt> = (0..20).map(|k| [5.0 + 4.0 * k as f64, if k % 2 == 0 { 1.0 } else { 99.0 }]).collect();
+        let mut zig: Vec<Pt> = (0..20)
+            .map(|k| [5.0 + 4.0 * k as f64, if k % 2 == 0 { 1.0 } else { 99.0 }])
+            .collect();
         zig.push([90.0, 0.5]);
         zig.push([5.0, 0.5]);
         assert!(!g.holds(&zig));

@@ -6,11 +6,10 @@
 use std::sync::OnceLock;
 
 use crate::booleans::{
-    bounds, boxes_meet, contains, difference_within, overlay, union_minus, Grid, Op, Poly,
+    bounds, boxes_meet, contains, difference_within, overlay, union_minus, Grid, Op, Poly, Pt,
 };
 use crate::interior::Interior;
 use crate::limits::Refused;
-use crate::booleans::Pt;
 use crate::rays::{stars, Outline, Wedge};
 use crate::search::{search, stands_in_piece, Search};
 use crate::visibility::{Corners, Pieces, Stamp};
@@ -243,8 +242,8 @@ pub(crate) mod tests {
         let m = map_of(&[], [0.0, 0.0, 20.0, 20.0]);
         let g = Grid::for_box(m.bounds, 1.0).unwrap();
         let rings = || Vec::new();
-        let ask = Ask { sources: &[[10.0, 10.0, 0.0]], distance: 3.0, bends: 2, exclude: None, interior: None,
-                        slack: None, friends: &[] };
+        let ask = Ask { sources: &[[10.0, 10.0, 0.0]], distance: 3.0, bends: 2, exclude: None,
+                        interior: None, slack: None, friends: &[] };
         let got = pickup(&m, &rings, &ask, &g).unwrap().unwrap();
         let a = area(&got.region);
         assert!(a < std::f64::consts::PI * 9.0 && a > 0.99 * std::f64::consts::PI * 9.0);
@@ -274,8 +273,8 @@ pub(crate) mod tests {
         let m = map_of(&walls, [0.0, 0.0, 20.0, 20.0]);
         let g = Grid::for_box(m.bounds, 1.0).unwrap();
         let rings = || walls.iter().map(|r| vec![r.clone()]).collect::<Vec<Poly>>();
-        let ask = Ask { sources: &[[5.5, 10.0, 0.0]], distance: 3.0, bends: 2, exclude: None, interior: None,
-                        slack: None, friends: &[] };
+        let ask = Ask { sources: &[[5.5, 10.0, 0.0]], distance: 3.0, bends: 2, exclude: None,
+                        interior: None, slack: None, friends: &[] };
         assert!(pickup(&m, &rings, &ask, &g).unwrap().is_none());
         let friend = vec![vec![square(2.0, 9.0, 3.0, 11.0)]];
         let ask = Ask { sources: &[[4.0, 10.0, 0.0]], friends: &friend, ..ask };
@@ -293,8 +292,8 @@ pub(crate) mod tests {
         let m = map_of(&walls, [0.0, 0.0, 20.0, 20.0]);
         let g = Grid::for_box(m.bounds, 1.0).unwrap();
         let rings = || walls.iter().map(|r| vec![r.clone()]).collect::<Vec<Poly>>();
-        let ask = Ask { sources: &[[3.0, 10.0, 0.0]], distance: 2.5, bends: 2, exclude: None, interior: None,
-                        slack: None, friends: &[] };
+        let ask = Ask { sources: &[[3.0, 10.0, 0.0]], distance: 2.5, bends: 2, exclude: None,
+                        interior: None, slack: None, friends: &[] };
         let got = pickup(&m, &rings, &ask, &g).unwrap().unwrap();
         let (whole, whole_box) = region_and_box(&m, &rings, &got.search,
                                                 &Ask { sources: &[], ..ask }, &g).unwrap();
@@ -321,8 +320,8 @@ pub(crate) mod tests {
     #[test]
     fn wedges_and_stars_inside_the_excluded_set_leave_the_region_as_it_was() {
         // a crowd of octagons (enemies' bases) and the excluded set of 2.7" disks about them:
-        // the region is the same with the excluded set's cells as without (up to rounding), and they hold some
-        // of its stars (the test is not vacuous)
+        // the region is the same with the excluded set's cells as without (up to rounding),
+        // and they hold some of its stars (the test is not vacuous)
         use crate::booleans::overlay;
         let ngon = |c: Pt, r: f64, n: usize| -> Vec<Pt> {
             (0..n).map(|k| {
