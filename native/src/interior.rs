@@ -76,6 +76,24 @@ fn edges(ring: &[Pt]) -> impl Iterator<Item = (Pt, Pt)> + '_ {
     (0..ring.len()).map(move |i| (ring[i], ring[(i + 1) % ring.len()]))
 }
 
+/// The rows whose centre lines the segment `a`-`b` crosses (a line through an end counted for
+/// the end above it only), with the crossing's x.
+fn centre_crossings(y0: f64, h: f64, a: Pt, b: Pt) -> impl Iterator<Item = (i64, f64)> {
+    let inv = 1.0 / h;
+    let row = |y: f64| ((y - y0) * inv - 0.5).ceil() as i64;
+    let (ja, jb) = (row(a[1]), row(b[1]));
+    (ja.min(jb)..ja.max(jb)).filter_map(move |j| {
+        let yc = y0 + (j as f64 + 0.5) * h;
+        ((a[1] <= yc) != (b[1] <= yc))
+            .then(|| (j, a[0] + (yc - a[1]) / (b[1] - a[1]) * (b[0] - a[0])))
+    })
+}
+
+/// The columns of the cells whose centres lie between `xa` and `xb` on a row (`xa <= xb`).
+fn centre_columns(x0: f64, inv: f64, xa: f64, xb: f64) -> (i64, i64) {
+    (((xa - x0) * inv - 0.5).ceil() as i64, ((xb - x0) * inv - 0.5).floor() as i64)
+}
+
 impl Interior {
     /// The grid of `set` (polygons with holes, overlapping or not: their union, though no cell
     /// an outline crosses is inside, so overlaps are told conservatively), or `None`
@@ -126,16 +144,13 @@ impl Interior {
                 r.clear();
             }
             for (a, c) in poly.iter().flat_map(|r| edges(r)) {
-                let (ja, jc) = (((a[1] - y0) * inv - 0.5).ceil(), ((c[1] - y0) * inv - 0.5).ceil());
-                let (j0, j1) = (ja.min(jc).max(0.0) as usize, (ja.max(jc).min(ny as f64)) as usize);
-                work += 1 + j1.saturating_sub(j0);
+                work += 1 + ((a[1] - c[1]).abs() * inv) as usize;
                 if work > MAX_WORK {
                     return None;
                 }
-                for (j, row) in xs.iter_mut().enumerate().take(j1).skip(j0) {
-                    let yc = y0 + (j as f64 + 0.5) * h;
-                    if (a[1] <= yc) != (c[1] <= yc) {
-                        row.push(a[0] + (yc - a[1]) / (c[1] - a[1]) * (c[0] - a[0]));
+                for (j, x) in centre_crossings(y0, h, a, c) {
+                    if (0..ny as i64).contains(&j) {
+                        xs[j as usize].push(x);
                     }
                 }
             }
@@ -145,13 +160,9 @@ impl Interior {
                 }
                 row.sort_unstable_by(f64::total_cmp);
                 for pair in row.chunks_exact(2) {
-                    let i0 = ((pair[0] - x0) * inv - 0.5).ceil().max(0.0) as usize;
-                    let i1 = ((pair[1] - x0) * inv - 0.5).floor();
-                    if i1 < 0.0 {
-                        continue;
-                    }
-                    for i in i0..=(i1 as usize).min(nx - 1) {
-                        inside[j * nx + i] = true;
+                    let (i0, i1) = centre_columns(x0, inv, pair[0], pair[1]);
+                    for i in i0.max(0)..=i1.min(nx as i64 - 1) {
+                        inside[j * nx + i as usize] = true;
                     }
                 }
             }
@@ -219,15 +230,8 @@ impl Interior {
         // every cell whose centre the region holds: (row, x, winding step) at each crossing
         let mut cross: Vec<(i64, f64, i32)> = Vec::new();
         for (a, b) in edges(ring) {
-            let (ja, jb) = (((a[1] - y0) * inv - 0.5).ceil() as i64,
-                            ((b[1] - y0) * inv - 0.5).ceil() as i64);
             let up = if b[1] > a[1] { 1 } else { -1 };
-            for j in ja.min(jb)..ja.max(jb) {
-                let yc = y0 + (j as f64 + 0.5) * h;
-                if (a[1] <= yc) != (b[1] <= yc) {
-                    cross.push((j, a[0] + (yc - a[1]) / (b[1] - a[1]) * (b[0] - a[0]), up));
-                }
-            }
+            cross.extend(centre_crossings(y0, h, a, b).map(|(j, x)| (j, x, up)));
         }
         cross.sort_unstable_by(|p, q| p.0.cmp(&q.0).then(p.1.total_cmp(&q.1)));
         let mut wind = 0;
@@ -235,8 +239,7 @@ impl Interior {
             let (j, x, up) = cross[k];
             wind += up;
             if wind != 0 && k + 1 < cross.len() && cross[k + 1].0 == j {
-                let i0 = ((x - x0) * inv - 0.5).ceil() as i64;
-                let i1 = ((cross[k + 1].1 - x0) * inv - 0.5).floor() as i64;
+                let (i0, i1) = centre_columns(x0, inv, x, cross[k + 1].1);
                 if !self.run_inside(j, i0, i1) {
                     return false;
                 }

@@ -131,13 +131,10 @@ pub fn region_and_box(
                 .as_ref());
         if let Some(inner) = inner {
             // a wedge whose sector lies inside the excluded set casts nothing the cut keeps
-            let keep: Vec<bool> = w.iter()
-                .map(|x| x.full || !inner.holds_point(x.apex) || !inner.holds(&sector_ring(x)))
-                .collect();
-            let mut k = keep.iter();
-            w.retain(|_| *k.next().unwrap());
-            let mut k = keep.iter();
-            rows.retain(|_| *k.next().unwrap());
+            (w, rows) = w.into_iter().zip(rows)
+                .filter(|(x, _)| x.full || !inner.holds_point(x.apex)
+                        || !inner.holds(&sector_ring(x)))
+                .unzip();
         }
         let mut stars = stars(&map.outline, &w)?;
         if let Some(inner) = inner {
