@@ -10,6 +10,7 @@ pub mod layers;
 pub mod limits;
 pub mod minkowski;
 pub mod nearest;
+pub mod nested;
 pub mod pickup;
 pub mod pinches;
 pub mod rays;

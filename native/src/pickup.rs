@@ -10,6 +10,7 @@ use crate::booleans::{
 };
 use crate::interior::Interior;
 use crate::limits::Refused;
+use crate::nested::drop_nested;
 use crate::rays::{stars, Outline, Wedge};
 use crate::search::{search, stands_in_piece, Search};
 use crate::visibility::{Corners, Pieces, Stamp};
@@ -145,6 +146,8 @@ pub fn region_and_box(
                 }
             }
         }
+        // nor does a star inside another star (a turning layer's turn nodes cast many)
+        drop_nested(&mut stars, &w);
         // runs of wedges round one piece as one ring each (far fewer overlapping rings)
         let (merged, used) = merge_runs(s, &map.corners, &stars, &rows);
         let mut rings: Vec<Poly> = merged.into_iter().map(|r| vec![r]).collect();
