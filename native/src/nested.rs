@@ -40,11 +40,14 @@ const LARGEST: usize = 32;
 /// How many stars that might hold it a star is tested against at most: bounds the work.
 const TRIES: usize = 8;
 
+/// How many of the larger stars from its apex a star looks at (their boxes) at most.
+const FROM_ITS_APEX: usize = 64;
+
 /// Empties every star lying inside another star (module docstring); returns how many.
 /// `stars[k]` is `wedges[k]`'s outline (apex first unless a whole disk).
 pub fn drop_nested(stars: &mut [Ring], wedges: &[Wedge]) -> usize {
     let n = stars.len().min(wedges.len());
-    let boxes: Vec<[f64; 4]> = stars[..n].iter().map(|r| ring_box(r)).collect();
+    let boxes: Vec<[f64; 4]> = stars[..n].iter().map(ring_box).collect();
     let area = |k: usize| (boxes[k][2] - boxes[k][0]) * (boxes[k][3] - boxes[k][1]);
     let live: Vec<usize> = (0..n).filter(|&k| stars[k].len() >= 3).collect();
     if live.len() < 2 {
@@ -77,7 +80,7 @@ pub fn drop_nested(stars: &mut [Ring], wedges: &[Wedge]) -> usize {
     let mut dropped = 0;
     for &b in &order {
         let (gs, ge) = group[b];
-        let candidates = largest.iter().chain(&by_apex[gs..ge]).copied();
+        let candidates = largest.iter().chain(by_apex[gs..ge].iter().take(FROM_ITS_APEX)).copied();
         let mut tried = 0;
         for a in candidates {
             if a == b || stars[a].is_empty() || area(a) < area(b) || !box_holds(&boxes[a], &boxes[b]) {
