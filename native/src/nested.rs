@@ -3,13 +3,14 @@
 //! on a real layout lie inside one other (thin wedges at corners the source sees past, smaller
 //! wedges at a corner reached from another turn node, turn nodes' disks inside a larger one).
 //!
-//! A star is star-shaped about its centre (a wedge's apex, a disk's source): the set of points
-//! `c + t u(θ)`, `0 <= t <= ρ(θ)`, over its phases `θ`, with `ρ` following its chain of vertices.
-//! A segment lies inside it when its own `ρ` (seen from `c`) is at most the star's at every phase
-//! it spans. Between two neighbouring phases of the segment's ends and the star's vertices both
-//! are one straight line, and `1 / ρ` along a line is `α cos θ + β sin θ`: the difference of two
-//! changes sign at most once a half turn, so it is enough to compare them at the segment's ends
-//! and at the star's vertices it spans (a segment spanning nearly a half turn is not tested).
+//! A star is star-shaped about its centre (a wedge's apex, a disk's source): the set of
+//! points `c + t u(θ)`, `0 <= t <= ρ(θ)`, over its phases `θ`, with `ρ` following its chain of
+//! vertices. A segment lies inside it when its own `ρ` (seen from `c`) is at most the star's at
+//! every phase it spans. Between two neighbouring phases of the segment's ends and the star's
+//! vertices both are one straight line, and `1 / ρ` along a line is `α cos θ + β sin θ`: the
+//! difference of two changes sign at most once a half turn, so it is enough to compare them at
+//! the segment's ends and at the star's vertices it spans (a segment spanning nearly a half
+//! turn is not tested).
 //! A star lies inside when every edge of it does. One is dropped only when that holds within
 //! [`SLACK`] (its points lie within that of the star that holds it), so the union is the same
 //! point set within [`SLACK`], far below the integer grid's unit.
@@ -83,7 +84,9 @@ pub fn drop_nested(stars: &mut [Ring], wedges: &[Wedge]) -> usize {
         let candidates = largest.iter().chain(by_apex[gs..ge].iter().take(FROM_ITS_APEX)).copied();
         let mut tried = 0;
         for a in candidates {
-            if a == b || stars[a].is_empty() || area(a) < area(b) || !box_holds(&boxes[a], &boxes[b]) {
+            if a == b || stars[a].is_empty() || area(a) < area(b)
+                || !box_holds(&boxes[a], &boxes[b])
+            {
                 continue;
             }
             if tried == TRIES {
@@ -460,14 +463,16 @@ mod tests {
             let polys = |v: &[Ring]| -> Vec<Poly> {
                 v.iter().filter(|r| r.len() >= 3).map(|r| vec![r.clone()]).collect()
             };
-            let (a, b) = (union_all(&g, polys(&all)).unwrap(), union_all(&g, polys(&kept)).unwrap());
+            let a = union_all(&g, polys(&all)).unwrap();
+            let b = union_all(&g, polys(&kept)).unwrap();
             let apart = area(&overlay(&g, &a, &b, Op::Difference).unwrap())
                 + area(&overlay(&g, &b, &a, Op::Difference).unwrap());
             let length: f64 = a.iter().flatten().map(|r| (0..r.len()).map(|i| {
                 let (p, q) = (r[i], r[(i + 1) % r.len()]);
                 (q[0] - p[0]).hypot(q[1] - p[1])
             }).sum::<f64>()).sum();
-            assert!(apart < 3e-7 * length, "{d}: {apart} apart of {} ({dropped} dropped)", area(&a));
+            assert!(apart < 3e-7 * length, "{d}: {apart} apart of {} ({dropped} dropped)",
+                    area(&a));
             // and each dropped star lies inside the union of the others
             for (k, r) in all.iter().enumerate() {
                 if kept[k].is_empty() && r.len() >= 3 {
