@@ -176,10 +176,10 @@ pub fn difference_within(grid: &Grid, subject: &[Poly], clip: &[Poly], within: [
 /// The union of many polygons that overlap a lot (the stars of one geodesic disk): unions of
 /// a few neighbours first, then of those, pairwise (a cascaded union: each step sees the
 /// outlines of the unions below it, not every edge of every star crossing every other's).
-/// Neighbours are neighbours in the given order (a search's, near ones together: ordering
-/// them along a Hilbert curve instead was slower as often as faster), and the steps stay on
-/// the integer grid (Clipper2's output rings, outer ones counter-clockwise and holes
-/// clockwise, fill the same set by the non-zero rule): only the last step builds polygons.
+/// Neighbours are neighbours along a Hilbert curve through the polygons' boxes (see
+/// [`union_minus`]), and the steps stay on the integer grid (Clipper2's output rings, outer
+/// ones counter-clockwise and holes clockwise, fill the same set by the non-zero rule): only
+/// the last step builds polygons.
 pub fn union_all(grid: &Grid, polys: Vec<Poly>) -> Result<Vec<Poly>, Refused> {
     union_minus(grid, polys, &[], 0.0)
 }

@@ -430,7 +430,7 @@ mod tests {
         // lengths growing along them, and a scatter): the union of the stars kept is the union
         // of all of them, up to the grid's rounding, and stars are dropped (not vacuous)
         use crate::booleans::{area, overlay, union_all, Grid, Op, Poly};
-        use crate::pickup::tests::{map_of, square};
+        use crate::pickup::tests::{apart_and_outline, map_of, square};
         use crate::rays::stars;
         use crate::search::search;
         use crate::wedges::wedges;
@@ -465,12 +465,7 @@ mod tests {
             };
             let a = union_all(&g, polys(&all)).unwrap();
             let b = union_all(&g, polys(&kept)).unwrap();
-            let apart = area(&overlay(&g, &a, &b, Op::Difference).unwrap())
-                + area(&overlay(&g, &b, &a, Op::Difference).unwrap());
-            let length: f64 = a.iter().flatten().map(|r| (0..r.len()).map(|i| {
-                let (p, q) = (r[i], r[(i + 1) % r.len()]);
-                (q[0] - p[0]).hypot(q[1] - p[1])
-            }).sum::<f64>()).sum();
+            let (apart, length) = apart_and_outline(&g, &a, &b);
             assert!(apart < 3e-7 * length, "{d}: {apart} apart of {} ({dropped} dropped)",
                     area(&a));
             // and each dropped star lies inside the union of the others

@@ -218,6 +218,19 @@ pub(crate) mod tests {
         vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
     }
 
+    /// The area of the symmetric difference of `a` and `b`, and the length of `a`'s outline
+    /// (two sets the same up to the grid's rounding are at most about 1.5e-7 times it apart).
+    pub(crate) fn apart_and_outline(g: &Grid, a: &[Poly], b: &[Poly]) -> (f64, f64) {
+        use crate::booleans::overlay;
+        let apart = area(&overlay(g, a, b, Op::Difference).unwrap())
+            + area(&overlay(g, b, a, Op::Difference).unwrap());
+        let length = a.iter().flatten().map(|r| (0..r.len()).map(|i| {
+            let (p, q) = (r[i], r[(i + 1) % r.len()]);
+            (q[0] - p[0]).hypot(q[1] - p[1])
+        }).sum::<f64>()).sum();
+        (apart, length)
+    }
+
     /// A map of convex rings (no corner graph).
     pub(crate) fn map_of(rings: &[Vec<Pt>], b: [f64; 4]) -> Map {
         let mut edges = Vec::new();
@@ -351,14 +364,9 @@ pub(crate) mod tests {
                 .unwrap().unwrap();
             let a = area(&plain.region);
             assert!(a > 1.0);
-            let apart = area(&overlay(&g, &plain.region, &fast.region, Op::Difference).unwrap())
-                + area(&overlay(&g, &fast.region, &plain.region, Op::Difference).unwrap());
             // (the same point set, up to the cascade's rounding on the grid: 1.5e-7" at most
             // along the outline)
-            let length: f64 = plain.region.iter().flatten().map(|r| (0..r.len()).map(|i| {
-                let (p, q) = (r[i], r[(i + 1) % r.len()]);
-                (q[0] - p[0]).hypot(q[1] - p[1])
-            }).sum::<f64>()).sum();
+            let (apart, length) = apart_and_outline(&g, &plain.region, &fast.region);
             assert!(apart < 3e-7 * length, "{start:?} {d}: {apart} of {a} (outline {length})");
             let (w, _) = wedges(&plain.search, &m.corners, &m.pieces, m.bounds, None);
             let held = stars(&m.outline, &w).unwrap().iter().filter(|r| inner.holds(r)).count()
