@@ -30,12 +30,15 @@ What is computed (exactly, up to the polygons of round outlines, all on the safe
 - *Turn windows and their nodes* (:meth:`TurnMap.turn_nodes`): a window is an edge of a turn
   region's boundary or of the hub's (where the circumscribed circle is clear, so every turn is
   free): a line crossing into a turn region crosses a window, and turning there is as short as
-  turning anywhere further along it. Nodes lie at the windows' vertices and along their edges
-  every :func:`turn_spacing` (``radius * delta``, at least 0.25", at the footprint's
-  :func:`default_step`; below it both shrink by ``delta / default``, so the spacing shrinks
-  faster than the step); each node may turn in place through the run of consecutive steps
-  whose regions hold it. Nodes are thinned to the one or two that turn furthest in each
-  square of the spacing.
+  turning anywhere further along it. Nodes lie where the windows cross the lines of a fixed
+  lattice of :func:`turn_spacing` ``s`` (``radius * delta``, at least 0.25", at the
+  footprint's :func:`default_step`; below it both shrink by ``delta / default``, so the
+  spacing shrinks faster than the step; the lines at ``(i + LATTICE_PHASE) * s``), one on each
+  ring the lattice misses, each moved 3e-7" into its region: placed by the boundary alone, so
+  the compiled core's regions (within 4.5e-7" of GEOS's, their edges split elsewhere) give the
+  same nodes within a hair. Each node may turn in place through the run of consecutive steps
+  whose regions come within EPS of it. Nodes are thinned to the one or two that turn furthest
+  in each square of the spacing.
 - *Turns* (searched per pick-up by :class:`~tabletop.geometry.turn_reach.TurnReach`): at the
   start, to every facing the exact test of :func:`tabletop.geometry.cspace.turn_hits` allows
   one grid step at a time; at a turn node, in rounds: a node that one layer of its run reaches
@@ -58,17 +61,19 @@ grid facing; the swept footprint of a step shrinks onto the footprint (within ``
 delta``, or the 0.002" of :data:`~tabletop.geometry.cspace.NOTCH_TOLERANCE`), so the turn
 regions approach the layers' free space. A true move turns somewhere in a turn region; its line
 into that region crosses a window, and turning where it crosses is as short: so the move has a
-witness of the computed motion that turns at a node within about one :func:`turn_spacing` ``s``
-of that crossing, at most about ``2 s`` longer per turn, provided the move keeps about ``s``
-clear of the obstacles there (the node's lines must fit). A turn of ``a`` degrees on the way
-takes ``a / delta`` steps; below the default step ``s`` is at most ``max(0.25 * r, radius *
-delta) * r`` (``r = delta / default``), so the detours of the whole turn are at most about
-``(a / delta) * 2 s``, which goes to 0 with ``delta``, and so does the clearance asked: the zone
-approaches the true zone from inside, also past a bend where the turn must be spread along the
-way (an L-bend a 4x7" hull passes only by turning in it: 6.66 / 6.90 / 7.00 sq in past the bend
-at 15 / 7.5 / 5 degrees; with the spacing of before, floored at 0.25" and never below ``radius
-* delta``, 6.66 / 6.70 / 6.89). At and above the default step the spacing, so the zone, is the
-one of before, whose turns on the way need about ``max(0.25", radius * delta)`` of room.
+witness of the computed motion that turns at a node within a lattice square's diagonal
+(``1.5 s``, :func:`turn_spacing` ``s``) of that crossing, at most about ``3 s`` longer per turn,
+provided the move keeps about ``1.5 s`` clear of the obstacles there (the node's lines must
+fit), and a node's turn may touch an obstacle by EPS (the tolerance of its test). A turn of
+``a`` degrees on the way takes ``a / delta`` steps; below the default step ``s`` is at most
+``max(0.25 * r, radius * delta) * r`` (``r = delta / default``), so the detours of the whole
+turn are at most about ``(a / delta) * 3 s``, which goes to 0 with ``delta``, and so does the
+clearance asked: the zone approaches the true zone from inside, also past a bend where the turn
+must be spread along the way (an L-bend a 4x7" hull passes only by turning in it: 6.48 / 7.01 /
+7.06 sq in past the bend at 15 / 7.5 / 5 degrees; with the nodes placed along the edges from
+their vertices, 6.66 / 6.90 / 7.00; with the spacing of before, floored at 0.25" and never
+below ``radius * delta``, 6.66 / 6.70 / 6.89). At and above the default step the spacing is
+the one of before, and the turns on the way need about ``max(0.25", radius * delta)`` of room.
 What the windows do not give: a turn between two nodes is not made there (a window is sampled,
 not searched along its length; both engines share this construction), and a
 node's distance (through the reached corner it sees among the eight whose straight
@@ -394,8 +399,8 @@ class TurnMap:
         the sweep's pieces, each obstacle's union, the difference from the box, on the 1e-7"
         grid; every grown piece moved out by 3e-7" first, so never larger than the exact
         region and within 4.5e-7" of it); ``None`` on the Python engine or where the core
-        refuses the input. Not what :meth:`turn_nodes` uses yet (docs: exactness, two
-        engines): the nodes sampled along its edges are not the Python engine's."""
+        refuses the input. What :meth:`turn_nodes` places its nodes on, on the native
+        engine."""
         got = self.native_obstacles()
         if got is None:
             return None
@@ -424,14 +429,16 @@ class TurnMap:
                    window: tuple[float, float, float, float] | None = None) -> TurnNodes:
         """The points where the mover may turn, for the facing grid of ``step``.
 
-        For each step of the grid (consecutive facings ``g[j]``, ``g[j + 1]``), the vertices of
-        the boundary of its :meth:`turn_region` and points along its edges every
-        :func:`turn_spacing` (where ``shapely.segmentize`` puts them); each point gets the run
-        of consecutive steps whose turn regions hold it (it may turn in place through all of
-        them). Only in the tiles of :data:`TILE_CELLS` spacings that meet ``window`` (``x0,
-        y0, x1, y1``; ``None``: the whole battlefield), each built once: a battlefield a mile
-        wide has millions of points along its edges, and a pick-up wants those within its
-        distance.
+        For each step of the grid (consecutive facings ``g[j]``, ``g[j + 1]``), the points
+        where the boundary of its turn region (the core's on the native engine, else
+        :meth:`turn_region`) and of the hub cross the lattice of :func:`turn_spacing`
+        (:func:`_crossings_in`), and one point of each ring it misses (:func:`_anchors`), each
+        moved :data:`NODE_INSET` into the region; each point gets the run of consecutive steps
+        whose turn regions come within EPS of it (it may turn in place through all of them,
+        within the tolerance). Only in the tiles of :data:`TILE_CELLS` spacings that meet
+        ``window`` (``x0, y0, x1, y1``; ``None``: the whole battlefield), each built once: a
+        battlefield a mile wide has millions of points along its edges, and a pick-up wants
+        those within its distance.
         """
         plan = self._node_plans.get(step)
         if plan is None:
@@ -458,16 +465,16 @@ class TurnMap:
         k = len(grid)
         ends = [*grid[1:], grid[0] + self.period]
         # (on threads where the compiled core answers: GEOS lets go of Python's lock too)
-        regions = engine.native_map(lambda ab: self.turn_region(*ab),
-                                    list(zip(grid, ends, strict=True)))
+        regions = engine.native_map(self._region_for_nodes, list(zip(grid, ends, strict=True)))
         # and the edge of the hub, where every turn is free (a turn in the open)
         hub = box(*self.hub.box)
         if len(self.hub.pieces):
             hub = hub.difference(self.hub.outline()[3])
         for g in [*regions, hub]:
             shapely.prepare(g)
+        # (oriented: each region lies left of its edges, exteriors counter-clockwise)
         rings = [r for g in [*regions, hub] if not g.is_empty
-                 for r in shapely.get_rings(shapely.get_parts(g))]
+                 for r in shapely.get_rings(shapely.get_parts(shapely.orient_polygons(g)))]
         segs = np.concatenate([np.stack([c[:-1], c[1:]], axis=1) for c in
                                (shapely.get_coordinates(r) for r in rings) if len(c) > 1]) \
             if rings else np.zeros((0, 2, 2))
@@ -475,24 +482,36 @@ class TurnMap:
         bounds = (*flat.min(axis=0), *flat.max(axis=0)) if len(flat) else (0.0, 0.0, -1.0, -1.0)
         return _NodePlan(grid, regions, hub, turn_spacing(self.radius, self.period / k,
                                                           default_step(self.footprint)), segs,
-                         tuple(float(v) for v in bounds), {})
+                         _anchors(rings), tuple(float(v) for v in bounds), {})
+
+    def _region_for_nodes(self, ab: tuple[float, float]) -> BaseGeometry:
+        """The turn region of the step ``ab`` the nodes are placed on: the compiled core's
+        where it answers (:meth:`native_turn_region`), else GEOS's."""
+        got = self.native_turn_region(*ab)
+        return got if got is not None else self.turn_region(*ab)
 
     def _tile_nodes(self, plan: _NodePlan, tile: tuple[int, int], size: float
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The nodes of one tile (``xy``, ``lo``, ``n``), thinned, in ``np.unique`` order."""
         k = len(plan.grid)
-        xy = _densified_in(plan.segs, plan.spacing, tile, size)
+        xy = _crossings_in(plan.segs, plan.spacing, tile, size)
+        a = plan.anchors
+        a = a[(np.floor(a[:, 0] / size) == tile[0]) & (np.floor(a[:, 1] / size) == tile[1])]
+        if len(a):
+            xy = unique_rows(np.concatenate([xy, a]))[0]
         member = np.zeros((k, len(xy)), bool)
         if len(xy):
-            # a node in the hub may turn through every step; the others are tested
-            hub = shapely.intersects_xy(plan.hub, xy[:, 0], xy[:, 1]) if \
-                not plan.hub.is_empty else np.zeros(len(xy), bool)
+            # a node in the hub may turn through every step; the others are tested (within
+            # EPS: a node lies on the boundary it was placed on, as the engine built it)
+            pts = shapely.points(xy)
+            hub = shapely.dwithin(plan.hub, pts, EPS) if not plan.hub.is_empty \
+                else np.zeros(len(xy), bool)
             member[:, hub] = True
             rest = np.nonzero(~hub)[0]
             if len(rest):
                 for j, g in enumerate(plan.regions):
                     if not g.is_empty:
-                        member[j, rest] = shapely.intersects_xy(g, xy[rest, 0], xy[rest, 1])
+                        member[j, rest] = shapely.dwithin(g, pts[rest], EPS)
         lo, n = _runs(member)
         keep = _thin(xy, lo, n, k, plan.spacing)
         return xy[keep], lo[keep], n[keep]
@@ -549,6 +568,16 @@ def turn_spacing(radius: float, step: float, default: float | None = None) -> fl
     return max(0.25 * r, radius * math.radians(step)) * r
 
 
+NODE_INSET = 3e-7
+"""How far (inches) a turn node is moved off the window it was placed on, into its turn
+region: a node on the edge of a layer's grown obstacle (where a window runs along it) would
+have its rays cast along that edge decided by rounding; the compiled core's regions lie 3e-7"
+inside the exact one already, so the engines' nodes stay within 1e-6" of each other."""
+
+LATTICE_PHASE = 0.3819660112501051
+"""Where the lattice's lines sit within each spacing (a fraction: ``2 - golden ratio``), so no
+round coordinate (a wall's edge, a base's half width) falls on one."""
+
 TILE_CELLS = 64
 """Side of the tiles of :meth:`TurnMap.turn_nodes`, in node spacings (16" at 0.25"): whole
 cells of :func:`_thin`, so a tile's nodes are those of the whole battlefield there."""
@@ -564,46 +593,69 @@ class _NodePlan:
     spacing: float
     segs: np.ndarray
     """The edges of the regions' and the hub's boundaries, ``(m, 2, 2)``."""
+    anchors: np.ndarray
+    """One point of each of their rings (:func:`_anchors`), ``(r, 2)``."""
     bounds: tuple[float, ...]
     """Where they lie (``x0, y0, x1, y1``)."""
     tiles: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]]
 
 
-def _densified_in(segs: np.ndarray, spacing: float, tile: tuple[int, int], size: float
+def _anchors(rings: Sequence[BaseGeometry]) -> np.ndarray:
+    """One node on each ring, wherever the lattice misses it (a pocket smaller than a
+    spacing): its leftmost point, the lowest of those within 1e-6" of it, moved
+    :data:`NODE_INSET` into its region (the rings oriented: the region on their left), rounded
+    to 1e-9 (the boundary decides it, not how its edges are split)."""
+    out = np.zeros((len(rings), 2))
+    for i, r in enumerate(rings):
+        c = shapely.get_coordinates(r)
+        near = c[c[:, 0] <= c[:, 0].min() + 1e-6]
+        out[i] = near[np.argmin(near[:, 1])]
+        # right of an exterior's leftmost point, left of a hole's
+        out[i, 0] += NODE_INSET if shapely.is_ccw(r) else -NODE_INSET
+    return np.round(out, 9)
+
+
+def _crossings_in(segs: np.ndarray, spacing: float, tile: tuple[int, int], size: float
                   ) -> np.ndarray:
-    """The points ``shapely.segmentize(.., spacing)`` puts on the edges ``segs`` (their first
-    ends, and ``ceil(length / spacing) - 1`` more each, at the same fractions as GEOS),
-    rounded to 1e-9, that fall in ``tile`` (``floor(xy / size)``), each once, in
-    ``np.unique`` order."""
+    """The points where the edges ``segs`` cross the lines of the lattice of ``spacing``
+    (``x = (i + LATTICE_PHASE) * spacing``, ``y`` likewise), rounded to 1e-9, that fall in
+    ``tile`` (``floor(xy / size)``), each once, in ``np.unique`` order: where they lie depends
+    on the boundary alone, not on how its edges are split (two engines' regions within a
+    hair of each other give nodes within a hair of each other)."""
     x0, y0 = tile[0] * size, tile[1] * size
     x1, y1 = x0 + size, y0 + size
     p, q = segs[:, 0], segs[:, 1]
     m = 1e-6 * max(1.0, size)
     near = (np.minimum(p[:, 0], q[:, 0]) <= x1 + m) & (np.maximum(p[:, 0], q[:, 0]) >= x0 - m) & \
         (np.minimum(p[:, 1], q[:, 1]) <= y1 + m) & (np.maximum(p[:, 1], q[:, 1]) >= y0 - m)
-    a, d = p[near], q[near] - p[near]
-    length = np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
-    count = np.where(length > spacing, np.ceil(length / spacing), 1.0)
-    # the fractions of each edge inside the tile (and a point either side)
-    lo_t, hi_t = np.zeros(len(a)), np.ones(len(a))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for c, lo_c, hi_c in ((0, x0, x1), (1, y0, y1)):
-            moves = np.abs(d[:, c]) > 1e-300
-            ta = (lo_c - m - a[:, c]) / d[:, c]
-            tb = (hi_c + m - a[:, c]) / d[:, c]
-            lo_t = np.where(moves, np.maximum(lo_t, np.minimum(ta, tb)), lo_t)
-            hi_t = np.where(moves, np.minimum(hi_t, np.maximum(ta, tb)), hi_t)
-    first = np.maximum(0, np.floor(lo_t * count) - 1).astype(np.int64)
-    last = np.minimum(count - 1, np.ceil(hi_t * count) + 1).astype(np.int64)
-    many = np.where(lo_t <= hi_t, np.maximum(0, last - first + 1), 0)
-    if not many.sum():
+    a, b = p[near], q[near]
+    out = []
+    for c, lo_c, hi_c in ((0, x0, x1), (1, y0, y1)):
+        # the lines k with a < line <= b along axis c (either way round), within the tile
+        u = a[:, c] / spacing - LATTICE_PHASE
+        v = b[:, c] / spacing - LATTICE_PHASE
+        first = np.floor(np.minimum(u, v)) + 1
+        last = np.floor(np.maximum(u, v))
+        first = np.maximum(first, np.floor(lo_c / spacing - LATTICE_PHASE))
+        last = np.minimum(last, np.floor(hi_c / spacing - LATTICE_PHASE) + 1)
+        many = np.maximum(0, last - first + 1).astype(np.int64)
+        if not many.sum():
+            continue
+        row = np.repeat(np.arange(len(a)), many)
+        k = first[row] + (np.arange(many.sum()) - np.repeat(np.cumsum(many) - many, many))
+        at = (k + LATTICE_PHASE) * spacing
+        d = b[row] - a[row]
+        t = (at - a[row, c]) / d[:, c]
+        other = a[row, 1 - c] + t * d[:, 1 - c]
+        xy = np.empty((len(row), 2))
+        xy[:, c] = at
+        xy[:, 1 - c] = other
+        # moved into the region (left of the edge) by NODE_INSET
+        n = np.column_stack([-d[:, 1], d[:, 0]]) / np.hypot(d[:, 0], d[:, 1])[:, None]
+        out.append(xy + NODE_INSET * n)
+    if not out:
         return np.zeros((0, 2))
-    row = np.repeat(np.arange(len(a)), many)
-    j = first[row] + (np.arange(many.sum()) - np.repeat(np.cumsum(many) - many, many))
-    # GEOS's densifier: the fraction (j * (length / count)) / length along the edge
-    with np.errstate(divide="ignore", invalid="ignore"):
-        frac = np.where(length[row] > 0, (j * (length[row] / count[row])) / length[row], 0.0)
-    xy = np.round(np.column_stack([a[row, 0] + frac * d[row, 0], a[row, 1] + frac * d[row, 1]]), 9)
+    xy = np.round(np.concatenate(out), 9)
     inside = (np.floor(xy[:, 0] / size) == tile[0]) & (np.floor(xy[:, 1] / size) == tile[1])
     return unique_rows(xy[inside])[0]
 

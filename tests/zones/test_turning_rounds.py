@@ -45,6 +45,12 @@ BOARDS = {
 }
 
 
+NODES = 1e-5
+"""How far apart the engines' turn nodes (and so the lengths through them) may lie: each
+engine places them on its own turn regions, the core's within 4.5e-7" of GEOS's (farther along
+an edge that crosses the lattice at a glancing angle)."""
+
+
 def _reach(st: GameState, name: str):  # type: ignore[no-untyped-def]
     with on_engine(name):
         zone = legal_zone(st, "mv", "normal")
@@ -65,12 +71,13 @@ def test_the_core_finds_the_layers_sources_and_witnesses_of_the_python(board: st
     for f, lay in ref.layers.items():
         mine = got.layers[f]
         assert mine.disk.n_sources == lay.disk.n_sources, f
-        assert np.array_equal(mine.disk.nodes, lay.disk.nodes), f
-        assert np.allclose(mine.disk.dist, lay.disk.dist, rtol=0, atol=1e-9), f
+        assert np.allclose(mine.disk.nodes, lay.disk.nodes, rtol=0, atol=NODES), f
+        assert np.allclose(mine.disk.dist, lay.disk.dist, rtol=0, atol=NODES), f
         assert len(mine.sources) == len(lay.sources)
         for a, b in zip(mine.sources, lay.sources, strict=True):
-            assert a.point == b.point and math.isclose(a.dist, b.dist, abs_tol=1e-9)
-            assert np.allclose(a.before, b.before, rtol=0, atol=1e-9), (f, a.point)
+            assert np.allclose(a.point, b.point, rtol=0, atol=NODES), (f, a.point, b.point)
+            assert math.isclose(a.dist, b.dist, abs_tol=NODES)
+            assert np.allclose(a.before, b.before, rtol=0, atol=NODES), (f, a.point)
         turned += len(lay.sources) - 1
     assert (got.hub is None) == (ref.hub is None)
     if ref.hub is not None and got.hub is not None:

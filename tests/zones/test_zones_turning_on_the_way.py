@@ -160,7 +160,8 @@ def test_turn_windows_converge_in_an_l_bend(mover: str, w: float, x1: float, h: 
     every step the zone reaches the layered grid's certified lower bound within the grid's
     own cell and lies in its upper bound; past the bend it grows as the step shrinks (the
     engine before the windows stood still: the hull 6.66 / 6.70 / 6.89 sq in at 15 / 7.5 / 5
-    degrees, now 6.66 / 6.90 / 7.00); its witnesses are accepted; and the native engine gives
+    degrees, with the windows 6.66 / 6.90 / 7.00, with the nodes on a lattice 6.48 / 7.01 /
+    7.06); its witnesses are accepted; and the native engine gives
     the same zone at the finest step."""
     y = 10.0 + w / 2
     m = _bike((21.0, y), 90.0, 7.0) if mover == "bike" else hull_unit("a", (18.0, y), 90.0,
