@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from types import ModuleType
 
 import numpy as np
@@ -22,7 +23,8 @@ from shapely.geometry.base import BaseGeometry
 
 from tabletop.geometry.wedges import native_polygons
 
-__all__ = ["Shape", "native_common", "native_sums", "polygons_layout", "rings_layout"]
+__all__ = ["Models", "Shape", "models_layout", "native_common", "native_sums",
+           "polygons_layout", "rings_layout"]
 
 Shape = tuple[np.ndarray, ...] | float
 """What a model (or the mover) is for the sums: convex pieces about its centre (``(k, 2)``
@@ -54,21 +56,24 @@ def polygons_layout(polys: Sequence[BaseGeometry]) -> tuple[np.ndarray, np.ndarr
     return np.ascontiguousarray(xy[keep], dtype=float), starts
 
 
-def native_sums(core: ModuleType, mover: Shape, shapes: Sequence[Shape],
-                at: np.ndarray, which: np.ndarray, extra: float,
-                terrain: tuple[np.ndarray, np.ndarray], *, quad_segs: int, segments: int,
-                union: bool = True) -> tuple[BaseGeometry, object]:
-    """Where the ``mover`` (its footprint reflected through its centre: ``-F``) comes within
-    ``extra`` of a model (centres ``at``, model ``k`` of shape ``shapes[which[k]]``) or
-    overlaps a convex ``terrain`` piece (rings laid out as :func:`rings_layout` does): the
-    union of the sums, from the core (module docstring). Corners turn at most
-    ``pi / (2 quad_segs)`` a tangent segment; a disk summed with a disk is its circumscribed
-    polygon of ``segments`` vertices. With the same polygons kept in the core (its
-    ``PolySet``, for :func:`native_common`). With ``union=False`` the sums are not unioned:
-    the geometry is empty and the core keeps the sums themselves (counter-clockwise,
-    overlapping: a clip set the core fills by the non-zero rule, such as the friends a turning
-    layer's region is cut by). Raises the core's ``NativeError`` for an input past its
-    limits."""
+@dataclass(frozen=True)
+class Models:
+    """Models laid out for :func:`native_sums`: their shapes' pieces stacked
+    (:func:`rings_layout`), where each shape's pieces start (one more than the shapes), each
+    shape's radius (0 for pieces), the centres ``(m, 2)`` and each model's shape. Built once
+    for a set of models (:func:`models_layout`; a turning mover's layers meet the same
+    friends at every facing)."""
+
+    pieces: tuple[np.ndarray, np.ndarray]
+    starts: np.ndarray
+    radius: np.ndarray
+    at: np.ndarray
+    which: np.ndarray
+
+
+def models_layout(shapes: Sequence[Shape], at: np.ndarray, which: np.ndarray) -> Models:
+    """:class:`Models` of models centred at ``at``, model ``k`` of shape ``shapes[which[k]]``
+    (convex pieces about its centre, or a disk's radius)."""
     pieces: list[np.ndarray] = []
     starts = [0]
     radius = []
@@ -79,15 +84,36 @@ def native_sums(core: ModuleType, mover: Shape, shapes: Sequence[Shape],
             pieces.extend(s)
             radius.append(0.0)
         starts.append(len(pieces))
-    mine = rings_layout(() if isinstance(mover, float) else mover)
+    return Models(rings_layout(pieces), np.array(starts, dtype=np.int64),
+                  np.array(radius, dtype=float),
+                  np.ascontiguousarray(np.asarray(at, dtype=float).reshape(-1, 2)),
+                  np.ascontiguousarray(which, dtype=np.int64))
+
+
+def native_sums(core: ModuleType, mover: float | tuple[np.ndarray, np.ndarray], models: Models,
+                extra: float,
+                terrain: tuple[np.ndarray, np.ndarray], *, quad_segs: int, segments: int,
+                union: bool = True) -> tuple[BaseGeometry, object]:
+    """Where the ``mover`` (its footprint reflected through its centre, ``-F``: a disk's radius,
+    or its convex pieces laid out by :func:`rings_layout`) comes within
+    ``extra`` of one of the ``models`` (:func:`models_layout`) or overlaps a convex
+    ``terrain`` piece (rings laid out as :func:`rings_layout` does): the union of the sums,
+    from the core (module docstring). Corners turn at most ``pi / (2 quad_segs)`` a tangent
+    segment; a disk summed with a disk is its circumscribed polygon of ``segments`` vertices.
+    With the same polygons kept in the core (its ``PolySet``, for :func:`native_common`).
+    With ``union=False`` the sums are not unioned: the geometry is empty and the core keeps
+    the sums themselves (counter-clockwise, overlapping: a clip set the core fills by the
+    non-zero rule, such as the friends a turning layer's region is cut by). Raises the core's
+    ``NativeError`` for an input past its limits."""
+    mine = _NO_RINGS if isinstance(mover, float) else mover
     (coords, rings, polys), kept = core.end_region(
         mine, float(mover) if isinstance(mover, float) else 0.0,
-        rings_layout(pieces), np.array(starts, dtype=np.int64), np.array(radius, dtype=float),
-        np.ascontiguousarray(np.asarray(at, dtype=float).reshape(-1, 2)),
-        np.ascontiguousarray(which, dtype=np.int64), float(extra), terrain,
-        math.pi / (2 * quad_segs), int(segments), union=union)
+        models.pieces, models.starts, models.radius, models.at, models.which, float(extra),
+        terrain, math.pi / (2 * quad_segs), int(segments), union=union)
     return (native_polygons(coords, rings, polys) if union else _EMPTY), kept
 
+
+_NO_RINGS = rings_layout(())
 
 _EMPTY = Polygon()
 """(shapely builds an empty polygon from text: once)"""

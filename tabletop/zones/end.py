@@ -44,7 +44,14 @@ from tabletop.geometry.minkowski import (
     offset_pieces,
 )
 from tabletop.geometry.polygons import ccw, convex_pieces, ring_of, ring_polygons
-from tabletop.geometry.sums import Shape, native_sums, polygons_layout
+from tabletop.geometry.sums import (
+    Models,
+    Shape,
+    models_layout,
+    native_sums,
+    polygons_layout,
+    rings_layout,
+)
 from tabletop.geometry.tolerance import EPS, mm
 from tabletop.zones.query import Board, Body, Piece
 from tabletop.zones.violation import Violation
@@ -271,13 +278,25 @@ def _native_static_end(core: ModuleType, base: Footprint, facing: float,
                        clearance: float, union: bool = True) -> tuple[BaseGeometry, object]:
     """:func:`static_end` in one call of the compiled core (and as the core keeps it; with
     ``union=False`` the sums not unioned, :func:`~tabletop.geometry.sums.native_sums`)."""
-    kinds: dict[tuple[Footprint, float], int] = {}
-    which = [kinds.setdefault((obase, float(ofacing)), len(kinds)) for _, obase, ofacing in enemies]
-    at = np.array([e[0] for e in enemies], dtype=float).reshape(-1, 2)
-    mover: Shape = float(base.radius) if isinstance(base, Round) else _mover_pieces(base, facing)
-    return native_sums(core, mover, [_shape(*k) for k in kinds], at,
-                       np.array(which, dtype=np.int64), clearance, _terrain_pieces(terrain),
+    mover = float(base.radius) if isinstance(base, Round) else _mover_layout(base, facing)
+    return native_sums(core, mover, _models(enemies), clearance, _terrain_pieces(terrain),
                        quad_segs=END_QUAD_SEGS, segments=END_SEGMENTS, union=union)
+
+
+@lru_cache(maxsize=256)
+def _mover_layout(base: Footprint, facing: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_mover_pieces` laid out for the core (:func:`rings_layout`)."""
+    return rings_layout(_mover_pieces(base, facing))
+
+
+@lru_cache(maxsize=64)
+def _models(bodies: tuple[BodyKey, ...]) -> Models:
+    """The models ``bodies`` laid out for the core (once per set: a turning mover's layers
+    meet the same friends at each facing)."""
+    kinds: dict[tuple[Footprint, float], int] = {}
+    which = [kinds.setdefault((obase, float(ofacing)), len(kinds)) for _, obase, ofacing in bodies]
+    at = np.array([e[0] for e in bodies], dtype=float).reshape(-1, 2)
+    return models_layout([_shape(*k) for k in kinds], at, np.array(which, dtype=np.int64))
 
 
 def end_box(base: Footprint, facing: float, width: float, depth: float
@@ -418,5 +437,5 @@ def _piece_overlaps(pieces: Sequence[Piece], mover: Body, at: tuple[float, float
 def clear_end_caches() -> None:
     """Forget the end regions and placed footprints kept so far."""
     for cached in (_static_end, _local_region, _mover_pieces, _placed, _thin, _shape,
-                   _terrain_pieces):
+                   _terrain_pieces, _models, _mover_layout):
         cached.cache_clear()
