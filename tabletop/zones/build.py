@@ -454,11 +454,10 @@ def turning_zone(q: MoveQuery) -> Zone:
     kept = [cut for (_, (b, cut)) in sorted(zip([a[0] for a in asks], answers, strict=True),
                                               key=lambda fa: fa[0])
             if b is not None and not isinstance(cut, BaseGeometry)]
-    near = _near_friends(q, box(min(b[0] for b, _ in got), min(b[1] for b, _ in got),
-                                max(b[2] for b, _ in got), max(b[3] for b, _ in got))) \
-        if got else Polygon()
     if reach.hub is not None:
         hub = reach.hub.disk.region(*hub_end(ph, base))
+        # the friends near the hub's region (those farther off leave it as it is)
+        near = _near_friends(q, hub) if not hub.is_empty else Polygon()
         if not hub.is_empty and not near.is_empty:
             hub = hub.difference(near)
         if not hub.is_empty:
