@@ -497,8 +497,12 @@ def whole_region(disk: GeodesicDisk) -> BaseGeometry | None:
     if disk.bends < 2 or disk.cut.changed:
         return None
     x0, y0, x1, y1 = rm.box
+    # (every point has a corner of the box at least half its diagonal away: a move shorter
+    # than that never reaches past the box, and the nodes need not be looked at)
+    if x1 < x0 or y1 < y0 or disk.distance < 0.5 * math.hypot(x1 - x0, y1 - y0):
+        return None
     far = _reach_cap(disk, disk.nodes) - 2.0 * ARC_TOLERANCE
-    if x1 < x0 or y1 < y0 or bool((disk.dist + far > disk.distance).any()):
+    if bool((disk.dist + far > disk.distance).any()):
         return None
     parts = rm.free_parts()
     if not len(parts):
