@@ -91,16 +91,15 @@ def models_layout(shapes: Sequence[Shape], at: np.ndarray, which: np.ndarray) ->
 
 
 def native_sums(core: ModuleType, mover: float | tuple[np.ndarray, np.ndarray], models: Models,
-                extra: float,
-                terrain: tuple[np.ndarray, np.ndarray], *, quad_segs: int, segments: int,
-                union: bool = True) -> tuple[BaseGeometry, object]:
+                extra: float, terrain: tuple[np.ndarray, np.ndarray], *, quad_segs: int,
+                segments: int, union: bool = True) -> tuple[BaseGeometry, object]:
     """Where the ``mover`` (its footprint reflected through its centre, ``-F``: a disk's radius,
-    or its convex pieces laid out by :func:`rings_layout`) comes within
-    ``extra`` of one of the ``models`` (:func:`models_layout`) or overlaps a convex
-    ``terrain`` piece (rings laid out as :func:`rings_layout` does): the union of the sums,
-    from the core (module docstring). Corners turn at most ``pi / (2 quad_segs)`` a tangent
-    segment; a disk summed with a disk is its circumscribed polygon of ``segments`` vertices.
-    With the same polygons kept in the core (its ``PolySet``, for :func:`native_common`).
+    or its convex pieces laid out by :func:`rings_layout`) comes within ``extra`` of one of the
+    ``models`` (:func:`models_layout`) or overlaps a convex ``terrain`` piece (rings laid out
+    as :func:`rings_layout` does): the union of the sums, from the core (module docstring).
+    Corners turn at most ``pi / (2 quad_segs)`` a tangent segment; a disk summed with a disk is
+    its circumscribed polygon of ``segments`` vertices. With the same polygons kept in the core
+    (its ``PolySet``, for :func:`native_common`).
     With ``union=False`` the sums are not unioned: the geometry is empty and the core keeps
     the sums themselves (counter-clockwise, overlapping: a clip set the core fills by the
     non-zero rule, such as the friends a turning layer's region is cut by). Raises the core's
