@@ -429,11 +429,18 @@ pub fn area(polys: &[Poly]) -> f64 {
 
 /// The bounding box `(x0, y0, x1, y1)` of a set of polygons (inverted when empty).
 pub fn bounds(polys: &[Poly]) -> [f64; 4] {
-    let mut b = [f64::INFINITY, f64::INFINITY, -f64::INFINITY, -f64::INFINITY];
-    for q in polys.iter().flat_map(|p| p.first()).flatten() {
-        b = [b[0].min(q[0]), b[1].min(q[1]), b[2].max(q[0]), b[3].max(q[1])];
-    }
-    b
+    points_bounds(polys.iter().flat_map(|p| p.first()).flatten())
+}
+
+/// The bounding box `(x0, y0, x1, y1)` of a ring (inverted when empty).
+pub fn ring_bounds(ring: &[Pt]) -> [f64; 4] {
+    points_bounds(ring.iter())
+}
+
+fn points_bounds<'a>(pts: impl Iterator<Item = &'a Pt>) -> [f64; 4] {
+    pts.fold([f64::INFINITY, f64::INFINITY, -f64::INFINITY, -f64::INFINITY], |b, q| {
+        [b[0].min(q[0]), b[1].min(q[1]), b[2].max(q[0]), b[3].max(q[1])]
+    })
 }
 
 /// Whether two boxes `(x0, y0, x1, y1)` meet.

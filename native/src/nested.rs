@@ -15,7 +15,7 @@
 //! [`SLACK`] (its points lie within that of the star that holds it), so the union is the same
 //! point set within [`SLACK`], far below the integer grid's unit.
 
-use crate::booleans::{Pt, Ring};
+use crate::booleans::{ring_bounds, Pt, Ring};
 use crate::rays::Wedge;
 
 const TWO_PI: f64 = 2.0 * std::f64::consts::PI;
@@ -48,7 +48,7 @@ const FROM_ITS_APEX: usize = 64;
 /// `stars[k]` is `wedges[k]`'s outline (apex first unless a whole disk).
 pub fn drop_nested(stars: &mut [Ring], wedges: &[Wedge]) -> usize {
     let n = stars.len().min(wedges.len());
-    let boxes: Vec<[f64; 4]> = stars[..n].iter().map(ring_box).collect();
+    let boxes: Vec<[f64; 4]> = stars[..n].iter().map(|r| ring_bounds(r)).collect();
     let area = |k: usize| (boxes[k][2] - boxes[k][0]) * (boxes[k][3] - boxes[k][1]);
     let live: Vec<usize> = (0..n).filter(|&k| stars[k].len() >= 3).collect();
     if live.len() < 2 {
@@ -102,12 +102,6 @@ pub fn drop_nested(stars: &mut [Ring], wedges: &[Wedge]) -> usize {
         }
     }
     dropped
-}
-
-fn ring_box(r: &Ring) -> [f64; 4] {
-    r.iter().fold([f64::INFINITY, f64::INFINITY, -f64::INFINITY, -f64::INFINITY], |b, p| {
-        [b[0].min(p[0]), b[1].min(p[1]), b[2].max(p[0]), b[3].max(p[1])]
-    })
 }
 
 fn box_holds(a: &[f64; 4], b: &[f64; 4]) -> bool {
