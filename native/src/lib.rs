@@ -15,6 +15,7 @@ pub mod pickup;
 pub mod pinches;
 pub mod rays;
 pub mod search;
+pub mod slack;
 pub mod turns;
 pub mod visibility;
 pub mod wedges;

@@ -839,6 +839,19 @@ impl GraphMaker {
     }
 }
 
+/// Each of the core's corners' slack in `set` (kept in the core: an excluded set): the radius
+/// of the largest disk about it inside the set, 0 outside (`slack::corner_slack`; the Python
+/// engine's `ReachMap.slack`). On a set cut to the box, a corner near its edge has a slack no
+/// larger than on the whole set (the cut's edge counts as boundary): a wedge is skipped only
+/// where the whole set holds it.
+#[pyfunction]
+fn corner_slack<'py>(py: Python<'py>, core: &ReachCore, set: &PolySet)
+                     -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let (at, polys) = (&core.map.corners.at, &set.polys);
+    let out = guarded(py, "corner_slack", move || Ok(crate::slack::corner_slack(at, polys)))?;
+    Ok(PyArray1::from_vec(py, out))
+}
+
 /// Panic inside the core on purpose: shows that a panic reaches Python as a `NativeError`.
 #[pyfunction]
 fn selftest_panic(py: Python<'_>) -> PyResult<()> {
@@ -867,6 +880,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(end_region, m)?)?;
     m.add_function(wrap_pyfunction!(common_region, m)?)?;
     m.add_function(wrap_pyfunction!(turn_rounds, m)?)?;
+    m.add_function(wrap_pyfunction!(corner_slack, m)?)?;
     m.add_class::<ReachCore>()?;
     m.add_class::<Outline>()?;
     m.add_class::<PolySet>()?;

@@ -58,7 +58,7 @@ def native_pickup(rm: ReachMap, p: tuple[float, float], distance: float,
     if exclude is not None and not exclude.is_empty:
         ex = rm.native_exclude(core, exclude, exclude_key)
         if exclude_key is not None and len(rm.corners):
-            slack = rm.slack(exclude_key, exclude)
+            slack = rm.native_slack(core, exclude_key, exclude)
     more = polygon_set if polygon_set is not None else \
         rm.native_exclude(core, polygons, None) if polygons is not None and \
         not polygons.is_empty else None

@@ -287,13 +287,14 @@ def _build_swept(disk: GeodesicDisk, exclude: BaseGeometry | None, exclude_key: 
                  ) -> BaseGeometry:
     """:meth:`_build` by casting rays (no shadow overlays); the start is in no piece."""
     rm = disk.rm
-    slack = rm.slack(exclude_key, exclude) if exclude is not None and \
-        exclude_key is not None and len(rm.corners) else None
+    with_slack = exclude is not None and exclude_key is not None and len(rm.corners) > 0
     core = engine.core()
     if core is not None:
-        got = native_search_region(core, disk, exclude, exclude_key, slack)
+        got = native_search_region(core, disk, exclude, exclude_key, rm.native_slack(
+            core, exclude_key, exclude) if with_slack else None)
         if got is not None:
             return got[0]
+    slack = rm.slack(exclude_key, exclude) if with_slack else None
     wedges, flat, sizes = wedges_of(disk, slack, ahead=True, outer=True)
     if exclude is not None and not exclude.is_empty and len(wedges) > 1:
         # wedges wholly inside the excluded set add nothing (the start's disk stays)
@@ -391,7 +392,7 @@ def native_layer_region(disk: GeodesicDisk, exclude: BaseGeometry | None, exclud
             whole_region(disk) is not None:
         return None
     rm = disk.rm
-    slack = rm.slack(exclude_key, exclude) if exclude is not None and \
+    slack = rm.native_slack(core, exclude_key, exclude) if exclude is not None and \
         exclude_key is not None and len(rm.corners) else None
     got = _search_region(core, disk, exclude, exclude_key, slack, friends, keep=True)
     return None if got is None else (got[2], got[1])
