@@ -37,6 +37,7 @@ __all__ = [
     "core",
     "describe",
     "engine_name",
+    "native_later",
     "native_map",
     "native_module",
     "native_problem",
@@ -166,12 +167,44 @@ def native_map(fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
     are in the items' order, each the same as alone; ``fn`` must not change what another
     call reads."""
     work = list(items)
+    pool = _pool(len(work) >= 2)
+    if pool is None:
+        return [fn(x) for x in work]
+    return list(pool.map(fn, work))
+
+
+def native_later(fn: Callable[[T], R], items: Iterable[T]) -> Callable[[], list[R]]:
+    """:func:`native_map` begun now on the threads, while the caller goes on (its own work
+    fills a processor the threads leave idle): the answers when the returned function is
+    called (it waits for them; an error ``fn`` raised is raised there). Where
+    :func:`native_map` would work in the caller's thread, the work is done when it is first
+    called. A task may wait on the answers of work begun before it (the threads take tasks
+    in order, so that work has been taken).
+    ``fn`` must not change what the caller reads meanwhile."""
+    work = list(items)
+    pool = _pool(len(work) >= 1)
+    if pool is None:
+        done: list[list[R]] = []
+
+        def now() -> list[R]:
+            if not done:
+                done.append([fn(x) for x in work])
+            return done[0]
+        return now
+    futures = [pool.submit(fn, x) for x in work]
+    return lambda: [f.result() for f in futures]
+
+
+def _pool(worth: bool) -> ThreadPoolExecutor | None:
+    """The threads of :func:`native_map` (``None``: the caller's thread, on the Python engine,
+    with one thread, when not ``worth`` it, or in one of the pool's own threads: never wait
+    on it)."""
     n = threads()
-    if n < 2 or len(work) < 2 or core() is None or \
+    if n < 2 or not worth or core() is None or \
             threading.current_thread().name.startswith(_PREFIX):
-        return [fn(x) for x in work]  # (in one of the pool's own threads: never wait on it)
+        return None
     with _POOL_LOCK:
         pool = _POOL.get(n)
         if pool is None:
             pool = _POOL[n] = ThreadPoolExecutor(max_workers=n, thread_name_prefix=_PREFIX)
-    return list(pool.map(fn, work))
+    return pool

@@ -159,6 +159,14 @@ class TurnReach:
         once = self.start_in_hub and self.own_layer and f == self.tm.key(self.facing)
         return 1 if once else 2
 
+    def _map_graphed(self, distance: float, f: float) -> ReachMap:
+        """:meth:`_map`, its corner graph holding every edge up to ``distance`` when its
+        paths bend at any corner (:meth:`_bends`)."""
+        rm = self._map(f)
+        if self._bends(f) > 1:
+            rm.ensure_graph(distance)
+        return rm
+
     def _map(self, f: float) -> ReachMap:
         """The layer at ``f``; the start's own facing off the grid gets only what is near."""
         tm = self.tm
@@ -296,8 +304,9 @@ class TurnReach:
         # the layers that can have a reach: the seeded ones and those that may turn somewhere
         order = [f for f in keys if f in seeds or usable[f].any()]
         order += [f for f in seeds if f not in order]
-        # the layers not built yet are built on threads (the core's sums and corner graphs)
-        maps = engine.native_map(self._map, order)
+        # the layers not built yet are built on threads (the core's sums and corner graphs),
+        # and their graphs grown to this move there too (the hub's below, if it is used)
+        maps = engine.native_map(partial(self._map_graphed, D), order)
         bends = [self._bends(f) for f in order]
         src_rows = [np.array([(*s.point, s.dist) for s in seeds.get(f, [])],
                              dtype=float).reshape(-1, 3) for f in order]

@@ -29,6 +29,7 @@ in the query; :func:`clear_caches` forgets everything.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import weakref
 from collections.abc import Callable
@@ -403,8 +404,20 @@ def turning_zone(q: MoveQuery) -> Zone:
     base, start = mover.footprint, (float(mover.at[0]), float(mover.at[1]))
     step = layer_step(base, None if q.step is None else float(q.step))
     ph = turn_phase(q, step)
-    reach = TurnReach(ph.tm, start, mover.facing, q.limit, step)
     own = None if ph.tm.key(mover.facing) in ph.grid else (*start, q.limit)
+    # the grid's facings' end regions (built once a phase) begun on threads while the reach
+    # is searched (the searches' own Python leaves a processor idle)
+    ends = engine.native_later(lambda f: turn_end(ph, base, f),
+                               [f for f in ph.grid if ph.tm.key(f) not in ph.ends])
+    # and then the hub's (where every grid facing breaks them), from those
+    hub_ends = engine.native_later(lambda _: (ends(), hub_end(ph, base))[1], [None])
+    try:
+        reach = TurnReach(ph.tm, start, mover.facing, q.limit, step)
+    except BaseException:
+        with contextlib.suppress(Exception):
+            hub_ends()  # (the threads write the phase's end regions: none left running)
+        raise
+    hub_ends()
     # within reach of a friend the end facing matters: there the mover may end only at the
     # facing a layer arrives at, clear of the friends (the hub's any-facing end is given up
     # there: on the safe side). The friends near the move's box: a circle that misses it
@@ -440,9 +453,6 @@ def turning_zone(q: MoveQuery) -> Zone:
             return whole, g
         return whole, g.difference(_friends_region(q, g, f))
 
-    # the grid's facings' end regions first, on threads (built once a phase)
-    engine.native_map(lambda f: turn_end(ph, base, f),
-                      [f for f in reach.layers if own is None or f != ph.tm.key(mover.facing)])
     asks = [(f, lay, *turn_end(ph, base, f, own if f == ph.tm.key(mover.facing) else None))
             for f, lay in reach.layers.items()]
     # on threads where the compiled core answers (it lets go of Python's lock)

@@ -170,3 +170,50 @@ def test_native_map_keeps_the_order_and_uses_threads_only_on_the_native_engine(
     seen.clear()
     engine.native_map(f, range(5))
     assert set(seen) == {threading.current_thread().name}
+
+
+def test_native_later_begins_on_the_threads_and_answers_in_order(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    seen: list[str] = []
+
+    def f(x: int) -> int:
+        seen.append(threading.current_thread().name)
+        if x == 7:
+            raise ValueError("seven")
+        return x * x
+
+    # the Python engine: nothing before the first call, then once, in the caller's thread
+    monkeypatch.setenv(engine.ENV, "python")
+    monkeypatch.setenv(engine.THREADS_ENV, "2")
+    later = engine.native_later(f, range(5))
+    assert seen == []
+    assert later() == [0, 1, 4, 9, 16] and later() == [0, 1, 4, 9, 16]
+    assert seen == [threading.current_thread().name] * 5
+    with pytest.raises(ValueError, match="seven"):
+        engine.native_later(f, [6, 7])()
+    if native is None:
+        return
+    monkeypatch.setenv(engine.ENV, "native")
+    seen.clear()
+    started = threading.Event()
+    gate = threading.Event()
+
+    def slow(x: int) -> int:
+        started.set()
+        assert gate.wait(10)
+        return f(x)
+
+    later = engine.native_later(slow, range(6))
+    assert started.wait(10)  # begun before it is asked for
+    gate.set()
+    assert later() == [x * x for x in range(6)]
+    assert all(name.startswith("tabletop-native-map") for name in seen)
+    # a task waiting on work begun before it (the hub's end region on the grid's)
+    first = engine.native_later(f, range(4))
+    second = engine.native_later(lambda _: sum(first()), [None])
+    assert second() == [0 + 1 + 4 + 9]
+    # an error is raised where the answers are asked for
+    with pytest.raises(ValueError, match="seven"):
+        engine.native_later(f, [6, 7, 8])()
