@@ -90,7 +90,7 @@ step is refined.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from types import ModuleType
@@ -240,6 +240,7 @@ class TurnMap:
         self._near: dict[tuple[float, float, float], tuple[int, ...]] = {}
         self._not_hub: BaseGeometry | None = None
         self._node_plans: dict[float, _NodePlan] = {}
+        self._regions_begun: dict[float, Callable[[], list[BaseGeometry]]] = {}
         self._circle_sweeps: dict[tuple[float, float], BaseGeometry] = {}
         self._circle_array = np.array(self.circles, dtype=float).reshape(-1, 3)
         self._native: tuple[ModuleType, object | None] | None = None
@@ -460,12 +461,26 @@ class TurnMap:
         n = np.concatenate([p[2] for p in parts])[order] if parts else np.zeros(0, np.int64)
         return TurnNodes(xy[order], lo, n, plan.grid)
 
+    def begin_turn_nodes(self, step: float) -> None:
+        """Begin the turn regions :meth:`turn_nodes` places its nodes on for ``step`` (on the
+        threads of :func:`~tabletop.geometry.engine.native_later`, while the caller goes on),
+        unless they are made or begun already."""
+        if step not in self._node_plans and step not in self._regions_begun:
+            self._regions_begun[step] = engine.native_later(self._region_for_nodes,
+                                                            self._steps(step))
+
+    def _steps(self, step: float) -> list[tuple[float, float]]:
+        """The steps of the facing grid of ``step``: each facing and the next."""
+        grid = facing_grid(self.footprint, 0.0, step)
+        return list(zip(grid, [*grid[1:], grid[0] + self.period], strict=True))
+
     def _node_plan(self, step: float) -> _NodePlan:
         grid = facing_grid(self.footprint, 0.0, step)
         k = len(grid)
-        ends = [*grid[1:], grid[0] + self.period]
         # (on threads where the compiled core answers: GEOS lets go of Python's lock too)
-        regions = engine.native_map(self._region_for_nodes, list(zip(grid, ends, strict=True)))
+        begun = self._regions_begun.pop(step, None)
+        regions = begun() if begun is not None else \
+            engine.native_map(self._region_for_nodes, self._steps(step))
         # and the edge of the hub, where every turn is free (a turn in the open)
         hub = box(*self.hub.box)
         if len(self.hub.pieces):

@@ -405,8 +405,10 @@ def turning_zone(q: MoveQuery) -> Zone:
     step = layer_step(base, None if q.step is None else float(q.step))
     ph = turn_phase(q, step)
     own = None if ph.tm.key(mover.facing) in ph.grid else (*start, q.limit)
-    # the grid's facings' end regions (built once a phase) begun on threads while the reach
-    # is searched (the searches' own Python leaves a processor idle)
+    # the turn regions the nodes lie on, the grid's facings' end regions (each built once a
+    # phase) begun on threads while the reach is searched (the searches' own Python leaves a
+    # processor idle)
+    ph.tm.begin_turn_nodes(step)
     ends = engine.native_later(lambda f: turn_end(ph, base, f),
                                [f for f in ph.grid if ph.tm.key(f) not in ph.ends])
     # and then the hub's (where every grid facing breaks them), from those

@@ -63,3 +63,31 @@ def test_circles_in_one_call_are_the_circles_one_by_one(rows, segments) -> None:
     assert len(got) == len(rows)
     for p, (x, y, r) in zip(got, rows, strict=True):
         assert p.equals_exact(circumscribed_circle(x, y, r, segments=segments), 0.0)
+
+
+def test_turn_nodes_begun_on_threads_are_the_nodes_made_at_once(
+        monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """``TurnMap.begin_turn_nodes`` (the turn regions begun on threads while a pick-up's
+    search goes on) gives the nodes ``turn_nodes`` makes alone, on either engine; begun twice,
+    or after the nodes are made, it does nothing."""
+    from tabletop.geometry import engine
+    from tabletop.geometry.footprints import parse_base
+    from tabletop.geometry.turning import TurnMap
+
+    circles = [(6.0, 6.0, 0.63), (9.0, 12.5, 1.0), (15.0, 8.0, 0.5)]
+    polys = [((11.0, 3.0), (13.0, 3.0), (13.0, 9.0), (11.0, 9.0))]
+    monkeypatch.setenv(engine.THREADS_ENV, "2")
+    for eng in ("python", *(["native"] if engine.native_module() is not None else [])):
+        monkeypatch.setenv(engine.ENV, eng)
+        for base in ("oval 60x35mm", "rect 25x50mm"):
+            fp = parse_base(base)
+            alone = TurnMap(20.0, 20.0, fp, circles, polys).turn_nodes(15.0)
+            tm = TurnMap(20.0, 20.0, fp, circles, polys)
+            tm.begin_turn_nodes(15.0)
+            tm.begin_turn_nodes(15.0)
+            got = tm.turn_nodes(15.0)
+            tm.begin_turn_nodes(15.0)
+            assert not tm._regions_begun
+            assert len(got.xy) > 10
+            assert np.array_equal(got.xy, alone.xy) and np.array_equal(got.lo, alone.lo) \
+                and np.array_equal(got.n, alone.n) and got.grid == alone.grid
