@@ -411,15 +411,18 @@ def turning_zone(q: MoveQuery) -> Zone:
     ph.tm.begin_turn_nodes(step)
     ends = engine.native_later(lambda f: turn_end(ph, base, f),
                                [f for f in ph.grid if ph.tm.key(f) not in ph.ends])
-    # and then the hub's (where every grid facing breaks them), from those
+    # and then the hub's (where every grid facing breaks them), from those (on the Python
+    # engine: made below only if the hub is reached)
     hub_ends = engine.native_later(lambda _: (ends(), hub_end(ph, base))[1], [None])
     try:
         reach = TurnReach(ph.tm, start, mover.facing, q.limit, step)
     except BaseException:
         with contextlib.suppress(Exception):
-            hub_ends()  # (the threads write the phase's end regions: none left running)
+            ends()  # (the threads write the phase's end regions: none left running)
         raise
-    hub_ends()
+    ends()
+    if reach.hub is not None:
+        hub_ends()
     # within reach of a friend the end facing matters: there the mover may end only at the
     # facing a layer arrives at, clear of the friends (the hub's any-facing end is given up
     # there: on the safe side). The friends near the move's box: a circle that misses it
