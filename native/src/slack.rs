@@ -8,7 +8,7 @@
 //! corner is inside by the crossings of a ray to its right with the edges of its own band, and
 //! its distance to the boundary is the least over the bands outwards from its own until the
 //! next band lies farther than the nearest edge found. Work: the corners times the edges of
-//! the bands each looks at, at most the corners times the set's edges.
+//! the bands each looks at, at most the corners times the bands' entries (16 an edge at most).
 
 use crate::booleans::{Poly, Pt};
 
