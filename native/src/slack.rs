@@ -163,10 +163,7 @@ fn to_segment(p: Pt, s: [Pt; 2]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn square(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<Pt> {
-        vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
-    }
+    use crate::pickup::tests::square;
 
     /// The slack by looking at every edge (the definition).
     fn brute(p: Pt, set: &[Poly]) -> f64 {
