@@ -8,14 +8,25 @@ use crate::booleans::{Pt, Ring};
 /// The regular `n`-gon circumscribed about the circle of `radius` about `(x, y)` (every edge
 /// tangent to it; vertex `k` at angle `(k + 1/2) 2 pi / n`), counter-clockwise.
 pub fn circumscribed(x: f64, y: f64, radius: f64, n: usize) -> Ring {
+    circumscribed_on(&directions(n), x, y, radius)
+}
+
+/// The directions `(cos t, sin t)` of the vertices of [`circumscribed`]'s `n`-gons (at least 3).
+fn directions(n: usize) -> Vec<Pt> {
     let n = n.max(3);
-    let rho = radius / (PI / n as f64).cos();
     (0..n)
         .map(|k| {
             let t = (k as f64 + 0.5) * 2.0 * PI / n as f64;
-            [x + rho * t.cos(), y + rho * t.sin()]
+            [t.cos(), t.sin()]
         })
         .collect()
+}
+
+/// [`circumscribed`] with its vertices' directions given (one table for many disks: the same
+/// vertices, without a sine and a cosine each).
+fn circumscribed_on(dirs: &[Pt], x: f64, y: f64, radius: f64) -> Ring {
+    let rho = radius / (PI / dirs.len() as f64).cos();
+    dirs.iter().map(|d| [x + rho * d[0], y + rho * d[1]]).collect()
 }
 
 /// The circumscribed `n`-gons of the disks `(x, y, radius)` (as [`circumscribed`]), each
@@ -32,8 +43,9 @@ pub fn circumscribed(x: f64, y: f64, radius: f64, n: usize) -> Ring {
 pub fn circumscribed_parts(circles: &[[f64; 3]], n: usize) -> Vec<Ring> {
     let mut out = Vec::with_capacity(circles.len());
     let mut cover: Vec<usize> = Vec::new();
+    let dirs = directions(n);
     for (i, c) in circles.iter().enumerate() {
-        let ring = circumscribed(c[0], c[1], c[2], n);
+        let ring = circumscribed_on(&dirs, c[0], c[1], c[2]);
         if circles.len() > PRUNED {
             out.push(ring);
             continue;
