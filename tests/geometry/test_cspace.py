@@ -164,3 +164,29 @@ def test_merge_convex_is_the_greedy_fixpoint() -> None:
         assert abs(sum(p.area for p in parts) - poly.area) <= 1e-9 * poly.area
         assert all(abs(p.convex_hull.area - p.area) <= 1e-9 for p in parts)
         assert not any(convex_union(a, b) for i, a in enumerate(parts) for b in parts[i + 1:])
+
+
+def test_threads_asking_for_one_turn_make_its_sweep_once() -> None:
+    # the zone engine's threads ask for the steps of a facing grid at once: the sweep of the
+    # turn they share (tens of ms of Python for an oval) is made by one, the others wait
+    import threading
+
+    from tabletop.geometry import cspace
+
+    fp = parse_base("oval 61x37mm")  # a base no other test sweeps
+    cspace._swept_from_zero.cache_clear()
+    go = threading.Barrier(4)
+    answers: list[tuple[np.ndarray, ...]] = []
+
+    def ask(k: int) -> None:
+        go.wait()
+        answers.append(swept_pieces(fp, 30.0 * k, 30.0 * k + 30.0))
+
+    threads = [threading.Thread(target=ask, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(answers) == 4
+    info = cspace._swept_from_zero.cache_info()
+    assert (info.misses, info.hits) == (1, 3)
