@@ -166,15 +166,26 @@ def test_merge_convex_is_the_greedy_fixpoint() -> None:
         assert not any(convex_union(a, b) for i, a in enumerate(parts) for b in parts[i + 1:])
 
 
-def test_threads_asking_for_one_turn_make_its_sweep_once() -> None:
+
+def test_threads_asking_for_one_turn_make_its_sweep_once(monkeypatch: pytest.MonkeyPatch) -> None:
     # the zone engine's threads ask for the steps of a facing grid at once: the sweep of the
     # turn they share (tens of ms of Python for an oval) is made by one, the others wait
     import threading
+    import time
 
     from tabletop.geometry import cspace
 
-    fp = parse_base("oval 61x37mm")  # a base no other test sweeps
-    cspace._swept_from_zero.cache_clear()
+    made: list[int] = []
+    real = cspace.convex_pieces
+
+    def slow_pieces(poly: Polygon) -> tuple[Polygon, ...]:
+        # (slow enough that, unlocked, every thread would be making the sweep at once)
+        made.append(1)
+        time.sleep(0.05)
+        return real(poly)
+
+    monkeypatch.setattr(cspace, "convex_pieces", slow_pieces)
+    fp = parse_base("oval 61.3x37.1mm")  # a base no other test sweeps
     go = threading.Barrier(4)
     answers: list[tuple[np.ndarray, ...]] = []
 
@@ -188,5 +199,4 @@ def test_threads_asking_for_one_turn_make_its_sweep_once() -> None:
     for t in threads:
         t.join()
     assert len(answers) == 4
-    info = cspace._swept_from_zero.cache_info()
-    assert (info.misses, info.hits) == (1, 3)
+    assert len(made) == 1
