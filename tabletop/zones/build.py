@@ -413,7 +413,12 @@ def turning_zone(q: MoveQuery) -> Zone:
                                [f for f in ph.grid if ph.tm.key(f) not in ph.ends])
     # and then the hub's (where every grid facing breaks them), from those (on the Python
     # engine: made below only if the hub is reached)
-    hub_ends = engine.native_later(lambda _: (ends(), hub_end(ph, base))[1], [None])
+
+    def hub_after_ends(_: None) -> tuple[BaseGeometry, _Key]:
+        ends()
+        return hub_end(ph, base)
+
+    hub_ends = engine.native_later(hub_after_ends, [None])
     try:
         reach = TurnReach(ph.tm, start, mover.facing, q.limit, step)
     except BaseException:
