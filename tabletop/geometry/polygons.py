@@ -49,7 +49,7 @@ def _convex_pieces(poly: Polygon) -> list[Polygon]:
             out.append(p)
             continue
         tris = [t for t in shapely.constrained_delaunay_triangles(p).geoms if t.area > 0]
-        merged = _merge_convex(tris)
+        merged = _merge_convex(tris, by_edges=not any(map(_flat, tris)))
         # the pieces must make up the polygon; if merging lost any of it, the triangles do
         whole = abs(sum(q.area for q in merged) - p.area) <= 1e-9 * max(1.0, p.area)
         # (a merge of a sliver of no area can leave an empty collection: it covers nothing)
@@ -58,7 +58,7 @@ def _convex_pieces(poly: Polygon) -> list[Polygon]:
     return out
 
 
-def _merge_convex(parts: list[Polygon]) -> list[Polygon]:
+def _merge_convex(parts: list[Polygon], *, by_edges: bool = False) -> list[Polygon]:
     """Greedily merge neighbouring convex pieces while their union stays convex.
 
     Fewer pieces mean fewer corners and shadows (an L-shaped wall becomes two rectangles
@@ -69,12 +69,26 @@ def _merge_convex(parts: list[Polygon]) -> list[Polygon]:
     never can later (the test depends on its two pieces only), so each pair is tested once, and
     after a merge into ``i`` the only new pairs before ``(i, i + 1)`` are those of the new
     piece: the scan goes on from the first earlier piece that merges with it, else from ``i``.
+
+    ``by_edges``: the pieces are the triangles of a triangulation in which every edge inside
+    the polygon is a whole edge of the two triangles on either side (no vertex inside another
+    triangle's edge). Two pieces made of them then meet along a stretch of boundary only where
+    they share a whole edge, the same two vertices, and only such pairs are handed to GEOS's
+    overlays (:func:`_merged`): the same merges, without the overlays of the many pairs whose
+    boxes meet but whose pieces do not (the pieces' edges are kept with the vertices the
+    merged hulls leave out on a straight side).
     """
     parts = list(parts)
     ids = list(range(len(parts)))  # a piece's identity: a new one for each merged piece
     fresh = len(parts)
     boxes = [p.bounds for p in parts]
     failed: set[tuple[int, int]] = set()
+    # by_edges: each piece's ring (each vertex's next), the piece each edge is of, each
+    # piece's neighbours
+    rings = {k: _ring_map(p) for k, p in enumerate(parts)} if by_edges else {}
+    owner = {e: k for k, r in rings.items() for e in r.items()}
+    nbrs = {k: {owner[v, u] for u, v in r.items() if (v, u) in owner}
+            for k, r in rings.items()}
 
     def merged(a: int, b: int) -> Polygon | None:
         key = (ids[a], ids[b])
@@ -82,14 +96,33 @@ def _merge_convex(parts: list[Polygon]) -> list[Polygon]:
             return None
         (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[a], boxes[b]
         # (boxes apart: no shared edge nor point, the first test of _merged)
-        hull = _merged(parts[a], parts[b]) if ax0 <= bx1 and bx0 <= ax1 and \
-            ay0 <= by1 and by0 <= ay1 else None
+        hull = None
+        if ax0 <= bx1 and bx0 <= ax1 and ay0 <= by1 and by0 <= ay1 and (
+                not by_edges or (key[1] in nbrs[key[0]] and not _turns_right(
+                    rings[key[0]], rings[key[1]],
+                    (min(ax0, bx0), min(ay0, by0), max(ax1, bx1), max(ay1, by1))))):
+            hull = _merged(parts[a], parts[b])
         if hull is None:
             failed.add(key)
         return hull
 
     def merge(a: int, b: int, hull: Polygon) -> None:
         nonlocal fresh
+        if by_edges:
+            # the union's ring: both rings but the edges they share
+            ka, kb = ids[a], ids[b]
+            ra, rb = rings.pop(ka), rings.pop(kb)
+            ring = {u: v for u, v in ra.items() if rb.get(v) != u}
+            ring.update((u, v) for u, v in rb.items() if ra.get(v) != u)
+            for u, v in ra.items():
+                if rb.get(v) == u:
+                    del owner[u, v], owner[v, u]
+            rings[fresh] = ring
+            owner.update(dict.fromkeys(ring.items(), fresh))
+            around = nbrs[fresh] = (nbrs.pop(ka) | nbrs.pop(kb)) - {ka, kb}
+            for k in around:
+                nbrs[k] -= {ka, kb}
+                nbrs[k].add(fresh)
         parts[a], ids[a], boxes[a] = hull, fresh, hull.bounds
         fresh += 1
         del parts[b], ids[b], boxes[b]
@@ -101,9 +134,15 @@ def _merge_convex(parts: list[Polygon]) -> list[Polygon]:
                 return a, b, hull
         return None
 
+    def others(i: int, lo: int, hi: int) -> Iterable[int]:
+        # the pieces in lo..hi - 1 that could merge with piece i, in order
+        if not by_edges:
+            return range(lo, hi)
+        return sorted(j for j in (ids.index(k) for k in nbrs[ids[i]]) if lo <= j < hi)
+
     i = 0
     while i < len(parts) - 1:
-        found = first((i, j) for j in range(i + 1, len(parts)))
+        found = first((i, j) for j in others(i, i + 1, len(parts)))
         if found is None:
             i += 1
             continue
@@ -112,8 +151,57 @@ def _merge_convex(parts: list[Polygon]) -> list[Polygon]:
             merge(a, b, hull)
             i = a
             # the new pairs before (i, i + 1): those of the new piece
-            found = first((e, i) for e in range(i))
+            found = first((e, i) for e in others(i, 0, i))
     return parts
+
+
+Point = tuple[float, float]
+
+
+def _flat(t: Polygon) -> bool:
+    """Whether a triangle is flat within rounding: one of its vertices may lie on the edge
+    of another triangle (a triangulation's triangles then meet along parts of edges, as a
+    triangle of no area dropped leaves them)."""
+    (ax, ay), (bx, by), (cx, cy) = t.exterior.coords[:3]
+    longest = max((bx - ax) ** 2 + (by - ay) ** 2, (cx - bx) ** 2 + (cy - by) ** 2,
+                  (ax - cx) ** 2 + (ay - cy) ** 2)
+    return abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax)) <= 1e-9 * longest
+
+
+def _ring_map(p: Polygon) -> dict[Point, Point]:
+    """A piece's exterior ring as each vertex's next, counter-clockwise."""
+    ring = list(p.exterior.coords)[:-1]
+    twice = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(ring, ring[1:] + ring[:1],
+                                                                  strict=True))
+    if twice < 0:
+        ring.reverse()
+    return dict(zip(ring, ring[1:] + ring[:1], strict=True))
+
+
+def _turns_right(a: dict[Point, Point], b: dict[Point, Point],
+                 box: tuple[float, float, float, float]) -> bool:
+    """Whether the union of two neighbouring convex pieces (:func:`_ring_map`, their insides
+    apart, within ``box``) surely turns right where their rings join, by more than rounding:
+    it is not convex, by more than :func:`_merged` allows. (Where it turns right at a vertex
+    ``v`` from ``u`` to ``w``, the triangle ``u v w`` lies outside both pieces, each on the
+    inner side of its edge's line, and inside their hull: the hull is larger than the union by
+    that triangle's area, half the cross product.)"""
+    x0, y0, x1, y1 = box
+    big = max(abs(x0), abs(x1), abs(y0), abs(y1))
+    slack = 2e-9 * max(1.0, (x1 - x0) * (y1 - y0)) + 1e-12 * big * big
+    a_into = {v: u for u, v in a.items()}
+    b_into = {v: u for u, v in b.items()}
+    for p, q in a.items():
+        if b.get(q) != p:
+            continue
+        # an edge p -> q of a, q -> p of b: the union's ring may come into p along a and go
+        # on along b, and come into q along b and go on along a
+        for u, v, w in ((a_into[p], p, b[p]), (b_into[q], q, a[q])):
+            if a.get(w) == v or b.get(w) == v or a.get(v) == u or b.get(v) == u:
+                continue  # (an edge shared too: v is inside the shared stretch)
+            if (v[0] - u[0]) * (w[1] - v[1]) - (v[1] - u[1]) * (w[0] - v[0]) < -slack:
+                return True
+    return False
 
 
 def _merged(a: Polygon, b: Polygon) -> Polygon | None:

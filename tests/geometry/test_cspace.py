@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 import shapely
-from shapely.geometry import Polygon
+from shapely.geometry import Point, Polygon, box
 
 from tabletop.geometry.cspace import (
     ENGINE_SEGMENTS,
@@ -165,6 +167,72 @@ def test_merge_convex_is_the_greedy_fixpoint() -> None:
         assert all(abs(p.convex_hull.area - p.area) <= 1e-9 for p in parts)
         assert not any(convex_union(a, b) for i, a in enumerate(parts) for b in parts[i + 1:])
 
+
+
+def _greedy_reference(poly: Polygon) -> list[Polygon]:
+    # the merges of convex_pieces' docstring, the plain way: the polygon's triangles, then
+    # again and again the first pair (i, j), i < j, in order whose union GEOS finds convex,
+    # merged into i, until none is (a pair's test depends on its two pieces only: once
+    # failed, it fails again); a convex polygon as it is
+    if abs(poly.convex_hull.area - poly.area) <= 1e-12 * max(1.0, poly.area):
+        return [poly]
+    parts = [t for t in shapely.constrained_delaunay_triangles(poly).geoms if t.area > 0]
+    failed: set[tuple[bytes, bytes]] = set()
+
+    def hull_of(a: Polygon, b: Polygon) -> Polygon | None:
+        if a.intersection(b).length <= 0 and not a.touches(b):
+            return None
+        u = a.union(b)
+        if u.geom_type != "Polygon" or abs(u.area - a.area - b.area) > 1e-9 * max(1.0, u.area):
+            return None
+        hull = u.convex_hull
+        return shapely.normalize(hull) if hull.area - u.area <= 1e-12 * max(1.0, hull.area) \
+            else None
+
+    while True:
+        for i, j in itertools.combinations(range(len(parts)), 2):
+            key = (parts[i].wkb, parts[j].wkb)
+            hull = None if key in failed else hull_of(parts[i], parts[j])
+            if hull is not None:
+                parts[i] = hull
+                del parts[j]
+                break
+            failed.add(key)
+        else:
+            return parts
+
+
+def _test_polygons() -> list[Polygon]:
+    rng = np.random.default_rng(11)
+    out: list[Polygon] = []
+    for k in range(48):
+        if k % 3 == 0:  # star-shaped, anywhere
+            ang = np.sort(rng.uniform(0, 2 * np.pi, 18))
+            rad = rng.uniform(1, 5, 18)
+            out.append(Polygon(np.column_stack([rad * np.cos(ang), rad * np.sin(ang)]) +
+                               rng.uniform(-40, 40, 2)))
+        elif k % 3 == 1:  # with holes
+            holes = [Point(rng.uniform(1, 9), rng.uniform(1, 7)).buffer(rng.uniform(.2, .9), 2)
+                     for _ in range(2)]
+            out.append(box(0, 0, 10, 8).difference(shapely.union_all(holes)))
+        else:  # straight sides split (vertices in a line: triangles of almost no area)
+            ang = np.sort(rng.uniform(0, 2 * np.pi, 7))
+            rad = rng.uniform(1, 5, 7)
+            out.append(Polygon(np.column_stack([rad * np.cos(ang), rad * np.sin(ang)]))
+                       .segmentize(rng.uniform(0.5, 2.0)))
+    return [p for p in out if p.is_valid and p.geom_type == "Polygon"]
+
+
+def test_convex_pieces_are_the_plain_greedy_merges() -> None:
+    # convex_pieces hands GEOS only the pairs of pieces that share a whole edge (where the
+    # triangulation allows it): the same pieces, vertex for vertex, as testing every pair
+    from tabletop.geometry.polygons import convex_pieces
+
+    polys = _test_polygons()
+    assert len(polys) >= 40
+    for poly in polys:
+        got = [p.wkb for p in convex_pieces(poly)]
+        assert got == [p.wkb for p in _greedy_reference(poly)], poly.wkt
 
 
 def test_threads_asking_for_one_turn_make_its_sweep_once(monkeypatch: pytest.MonkeyPatch) -> None:
