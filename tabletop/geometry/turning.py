@@ -240,7 +240,9 @@ class TurnMap:
         self._near: dict[tuple[float, float, float], tuple[int, ...]] = {}
         self._not_hub: BaseGeometry | None = None
         self._node_plans: dict[float, _NodePlan] = {}
-        self._regions_begun: dict[float, Callable[[], list[BaseGeometry]]] = {}
+        self._regions_begun: dict[float, Callable[[], list[tuple[BaseGeometry, BaseGeometry]]]] \
+            = {}
+        """Each step's turn regions begun (:meth:`begin_turn_nodes`), each with it grown."""
         self._circle_sweeps: dict[tuple[float, float], BaseGeometry] = {}
         self._circle_array = np.array(self.circles, dtype=float).reshape(-1, 3)
         self._native: tuple[ModuleType, object | None] | None = None
@@ -479,8 +481,9 @@ class TurnMap:
         k = len(grid)
         # (on threads where the compiled core answers: GEOS lets go of Python's lock too)
         begun = self._regions_begun.pop(step, None)
-        regions = begun() if begun is not None else \
+        made = begun() if begun is not None else \
             engine.native_map(self._region_for_nodes, self._steps(step))
+        regions = [r for r, _ in made]
         # and the edge of the hub, where every turn is free (a turn in the open)
         hub = box(*self.hub.box)
         if len(self.hub.pieces):
@@ -493,15 +496,18 @@ class TurnMap:
             if rings else np.zeros((0, 2, 2))
         flat = segs.reshape(-1, 2)
         bounds = (*flat.min(axis=0), *flat.max(axis=0)) if len(flat) else (0.0, 0.0, -1.0, -1.0)
-        return _NodePlan(grid, [_grown(g) for g in regions], _grown(hub),
+        return _NodePlan(grid, [g for _, g in made], _grown(hub),
                          turn_spacing(self.radius, self.period / k, default_step(self.footprint)),
                          segs, _anchors(rings), tuple(float(v) for v in bounds), {})
 
-    def _region_for_nodes(self, ab: tuple[float, float]) -> BaseGeometry:
-        """The turn region of the step ``ab`` the nodes are placed on: the compiled core's
-        where it answers (:meth:`native_turn_region`), else GEOS's."""
+    def _region_for_nodes(self, ab: tuple[float, float]) -> tuple[BaseGeometry, BaseGeometry]:
+        """The turn region of the step ``ab`` the nodes are placed on, the compiled core's
+        where it answers (:meth:`native_turn_region`), else GEOS's; and it grown for the
+        nodes' membership tests (:func:`_grown`: on the same thread, while the other threads
+        make the other steps' regions)."""
         got = self.native_turn_region(*ab)
-        return got if got is not None else self.turn_region(*ab)
+        region = got if got is not None else self.turn_region(*ab)
+        return region, _grown(region)
 
     def _tile_nodes(self, plan: _NodePlan, tile: tuple[int, int], size: float
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
