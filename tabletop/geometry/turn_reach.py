@@ -159,12 +159,18 @@ class TurnReach:
         once = self.start_in_hub and self.own_layer and f == self.tm.key(self.facing)
         return 1 if once else 2
 
-    def _map_graphed(self, distance: float, f: float) -> ReachMap:
-        """:meth:`_map`, its corner graph holding every edge up to ``distance`` when its
-        paths bend at any corner (:meth:`_bends`)."""
-        rm = self._map(f)
-        if self._bends(f) > 1:
+    def _map_graphed(self, distance: float, f: float | None) -> ReachMap:
+        """:meth:`_map` (``None``: the hub's), its corner graph holding every edge up to
+        ``distance`` when its paths bend at any corner (:meth:`_bends`; the hub's do), and,
+        on the native engine, its form in the compiled core
+        (:meth:`~tabletop.geometry.visibility.ReachMap.native_core`): all of it on the
+        caller's thread."""
+        rm = self.tm.hub if f is None else self._map(f)
+        if f is None or self._bends(f) > 1:
             rm.ensure_graph(distance)
+        core = engine.core()
+        if core is not None:
+            rm.native_core(core)
         return rm
 
     def _map(self, f: float) -> ReachMap:
@@ -305,8 +311,10 @@ class TurnReach:
         order = [f for f in keys if f in seeds or usable[f].any()]
         order += [f for f in seeds if f not in order]
         # the layers not built yet are built on threads (the core's sums and corner graphs),
-        # and their graphs grown to this move there too (the hub's below, if it is used)
-        maps = engine.native_map(partial(self._map_graphed, D), order)
+        # and their graphs grown to this move and put in the core there too (the hub's last,
+        # if it is used)
+        maps = engine.native_map(partial(self._map_graphed, D),
+                                 [*order, *([None] if hub_seeds else [])])
         bends = [self._bends(f) for f in order]
         src_rows = [np.array([(*s.point, s.dist) for s in seeds.get(f, [])],
                              dtype=float).reshape(-1, 3) for f in order]
@@ -315,14 +323,10 @@ class TurnReach:
             if f in usable:
                 ok[i] = usable[f]
         if hub_seeds:
-            maps.append(tm.hub)
             bends.append(2)
             src_rows.append(np.array([(*s.point, s.dist) for s in hub_seeds], dtype=float))
         else:
             ok = ok[:-1]
-        for rm, b in zip(maps, bends, strict=True):
-            if b > 1:
-                rm.ensure_graph(D)
         try:
             got = core.turn_rounds([rm.native_core(core) for rm in maps], src_rows, bends,
                                    np.ascontiguousarray(xy, dtype=float), ok, float(D),
