@@ -15,6 +15,7 @@ use clipper2_rust::engine::ClipType;
 use clipper2_rust::engine_public::PolyTree64;
 
 use crate::limits::{check, Refused, MAX_COORDINATE, MAX_OVERLAY_VERTICES};
+use crate::parallel::each;
 use crate::pinches::simple_polygons;
 
 /// Grid units an inch (1e-7").
@@ -189,15 +190,16 @@ pub fn union_all(grid: &Grid, polys: Vec<Poly>) -> Result<Vec<Poly>, Refused> {
 /// mover's layers' regions, each cut to where it may end), pairwise in the given order:
 /// neighbours first (the layers of adjacent facings, most alike), each step on the integer
 /// grid; only the last builds polygons. Measured against one sweep of them all (which keeps
-/// every layer's edges in its active list at once): 0.55-0.75x.
-pub fn union_sets(grid: &Grid, sets: &[&[Poly]]) -> Result<Vec<Poly>, Refused> {
+/// every layer's edges in its active list at once): 0.55-0.75x. The unions of each step but
+/// the last on up to `threads` threads (the same answer).
+pub fn union_sets(grid: &Grid, sets: &[&[Poly]], threads: usize) -> Result<Vec<Poly>, Refused> {
     check("overlay vertices", sets.iter().map(|s| count(s)).sum(), MAX_OVERLAY_VERTICES)?;
     let level: Vec<Paths64> =
         sets.iter().map(|s| paths(grid, s.iter())).filter(|p| !p.is_empty()).collect();
     if level.is_empty() {
         return Ok(Vec::new());
     }
-    let (a, b) = pairwise(level)?;
+    let (a, b) = pairwise(level, threads)?;
     check("overlay vertices", vertices(&a) + vertices(&b), MAX_OVERLAY_VERTICES)?;
     let mut tree = PolyTree64::new();
     boolean_op_tree_64(ClipType::Union, FillRule::NonZero, &a, &b, &mut tree);
@@ -239,7 +241,7 @@ pub fn union_minus(grid: &Grid, polys: Vec<Poly>, clip: &[&[Poly]], margin: f64)
         .map(|set| boolean_op_64(ClipType::Union, FillRule::NonZero,
                                  &paths(grid, set.iter().copied()), &Paths64::new()))
         .collect();
-    let (a, b) = pairwise(level)?;
+    let (a, b) = pairwise(level, 1)?;
     cut(&a, &b)
 }
 
@@ -284,22 +286,25 @@ fn hilbert(mut x: u32, mut y: u32) -> u64 {
 }
 
 /// Unions of neighbours in `level`, pairwise, until two sets are left (the second empty when
-/// one was): each step's inputs checked against the overlay vertex limit; the last union is
-/// the caller's (a tree of polygons, or the cut).
-fn pairwise(mut level: Vec<Paths64>) -> Result<(Paths64, Paths64), Refused> {
+/// one was): each step's inputs checked against the overlay vertex limit, its unions on up to
+/// `threads` threads ([`each`]); the last union is the caller's (a tree of polygons, or the
+/// cut).
+fn pairwise(mut level: Vec<Paths64>, threads: usize) -> Result<(Paths64, Paths64), Refused> {
     while level.len() > 2 {
-        let mut next = Vec::with_capacity(level.len() / 2 + 1);
+        let mut pairs = Vec::with_capacity(level.len() / 2 + 1);
         let mut it = level.into_iter();
         while let Some(a) = it.next() {
-            match it.next() {
-                Some(b) => {
-                    check("overlay vertices", vertices(&a) + vertices(&b), MAX_OVERLAY_VERTICES)?;
-                    next.push(boolean_op_64(ClipType::Union, FillRule::NonZero, &a, &b));
-                }
-                None => next.push(a),
+            let b = it.next();
+            if let Some(b) = &b {
+                check("overlay vertices", vertices(&a) + vertices(b), MAX_OVERLAY_VERTICES)?;
             }
+            pairs.push((a, b));
         }
-        level = next;
+        // (a step's unions are apart: on up to `threads` threads, the same answers)
+        level = each(pairs, threads, |(a, b), _: &mut ()| match b {
+            Some(b) => boolean_op_64(ClipType::Union, FillRule::NonZero, &a, &b),
+            None => a,
+        });
     }
     let mut it = level.into_iter();
     Ok((it.next().unwrap_or_default(), it.next().unwrap_or_default()))
@@ -585,15 +590,19 @@ mod tests {
         sets[4] = vec![vec![vec![[10.0, 0.0], [14.0, 0.0], [14.0, 4.0], [10.0, 4.0]],
                             vec![[11.0, 1.0], [11.0, 3.0], [13.0, 3.0], [13.0, 1.0]]]];
         let refs: Vec<&[Poly]> = sets.iter().map(|s| s.as_slice()).collect();
-        let got = union_sets(&g, &refs).unwrap();
+        let got = union_sets(&g, &refs, 1).unwrap();
+        // on threads the same polygons
+        for threads in [2, 3] {
+            assert_eq!(union_sets(&g, &refs, threads).unwrap(), got);
+        }
         let all: Vec<Poly> = sets.concat();
         let want = overlay(&g, &all, &[], Op::Union).unwrap();
         assert!((area(&got) - area(&want)).abs() < 1e-9, "{} {}", area(&got), area(&want));
         assert!((area(&got) - (5.0 * 2.0 + 12.0)).abs() < 1e-9);
         assert_eq!(got.len(), 2);
-        assert!(union_sets(&g, &[]).unwrap().is_empty());
-        assert!(union_sets(&g, &[&[]]).unwrap().is_empty());
-        assert!((area(&union_sets(&g, &refs[..1]).unwrap()) - 4.0).abs() < 1e-9);
+        assert!(union_sets(&g, &[], 2).unwrap().is_empty());
+        assert!(union_sets(&g, &[&[]], 2).unwrap().is_empty());
+        assert!((area(&union_sets(&g, &refs[..1], 2).unwrap()) - 4.0).abs() < 1e-9);
     }
 
     #[test]

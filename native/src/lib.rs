@@ -12,6 +12,7 @@ pub mod minkowski;
 pub mod nearest;
 pub mod nested;
 pub mod pickup;
+pub mod parallel;
 pub mod pinches;
 pub mod rays;
 pub mod search;

@@ -26,6 +26,9 @@ pub const MAX_TURN_CELLS: usize = 10_000_000;
 /// 1.008 billion, 3.4 s, and then 26 s of Python; this bound, about half a minute, is for
 /// runaways only).
 pub const MAX_TURN_WORK: usize = 10_000_000_000;
+/// Threads of one call that spreads its work ([`crate::parallel::each`]; the caller asks for
+/// fewer: `TABLETOP_THREADS`, at most 4 unless set).
+pub const MAX_THREADS: usize = 16;
 /// Largest distance of the map's box from its centre, inches (the overlays' 64-bit integer grid,
 /// [`crate::booleans::SCALE`] units an inch, holds far more).
 pub const MAX_COORDINATE: f64 = 100_000.0;

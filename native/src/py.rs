@@ -505,10 +505,13 @@ fn search_region<'py>(
 /// shapely's ragged layout: the hub's region, a layer the Python engine built), on the
 /// integer grid of `bounds` (x0, y0, x1, y1; the battlefield), pairwise in that order
 /// (`booleans::union_sets`); in shapely's ragged layout.
+/// The steps but the last on up to `threads` threads (the same answer).
 #[pyfunction]
+#[pyo3(signature = (bounds, sets, more, threads=1))]
 fn union_regions<'py>(py: Python<'py>, bounds: [f64; 4], sets: Vec<PyRef<'py, PolySet>>,
                       more: (PyReadonlyArray2<'py, f64>, PyReadonlyArray1<'py, i64>,
-                             PyReadonlyArray1<'py, i64>)) -> PyResult<Ragged<'py>> {
+                             PyReadonlyArray1<'py, i64>), threads: usize)
+                      -> PyResult<Ragged<'py>> {
     let more = read_polys(&more.0, &more.1, &more.2)
         .map_err(|e| NativeError::new_err(format!("union_regions: {}", e.0)))?;
     let sets: Vec<Vec<Poly>> = sets.iter().map(|s| s.polys.clone()).collect();
@@ -516,7 +519,7 @@ fn union_regions<'py>(py: Python<'py>, bounds: [f64; 4], sets: Vec<PyRef<'py, Po
         let grid = Grid::for_box(bounds, 1.0)?;
         let mut refs: Vec<&[Poly]> = sets.iter().map(|s| s.as_slice()).collect();
         refs.push(&more);
-        booleans::union_sets(&grid, &refs)
+        booleans::union_sets(&grid, &refs, threads)
     })?;
     write_polys(py, &out)
 }
@@ -542,8 +545,10 @@ type AddedOut<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>, Boun
 /// (as `pickup`'s, `None`: never reached), the layers created in the rounds in that order, and
 /// the sources added: per source its layer, turn node, length, the layer it came from and the
 /// source row there, and the path from that source (rows `offsets[k] .. offsets[k + 1]` of
-/// `points`, the source first, the turn node not included).
+/// `points`, the source first, the turn node not included). Each round's searches and lengths
+/// on up to `threads` threads (the same answer).
 #[pyfunction]
+#[pyo3(signature = (cores, sources, bends, xy, usable, distance, max_rounds, gain, threads=1))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn turn_rounds<'py>(
     py: Python<'py>,
@@ -555,6 +560,7 @@ fn turn_rounds<'py>(
     distance: f64,
     max_rounds: usize,
     gain: f64,
+    threads: usize,
 ) -> PyResult<Option<(Vec<Option<SearchOut<'py>>>, Vec<usize>, AddedOut<'py>)>> {
     let err = |e: Refused| NativeError::new_err(format!("turn_rounds: {}", e.0));
     let n = cores.len();
@@ -577,7 +583,7 @@ fn turn_rounds<'py>(
         let layers = maps.into_iter().zip(srcs).zip(bends).zip(rows)
             .map(|(((map, sources), bends), usable)| Layer { map, sources, bends, usable })
             .collect();
-        run_turn_rounds(layers, &xy, distance, max_rounds, gain)
+        run_turn_rounds(layers, &xy, distance, max_rounds, gain, threads)
     })?;
     let Some(got) = got else { return Ok(None) };
     let searches = got.searches.into_iter()

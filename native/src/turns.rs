@@ -17,6 +17,7 @@
 use crate::booleans::Pt;
 use crate::limits::{check, Refused, MAX_LAYERS, MAX_SOURCES, MAX_TURN_CELLS, MAX_TURN_WORK};
 use crate::nearest::NodeTree;
+use crate::parallel::each;
 use crate::pickup::Map;
 use crate::search::{search_with, source_edges, stands_in_piece, Search};
 use crate::visibility::{hypot, Stamp};
@@ -204,12 +205,75 @@ impl Kept {
     }
 }
 
+/// One layer's part of the rounds: its kept sources, its search, the search its lengths at
+/// the turn nodes were found with (the round before), those lengths, the row each comes
+/// through and its candidates' largest length.
+struct State {
+    kept: Kept,
+    search: Option<Search>,
+    before: Option<Search>,
+    dist: Vec<f64>,
+    via: Vec<usize>,
+    tau: Vec<f64>,
+}
+
+/// A thread's scratch: the visit stamps and the list of corners near a source.
+type Scratch = (Stamp, Vec<u32>);
+
+/// The layer's lengths at the turn nodes `xy` it may turn at, found again after its search
+/// changed (a round's few new sources change the lengths at few nodes: only those whose
+/// candidates a new or nearer row comes among are found again, the same answer); the work.
+fn lengths(l: &Layer<'_>, s: &mut State, xy: &[Pt], stamp: &mut Stamp) -> usize {
+    let mut work = 0usize;
+    let Some(search) = &s.search else { return work };
+    let old = s.before.take();
+    let rows = old.as_ref().map(|o| nearer_rows(o, search));
+    if rows.as_ref().is_some_and(|r| r.is_empty()) {
+        return work; // the same rows: the same lengths
+    }
+    // a search of many nodes is asked for many points: through the tree of its nodes
+    let tree = (search.nodes.len() > TREE_FROM).then(|| NodeTree::new(&search.nodes, &search.dist));
+    // and the new or nearer rows, when there are many, through theirs
+    let fresh = rows.as_ref().filter(|r| r.len() > TREE_FROM).map(|r| {
+        let pts: Vec<Pt> = r.iter().map(|&k| search.nodes[k]).collect();
+        let d: Vec<f64> = r.iter().map(|&k| search.dist[k]).collect();
+        (NodeTree::new(&pts, &d), pts, d)
+    });
+    for i in (0..xy.len()).filter(|&i| l.usable[i]) {
+        if let (Some(o), Some(rows)) = (&old, &rows) {
+            // found again only where a new or nearer row comes among the candidates
+            let p = xy[i];
+            let low = if let Some((t, pts, d)) = &fresh {
+                let mut one = [(f64::INFINITY, usize::MAX)];
+                t.nearest(pts, d, p, &mut one, &mut work, s.tau[i]);
+                one[0].0
+            } else {
+                work += rows.len();
+                rows.iter()
+                    .map(|&r| search.dist[r] + hypot(p[0] - search.nodes[r][0],
+                                                     p[1] - search.nodes[r][1]))
+                    .fold(f64::INFINITY, f64::min)
+            };
+            if !(low <= s.tau[i]) {
+                s.via[i] = same_row(o, search, s.via[i]);
+                continue;
+            }
+        }
+        let (got, t) = distance_at(l.map, search, tree.as_ref(), xy[i], stamp, &mut work);
+        (s.dist[i], s.via[i]) = got.unwrap_or((f64::INFINITY, usize::MAX));
+        s.tau[i] = t;
+    }
+    work
+}
+
 /// The rounds (module docstring) over `layers` (in the order a tie goes to the first) at the
 /// turn nodes `xy` within `distance`: at most `max_rounds`, a node becoming a source of a layer
 /// when another reaches it sooner by more than `gain` and within `distance - 1e-6`; each layer
-/// takes a node once. `Ok(None)` when a layer's start stands in a piece.
+/// takes a node once. `Ok(None)` when a layer's start stands in a piece. The layers' searches
+/// and lengths of a round are found on up to `threads` threads ([`each`]: the same answer as on
+/// one; the work is counted, and bounded, after each round's lengths and searches).
 pub fn turn_rounds(mut layers: Vec<Layer<'_>>, xy: &[Pt], distance: f64, max_rounds: usize,
-                   gain: f64) -> Result<Option<Rounds>, Refused> {
+                   gain: f64, threads: usize) -> Result<Option<Rounds>, Refused> {
     let m = xy.len();
     check("turn nodes", m, MAX_SOURCES)?;
     check("layers", layers.len(), MAX_LAYERS)?;
@@ -227,88 +291,67 @@ pub fn turn_rounds(mut layers: Vec<Layer<'_>>, xy: &[Pt], distance: f64, max_rou
         }
     }
     let n = layers.len();
-    let (mut stamp, mut near) = (Stamp::default(), Vec::new());
     let mut work = 0usize;
-    let mut kept: Vec<Kept> = (0..n).map(|_| Kept::default()).collect();
-    let mut searches: Vec<Option<Search>> = Vec::with_capacity(n);
-    for (l, k) in layers.iter().zip(&mut kept) {
+    let mut st: Vec<State> = (0..n)
+        .map(|_| State {
+            kept: Kept::default(),
+            search: None,
+            before: None,
+            dist: vec![f64::INFINITY; m],
+            via: vec![usize::MAX; m], // the row each length comes through
+            tau: vec![f64::INFINITY; m], // and its candidates' largest length
+        })
+        .collect();
+    // each layer's first search (none without a source; a start in a piece: the caller's)
+    let firsts = each(layers.iter().zip(st.iter_mut()).collect(), threads,
+                      |(l, s): (&Layer<'_>, &mut State), (stamp, near): &mut Scratch| {
+        let mut w = 0usize;
         if l.sources.is_empty() {
-            searches.push(None);
-        } else if k.take(l, 0, distance, &mut stamp, &mut near, &mut work) {
-            searches.push(Some(k.search(l, distance, &mut work)));
-        } else {
-            return Ok(None);
+            return Some(w);
         }
+        if !s.kept.take(l, 0, distance, stamp, near, &mut w) {
+            return None;
+        }
+        s.search = Some(s.kept.search(l, distance, &mut w));
+        Some(w)
+    });
+    for w in firsts {
+        let Some(w) = w else { return Ok(None) };
+        work += w;
     }
-    let mut dist = vec![vec![f64::INFINITY; m]; n];
-    let mut via = vec![vec![usize::MAX; m]; n]; // the row each length comes through
-    let mut tau = vec![vec![f64::INFINITY; m]; n]; // and its candidates' largest length
     let mut used = vec![vec![false; m]; n];
-    // each layer's search when its lengths were found (the round before)
-    let mut before: Vec<Option<Search>> = (0..n).map(|_| None).collect();
-    let mut changed: Vec<usize> = (0..n).filter(|&l| searches[l].is_some()).collect();
+    let mut changed: Vec<usize> = (0..n).filter(|&l| st[l].search.is_some()).collect();
     let mut created: Vec<usize> = Vec::new();
     let mut added: Vec<Added> = Vec::new();
     for _ in 0..max_rounds {
+        let mut mine = vec![false; n];
         for &l in &changed {
-            let Some(s) = &searches[l] else { continue };
-            // a round's few new sources change the lengths at few nodes: only those whose
-            // candidates a new or nearer row comes among are found again (the same answer)
-            let old = before[l].take();
-            let rows = old.as_ref().map(|o| nearer_rows(o, s));
-            if rows.as_ref().is_some_and(|r| r.is_empty()) {
-                continue; // the same rows: the same lengths
-            }
-            // a search of many nodes is asked for many points: through the tree of its nodes
-            let tree = (s.nodes.len() > TREE_FROM).then(|| NodeTree::new(&s.nodes, &s.dist));
-            // and the new or nearer rows, when there are many, through theirs
-            let fresh = rows.as_ref().filter(|r| r.len() > TREE_FROM).map(|r| {
-                let pts: Vec<Pt> = r.iter().map(|&k| s.nodes[k]).collect();
-                let d: Vec<f64> = r.iter().map(|&k| s.dist[k]).collect();
-                (NodeTree::new(&pts, &d), pts, d)
-            });
-            for i in (0..m).filter(|&i| layers[l].usable[i]) {
-                if let (Some(o), Some(rows)) = (&old, &rows) {
-                    // found again only where a new or nearer row comes among the candidates
-                    let p = xy[i];
-                    let low = if let Some((t, pts, d)) = &fresh {
-                        let mut one = [(f64::INFINITY, usize::MAX)];
-                        t.nearest(pts, d, p, &mut one, &mut work, tau[l][i]);
-                        one[0].0
-                    } else {
-                        work += rows.len();
-                        rows.iter()
-                            .map(|&r| s.dist[r] + hypot(p[0] - s.nodes[r][0], p[1] - s.nodes[r][1]))
-                            .fold(f64::INFINITY, f64::min)
-                    };
-                    if !(low <= tau[l][i]) {
-                        via[l][i] = same_row(o, s, via[l][i]);
-                        continue;
-                    }
-                }
-                let (got, t) = distance_at(layers[l].map, s, tree.as_ref(), xy[i], &mut stamp,
-                                           &mut work);
-                (dist[l][i], via[l][i]) = got.unwrap_or((f64::INFINITY, usize::MAX));
-                tau[l][i] = t;
-            }
-            over(work)?;
+            mine[l] = true;
         }
+        let items: Vec<(usize, &mut State)> =
+            st.iter_mut().enumerate().filter(|(l, _)| mine[*l]).collect();
+        work += each(items, threads, |(l, s), (stamp, _): &mut Scratch| {
+            lengths(&layers[l], s, xy, stamp)
+        })
+        .into_iter()
+        .sum::<usize>();
+        over(work)?;
         // the least length at each node and the first layer with it
         let mut gains: Vec<Added> = Vec::new();
         for i in 0..m {
             let (mut best, mut arg) = (f64::INFINITY, 0usize);
-            for (l, d) in dist.iter().enumerate() {
-                if d[i] < best {
-                    (best, arg) = (d[i], l);
+            for (l, s) in st.iter().enumerate() {
+                if s.dist[i] < best {
+                    (best, arg) = (s.dist[i], l);
                 }
             }
             if !(best < distance - 1e-6) {
                 continue;
             }
             for l in 0..n {
-                if layers[l].usable[i] && !used[l][i] && best + gain < dist[l][i] {
-                    let s = searches[arg].as_ref().expect("a layer with a length has a search");
-                    let (src_row, path) = path_from_source(s, via[arg][i]);
+                if layers[l].usable[i] && !used[l][i] && best + gain < st[l].dist[i] {
+                    let s = st[arg].search.as_ref().expect("a layer with a length has a search");
+                    let (src_row, path) = path_from_source(s, st[arg].via[i]);
                     gains.push(Added { layer: l, node: i, dist: best, from: arg, src_row, path });
                 }
             }
@@ -333,14 +376,30 @@ pub fn turn_rounds(mut layers: Vec<Layer<'_>>, xy: &[Pt], distance: f64, max_rou
             l.sources.push([xy[g.node][0], xy[g.node][1], g.dist]);
         }
         over(work)?;
+        // the changed layers' searches again, with their new sources
+        let mut mine = vec![false; n];
         for &l in &changed {
-            if !kept[l].take(&layers[l], had[l], distance, &mut stamp, &mut near, &mut work) {
-                return Ok(None);
+            mine[l] = true;
+        }
+        let items: Vec<(usize, &mut State)> =
+            st.iter_mut().enumerate().filter(|(l, _)| mine[*l]).collect();
+        let layers = &layers;
+        let again = each(items, threads, |(l, s), (stamp, near): &mut Scratch| {
+            let mut w = 0usize;
+            if !s.kept.take(&layers[l], had[l], distance, stamp, near, &mut w) {
+                return None;
             }
-            before[l] = searches[l].replace(kept[l].search(&layers[l], distance, &mut work));
+            let new = s.kept.search(&layers[l], distance, &mut w);
+            s.before = s.search.replace(new);
+            Some(w)
+        });
+        for w in again {
+            let Some(w) = w else { return Ok(None) };
+            work += w;
         }
         added.extend(gains);
     }
+    let searches = st.into_iter().map(|s| s.search).collect();
     Ok(Some(Rounds { searches, created, added }))
 }
 
@@ -404,7 +463,7 @@ mod tests {
             Layer { map: &open, sources: vec![[0.0, 0.0, 0.0]], bends: 2, usable: vec![true; 3] },
             Layer { map: &walled, sources: vec![], bends: 2, usable: vec![true, true, false] },
         ];
-        let got = turn_rounds(layers, &xy, 10.0, 6, 1e-3).unwrap().unwrap();
+        let got = turn_rounds(layers, &xy, 10.0, 6, 1e-3, 1).unwrap().unwrap();
         assert_eq!(got.created, vec![1]);
         // both nodes past the wall in the first round (from layer 0, straight from its start)
         assert_eq!(got.added.len(), 2);
@@ -420,15 +479,61 @@ mod tests {
     }
 
     #[test]
+    fn the_rounds_on_threads_are_the_rounds_on_one() {
+        // six layers, walled differently, turning at a lattice of nodes over several rounds:
+        // every search, layer created and source added the same on 1, 2 and 5 threads
+        let b = [-20.0, -20.0, 20.0, 20.0];
+        let walls: Vec<[[f64; 4]; 2]> = (0..6)
+            .map(|k| {
+                let (x, k) = (1.5 + k as f64, k as f64);
+                [[x, -12.0 + k, x + 0.5, 20.0], [-x - 2.0, -20.0, -x - 1.0, 9.0 - k]]
+            })
+            .collect();
+        let maps: Vec<Map> = walls.iter()
+            .map(|w| map_of(&w.map(|[x0, y0, x1, y1]| square(x0, y0, x1, y1)), b))
+            .collect();
+        // (a layer may turn at a node outside its walls)
+        let free = |k: usize, p: Pt| walls[k].iter()
+            .all(|&[x0, y0, x1, y1]| p[0] < x0 || p[0] > x1 || p[1] < y0 || p[1] > y1);
+        let xy: Vec<Pt> = (0..15)
+            .flat_map(|i| (0..9).map(move |j| [-14.0 + 2.0 * i as f64, -8.0 + 2.0 * j as f64]))
+            .collect();
+        let run = |threads: usize| {
+            let layers: Vec<Layer> = maps.iter().enumerate()
+                .map(|(k, m)| Layer {
+                    map: m,
+                    sources: if k == 0 { vec![[0.0, 0.0, 0.0]] } else { vec![] },
+                    bends: 2,
+                    usable: (0..xy.len()).map(|i| (i + k) % 3 != 0 && free(k, xy[i])).collect(),
+                })
+                .collect();
+            turn_rounds(layers, &xy, 14.0, 8, 1e-3, threads).unwrap().unwrap()
+        };
+        let one = run(1);
+        assert!(one.created.len() >= 3 && one.added.len() > 40, "{:?}", one.created);
+        for threads in [2, 5] {
+            let got = run(threads);
+            assert_eq!(got.created, one.created);
+            assert_eq!(got.added, one.added);
+            let rows = |s: &Option<Search>| s.as_ref()
+                .map(|s| (s.nodes.clone(), s.dist.clone(), s.parent.clone(), s.corner.clone(),
+                          s.n_sources));
+            for (a, b) in got.searches.iter().zip(&one.searches) {
+                assert_eq!(rows(a), rows(b));
+            }
+        }
+    }
+
+    #[test]
     fn a_start_in_a_piece_is_left_to_the_caller() {
         let walled = map_of(&[square(-1.0, -1.0, 1.0, 1.0)], [-20.0, -20.0, 20.0, 20.0]);
         let layers = vec![Layer { map: &walled, sources: vec![[0.0, 0.0, 0.0]], bends: 2,
                                   usable: vec![true] }];
-        assert!(turn_rounds(layers, &[[5.0, 0.0]], 10.0, 6, 1e-3).unwrap().is_none());
+        assert!(turn_rounds(layers, &[[5.0, 0.0]], 10.0, 6, 1e-3, 1).unwrap().is_none());
         // a start on the piece's edge is free
         let layers = vec![Layer { map: &walled, sources: vec![[1.0, 0.0, 0.0]], bends: 2,
                                   usable: vec![true] }];
-        assert!(turn_rounds(layers, &[[5.0, 0.0]], 10.0, 6, 1e-3).unwrap().is_some());
+        assert!(turn_rounds(layers, &[[5.0, 0.0]], 10.0, 6, 1e-3, 1).unwrap().is_some());
     }
 
     #[test]
@@ -436,16 +541,16 @@ mod tests {
         let open = map_of(&[], [-20.0, -20.0, 20.0, 20.0]);
         let layers = vec![Layer { map: &open, sources: vec![[0.0, 0.0, 0.0]], bends: 2,
                                   usable: vec![true, true] }];
-        assert!(turn_rounds(layers, &[[5.0, 0.0]], 10.0, 6, 1e-3).is_err());
+        assert!(turn_rounds(layers, &[[5.0, 0.0]], 10.0, 6, 1e-3, 1).is_err());
         let layers = vec![Layer { map: &open, sources: vec![[0.0, 0.0, 0.0]], bends: 2,
                                   usable: vec![true] }];
-        assert!(turn_rounds(layers, &[[f64::NAN, 0.0]], 10.0, 6, 1e-3).is_err());
+        assert!(turn_rounds(layers, &[[f64::NAN, 0.0]], 10.0, 6, 1e-3, 1).is_err());
         // more turn nodes times layers than the tables may hold
         let layers: Vec<Layer> = (0..MAX_LAYERS)
             .map(|_| Layer { map: &open, sources: vec![], bends: 2, usable: vec![] })
             .collect();
         let xy = vec![[0.0, 0.0]; MAX_TURN_CELLS / MAX_LAYERS + 1];
-        let err = turn_rounds(layers, &xy, 10.0, 6, 1e-3).err().unwrap();
+        let err = turn_rounds(layers, &xy, 10.0, 6, 1e-3, 1).err().unwrap();
         assert!(err.0.contains("turn nodes times layers"));
     }
 }

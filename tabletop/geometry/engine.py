@@ -34,6 +34,7 @@ __all__ = [
     "ENV",
     "NATIVE_VERSION",
     "THREADS_ENV",
+    "call_threads",
     "core",
     "describe",
     "engine_name",
@@ -51,7 +52,7 @@ ENGINES = ("native", "python")
 DEFAULT = "native"
 """The engine when :data:`ENV` is unset (``"native"``: the core where it is built, else
 Python)."""
-NATIVE_VERSION = "0.1.0"
+NATIVE_VERSION = "0.1.1"
 """The version of ``native/Cargo.toml`` this Python code expects of the compiled module."""
 
 _NOT_BUILT = ("the native core is not built (no Rust toolchain when tabletop was installed; "
@@ -157,6 +158,15 @@ def threads() -> int:
     except (AttributeError, OSError):  # pragma: no cover - not Linux
         cpus = os.cpu_count() or 1
     return max(1, min(4, cpus))
+
+
+def call_threads() -> int:
+    """How many threads one call of the compiled core may spread its work over, the caller's
+    among them (the core's own threads, for the call only): :func:`threads`, or 1 on one of
+    :func:`native_map`'s threads (they already share the processors)."""
+    if threading.current_thread().name.startswith(_PREFIX):
+        return 1
+    return threads()
 
 
 def native_map(fn: Callable[[T], R], items: Iterable[T]) -> list[R]:

@@ -330,7 +330,8 @@ class TurnReach:
         try:
             got = core.turn_rounds([rm.native_core(core) for rm in maps], src_rows, bends,
                                    np.ascontiguousarray(xy, dtype=float), ok, float(D),
-                                   len(grid) + 2 if plan is not None else 0, TURN_GAIN)
+                                   len(grid) + 2 if plan is not None else 0, TURN_GAIN,
+                                   engine.call_threads())
         except core.NativeError:
             return False
         if got is None:

@@ -423,7 +423,7 @@ def native_union(kept: Sequence[object], more: Sequence[BaseGeometry],
         return None
     try:
         got = core.union_regions([float(v) for v in bounds], list(kept),  # type: ignore[attr-defined]
-                                 ragged_polygons(more))
+                                 ragged_polygons(more), engine.call_threads())
     except core.NativeError:  # type: ignore[attr-defined]
         return None
     return native_polygons(*got)

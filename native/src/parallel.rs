@@ -1,0 +1,82 @@
+//! Work spread over threads within one call of the core, the caller's thread among them: the
+//! items taken in turn from one queue, the answers in the items' order, each the same as it
+//! would be alone (the work of one item reads nothing another writes). A panic in a thread
+//! reaches the caller's thread when the threads are joined (the bindings turn it into an
+//! exception); the threads end with the call.
+
+use std::sync::{Mutex, PoisonError};
+
+use crate::limits::MAX_THREADS;
+
+/// `f` of each of `items` on up to `threads` threads (the caller's one of them; 0 or 1: all on
+/// the caller's; at most [`MAX_THREADS`] and one an item), each thread with scratch state of its
+/// own (`S::default()`, kept from item to item); the answers in the items' order.
+pub fn each<T: Send, R: Send, S: Default>(items: Vec<T>, threads: usize,
+                                          f: impl Fn(T, &mut S) -> R + Sync) -> Vec<R> {
+    let n = items.len();
+    let threads = threads.clamp(1, MAX_THREADS).min(n.max(1));
+    if threads == 1 {
+        let mut s = S::default();
+        return items.into_iter().map(|x| f(x, &mut s)).collect();
+    }
+    let queue = Mutex::new(items.into_iter().enumerate());
+    let out: Mutex<Vec<Option<R>>> = Mutex::new((0..n).map(|_| None).collect());
+    let work = || {
+        let mut s = S::default();
+        loop {
+            let next = queue.lock().unwrap_or_else(PoisonError::into_inner).next();
+            let Some((k, x)) = next else { break };
+            let r = f(x, &mut s);
+            out.lock().unwrap_or_else(PoisonError::into_inner)[k] = Some(r);
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(&work);
+        }
+        work();
+    });
+    out.into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+        .into_iter()
+        .map(|r| r.expect("each item is answered once the threads are joined"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_answers_are_in_the_items_order_whatever_the_threads() {
+        let items: Vec<u64> = (0..1000).collect();
+        let alone: Vec<u64> = items.iter().map(|x| x * x).collect();
+        for threads in [0, 1, 2, 3, 8, 64] {
+            let got = each(items.clone(), threads, |x, seen: &mut usize| {
+                *seen += 1;
+                x * x
+            });
+            assert_eq!(got, alone);
+        }
+        assert!(each(Vec::<u8>::new(), 4, |x, _: &mut ()| x).is_empty());
+    }
+
+    #[test]
+    fn each_thread_keeps_its_own_scratch() {
+        // every item sees scratch no other thread touches: its count only grows
+        let got = each((0..200).collect::<Vec<u32>>(), 4, |_, s: &mut Vec<u32>| {
+            s.push(s.len() as u32);
+            s.iter().enumerate().all(|(k, &v)| v == k as u32)
+        });
+        assert!(got.into_iter().all(|ok| ok));
+    }
+
+    #[test]
+    #[should_panic]
+    fn a_panic_in_a_thread_reaches_the_caller() {
+        each((0..16).collect::<Vec<u32>>(), 4, |x, _: &mut ()| {
+            assert!(x != 11, "eleven");
+            x
+        });
+    }
+}
