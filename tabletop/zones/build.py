@@ -48,6 +48,7 @@ from tabletop.geometry.footprints import (
     Round,
     circumscribed_circles,
 )
+from tabletop.geometry.geodesic import GeodesicDisk
 from tabletop.geometry.polygons import clipped, convex_pieces, polygonal
 from tabletop.geometry.sums import native_common
 from tabletop.geometry.turn_reach import TurnReach
@@ -465,7 +466,18 @@ def turning_zone(q: MoveQuery) -> Zone:
 
     asks = [(f, lay, *turn_end(ph, base, f, own if f == ph.tm.key(mover.facing) else None))
             for f, lay in reach.layers.items()]
-    # on threads where the compiled core answers (it lets go of Python's lock)
+
+    def hub_region(disk: GeodesicDisk) -> BaseGeometry:
+        # the hub's region minus where it may not end, and minus the friends near it (those
+        # farther off leave it as it is)
+        hub = disk.region(*hub_end(ph, base))
+        near = _near_friends(q, hub) if not hub.is_empty else Polygon()
+        return hub.difference(near) if not hub.is_empty and not near.is_empty else hub
+
+    # on threads where the compiled core answers (it lets go of Python's lock), the hub's
+    # first, beside the layers
+    hub_later = engine.native_later(hub_region, [reach.hub.disk]) if reach.hub is not None \
+        else None
     answers = engine.native_map(layer, asks)
     got = [(b, cut) for b, cut in answers if b is not None]
     parts = [cut for _, cut in got if isinstance(cut, BaseGeometry)]
@@ -474,12 +486,8 @@ def turning_zone(q: MoveQuery) -> Zone:
     kept = [cut for (_, (b, cut)) in sorted(zip([a[0] for a in asks], answers, strict=True),
                                               key=lambda fa: fa[0])
             if b is not None and not isinstance(cut, BaseGeometry)]
-    if reach.hub is not None:
-        hub = reach.hub.disk.region(*hub_end(ph, base))
-        # the friends near the hub's region (those farther off leave it as it is)
-        near = _near_friends(q, hub) if not hub.is_empty else Polygon()
-        if not hub.is_empty and not near.is_empty:
-            hub = hub.difference(near)
+    if hub_later is not None:
+        hub = hub_later()[0]
         if not hub.is_empty:
             parts.append(hub)
     # the union of the layers (in the core where it keeps them: pairwise, adjacent facings
