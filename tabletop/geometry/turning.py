@@ -90,7 +90,6 @@ step is refined.
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
@@ -247,22 +246,8 @@ class TurnMap:
         self._circle_sweeps: dict[tuple[float, float], BaseGeometry] = {}
         self._circle_array = np.array(self.circles, dtype=float).reshape(-1, 3)
         self._native: tuple[ModuleType, object | None] | None = None
-        self._hub: ReachMap | None = None
-        self._hub_lock = threading.Lock()
-
-    @property
-    def hub(self) -> ReachMap:
-        """The reach map of the mover's circumscribed circle (where every turn is free),
-        built on first use, once: a phase's turn regions, begun on threads, do not wait for it
-        (:meth:`begin_turn_nodes`), and it is built meanwhile."""
-        got = self._hub
-        if got is None:
-            with self._hub_lock:
-                got = self._hub
-                if got is None:
-                    got = self._hub = reach_map(self.width, self.height, self.radius,
-                                                self.circles, self.polygons)
-        return got
+        self.hub: ReachMap = reach_map(self.width, self.height, self.radius, self.circles,
+                                       self.polygons)
 
     def key(self, facing: float) -> float:
         """``facing`` reduced to the footprint's period (the layers' key)."""
