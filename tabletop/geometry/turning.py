@@ -242,7 +242,8 @@ class TurnMap:
         self._node_plans: dict[float, _NodePlan] = {}
         self._regions_begun: dict[float, Callable[[], list[tuple[BaseGeometry, BaseGeometry]]]] \
             = {}
-        """Each step's turn regions begun (:meth:`begin_turn_nodes`), each with it grown."""
+        """Each step's turn regions begun (:meth:`begin_turn_nodes`), each with its copy grown
+        for the nodes' membership tests."""
         self._circle_sweeps: dict[tuple[float, float], BaseGeometry] = {}
         self._circle_array = np.array(self.circles, dtype=float).reshape(-1, 3)
         self._native: tuple[ModuleType, object | None] | None = None
