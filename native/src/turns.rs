@@ -220,6 +220,15 @@ struct State {
 /// A thread's scratch: the visit stamps and the list of corners near a source.
 type Scratch = (Stamp, Vec<u32>);
 
+/// The states of the layers `changed` (in increasing order), each with its index.
+fn changed_states<'a>(st: &'a mut [State], changed: &[usize]) -> Vec<(usize, &'a mut State)> {
+    let mut mine = vec![false; st.len()];
+    for &l in changed {
+        mine[l] = true;
+    }
+    st.iter_mut().enumerate().filter(|(l, _)| mine[*l]).collect()
+}
+
 /// The layer's lengths at the turn nodes `xy` it may turn at, found again after its search
 /// changed (a round's few new sources change the lengths at few nodes: only those whose
 /// candidates a new or nearer row comes among are found again, the same answer); the work.
@@ -324,13 +333,7 @@ pub fn turn_rounds(mut layers: Vec<Layer<'_>>, xy: &[Pt], distance: f64, max_rou
     let mut created: Vec<usize> = Vec::new();
     let mut added: Vec<Added> = Vec::new();
     for _ in 0..max_rounds {
-        let mut mine = vec![false; n];
-        for &l in &changed {
-            mine[l] = true;
-        }
-        let items: Vec<(usize, &mut State)> =
-            st.iter_mut().enumerate().filter(|(l, _)| mine[*l]).collect();
-        work += each(items, threads, |(l, s), (stamp, _): &mut Scratch| {
+        work += each(changed_states(&mut st, &changed), threads, |(l, s), (stamp, _): &mut Scratch| {
             lengths(&layers[l], s, xy, stamp)
         })
         .into_iter()
@@ -377,14 +380,8 @@ pub fn turn_rounds(mut layers: Vec<Layer<'_>>, xy: &[Pt], distance: f64, max_rou
         }
         over(work)?;
         // the changed layers' searches again, with their new sources
-        let mut mine = vec![false; n];
-        for &l in &changed {
-            mine[l] = true;
-        }
-        let items: Vec<(usize, &mut State)> =
-            st.iter_mut().enumerate().filter(|(l, _)| mine[*l]).collect();
         let layers = &layers;
-        let again = each(items, threads, |(l, s), (stamp, near): &mut Scratch| {
+        let again = each(changed_states(&mut st, &changed), threads, |(l, s), (stamp, near): &mut Scratch| {
             let mut w = 0usize;
             if !s.kept.take(&layers[l], had[l], distance, stamp, near, &mut w) {
                 return None;
