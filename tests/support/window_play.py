@@ -105,10 +105,7 @@ class Window:
                                      stdout=subprocess.DEVNULL, stderr=self.err)
         OPEN.append(self.proc)
         self.n_shot = 0
-        self.wid = self._wait_window()
-        geo = self.xdo("getwindowgeometry", "--shell", self.wid)
-        pos = dict(line.split("=", 1) for line in geo.split() if "=" in line)
-        self.origin = (int(pos["X"]), int(pos["Y"]))
+        self.wid, self.origin = self._wait_window()
         self.pause(5.0)  # mapped is not drawn: the first frame comes after the scenario's layout
         self.settle()
 
@@ -120,13 +117,17 @@ class Window:
                               timeout=60)
         return done.stdout.strip()
 
-    def _wait_window(self) -> str:
+    def _wait_window(self) -> tuple[str, tuple[int, int]]:
+        """This process's window (by its _NET_WM_PID: an earlier session's window may still be
+        on the server a moment after its process ended) and where it is, once it is mapped."""
         for _ in range(240):
             if self.proc.poll() is not None:
                 raise RuntimeError(f"tabletop play {self.name} stopped: {self._said()}")
-            found = self.xdo("search", "--class", ".")  # its only window
-            if found:
-                return found.split()[0]
+            for wid in self.xdo("search", "--pid", str(self.proc.pid)).split():
+                geo = self.xdo("getwindowgeometry", "--shell", wid)
+                pos = dict(line.split("=", 1) for line in geo.split() if "=" in line)
+                if "X" in pos and "Y" in pos:
+                    return wid, (int(pos["X"]), int(pos["Y"]))
             time.sleep(0.25)
         raise RuntimeError("no window appeared in 60 s")
 
