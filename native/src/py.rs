@@ -432,13 +432,15 @@ fn pickup<'py>(
 /// or the Python engine): `nodes` (the sources first), `dist`, `parent` (rows, -1 for a
 /// source), `corner` (each node's corner of `core`, -1 for a source), `n_sources`, within
 /// `distance`, minus `exclude`, with `slack` per corner: `pickup`'s region without its search
-/// (the start stands in no piece), and minus `friends` (more regions it may not end in, such
-/// as `end_region(..., union=False)`'s). Ragged, as `pickup`'s, with the box of the region
-/// before the cuts (`None` when that is empty); with `keep`, the region is kept in the core
-/// instead (a `PolySet`, for `union_regions`; the ragged layout is then empty), else `None`.
+/// (the start stands in no piece), and minus `friends` and `fixed` (more regions it may not
+/// end in: `end_region`'s, `union=False`'s sums or a union the caller keeps between calls;
+/// one overlay for both, filled by the non-zero rule). Ragged, as `pickup`'s, with the box of
+/// the region before the cuts (`None` when that is empty); with `keep`, the region is kept in
+/// the core instead (a `PolySet`, for `union_regions`; the ragged layout is then empty), else
+/// `None`.
 #[pyfunction]
 #[pyo3(signature = (core, nodes, dist, parent, corner, n_sources, distance, bends=2,
-                    exclude=None, slack=None, friends=None, keep=false))]
+                    exclude=None, slack=None, friends=None, keep=false, fixed=None))]
 #[allow(clippy::too_many_arguments)]
 fn search_region<'py>(
     py: Python<'py>,
@@ -454,6 +456,7 @@ fn search_region<'py>(
     slack: Option<PyReadonlyArray1<'py, f64>>,
     friends: Option<&PolySet>,
     keep: bool,
+    fixed: Option<&PolySet>,
 ) -> PyResult<(Ragged<'py>, Option<[f64; 4]>, Option<PolySet>)> {
     let err = |m: &str| NativeError::new_err(format!("search_region: {m}"));
     let nodes = points(&nodes, "nodes").map_err(|e| err(&e.0))?;
@@ -482,6 +485,7 @@ fn search_region<'py>(
     let s = Search { nodes, dist, parent, corner, n_sources, distance };
     let ex = exclude.map(|e| e.polys.as_slice());
     let fr: &[Poly] = friends.map_or(&[], |f| f.polys.as_slice());
+    let fx: &[Poly] = fixed.map_or(&[], |f| f.polys.as_slice());
     let (map, rings) = (&core.map, &core.rings);
     let (out, whole) = guarded(py, "search_region", move || {
         let grid = Grid::for_box(map.bounds, 1.0)?;
@@ -492,7 +496,7 @@ fn search_region<'py>(
         let ask = Ask { sources: &[], distance, bends, exclude: ex, slack: slack.as_deref(),
                         friends: &[], interior };
         let (region, whole) = region_and_box(map, &|| rings.clone(), &s, &ask, &grid)?;
-        Ok((cut(&region, &[], fr, &grid)?, whole))
+        Ok((cut(&region, fx, fr, &grid)?, whole))
     })?;
     if keep {
         return Ok((write_polys(py, &[])?, whole, Some(PolySet::of(out))));

@@ -92,7 +92,8 @@ def models_layout(shapes: Sequence[Shape], at: np.ndarray, which: np.ndarray) ->
 
 def native_sums(core: ModuleType, mover: float | tuple[np.ndarray, np.ndarray], models: Models,
                 extra: float, terrain: tuple[np.ndarray, np.ndarray], *, quad_segs: int,
-                segments: int, union: bool = True) -> tuple[BaseGeometry, object]:
+                segments: int, union: bool = True, shapes: bool = True
+                ) -> tuple[BaseGeometry, object]:
     """Where the ``mover`` (its footprint reflected through its centre, ``-F``: a disk's radius,
     or its convex pieces laid out by :func:`rings_layout`) comes within ``extra`` of one of the
     ``models`` (:func:`models_layout`) or overlaps a convex ``terrain`` piece (rings laid out
@@ -102,14 +103,15 @@ def native_sums(core: ModuleType, mover: float | tuple[np.ndarray, np.ndarray], 
     (its ``PolySet``, for :func:`native_common`).
     With ``union=False`` the sums are not unioned: the geometry is empty and the core keeps
     the sums themselves (counter-clockwise, overlapping: a clip set the core fills by the
-    non-zero rule, such as the friends a turning layer's region is cut by). Raises the core's
-    ``NativeError`` for an input past its limits."""
+    non-zero rule, such as the friends a turning layer's region is cut by). With
+    ``shapes=False`` the union is only kept in the core (the geometry returned is empty).
+    Raises the core's ``NativeError`` for an input past its limits."""
     mine = _NO_RINGS if isinstance(mover, float) else mover
     (coords, rings, polys), kept = core.end_region(
         mine, float(mover) if isinstance(mover, float) else 0.0,
         models.pieces, models.starts, models.radius, models.at, models.which, float(extra),
         terrain, math.pi / (2 * quad_segs), int(segments), union=union)
-    return (native_polygons(coords, rings, polys) if union else _EMPTY), kept
+    return (native_polygons(coords, rings, polys) if union and shapes else _EMPTY), kept
 
 
 _NO_RINGS = rings_layout(())

@@ -354,7 +354,8 @@ def native_search_region(core: ModuleType, disk: GeodesicDisk, exclude: BaseGeom
 
 def _search_region(core: ModuleType, disk: GeodesicDisk, exclude: BaseGeometry | None,
                    exclude_key: object, slack: np.ndarray | None, friends: object | None,
-                   keep: bool) -> tuple[Any, Box | None, object | None] | None:
+                   keep: bool, fixed: object | None = None
+                   ) -> tuple[Any, Box | None, object | None] | None:
     """The core's ``search_region`` of ``disk`` (``None``: refused), its box as floats."""
     rm = disk.rm
     try:
@@ -368,7 +369,7 @@ def _search_region(core: ModuleType, disk: GeodesicDisk, exclude: BaseGeometry |
             np.ascontiguousarray(disk.corner_index, dtype=np.int64), int(disk.n_sources),
             float(disk.distance), int(disk.bends), ex,
             None if slack is None else np.ascontiguousarray(slack, dtype=float), friends,
-            keep)
+            keep, fixed)
     except core.NativeError:  # type: ignore[attr-defined]
         return None
     return ragged, None if whole is None else \
@@ -376,13 +377,15 @@ def _search_region(core: ModuleType, disk: GeodesicDisk, exclude: BaseGeometry |
 
 
 def native_layer_region(disk: GeodesicDisk, exclude: BaseGeometry | None, exclude_key: object,
-                        friends: object | None) -> tuple[object, Box | None] | None:
+                        friends: object | None, fixed: object | None = None
+                        ) -> tuple[object, Box | None] | None:
     """The region of ``disk`` minus ``exclude`` (as :meth:`GeodesicDisk.region
     <tabletop.geometry.geodesic.GeodesicDisk.region>` builds it on the native engine) and
-    minus ``friends`` where given (a clip set kept in the compiled core:
-    :func:`~tabletop.zones.end.native_models_pieces`), cut in the core from the region it
-    made (one overlay, the friends' sums filled by the non-zero rule: no union of them, no
-    GEOS overlay), and kept there (a ``PolySet`` for :func:`native_union`; no polygons of it
+    minus ``friends`` and ``fixed`` where given (clip sets kept in the compiled core:
+    :func:`~tabletop.zones.end.native_models_pieces`' sums,
+    :func:`~tabletop.zones.end.native_models_union`'s union), cut in the core from the region
+    it made (one overlay, the sums filled by the non-zero rule: no union of them, no GEOS
+    overlay), and kept there (a ``PolySet`` for :func:`native_union`; no polygons of it
     in Python: :func:`kept_polygons` makes them); with the box of the region before the cuts
     (``None``: empty). ``None`` where the core does not build this disk's region (the Python
     engine, a start in a piece, a search that covers whole free parts, an input past the
@@ -394,7 +397,8 @@ def native_layer_region(disk: GeodesicDisk, exclude: BaseGeometry | None, exclud
     rm = disk.rm
     slack = rm.native_slack(core, exclude_key, exclude) if exclude is not None and \
         exclude_key is not None and len(rm.corners) else None
-    got = _search_region(core, disk, exclude, exclude_key, slack, friends, keep=True)
+    got = _search_region(core, disk, exclude, exclude_key, slack, friends, keep=True,
+                         fixed=fixed)
     return None if got is None else (got[2], got[1])
 
 

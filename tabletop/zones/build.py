@@ -63,6 +63,7 @@ from tabletop.zones.end import (
     models_region,
     native_end,
     native_models_pieces,
+    native_models_union,
     outline_of,
     static_end,
 )
@@ -443,6 +444,12 @@ def turning_zone(q: MoveQuery) -> Zone:
     core = engine.core()
     near_keys = move_keys if core is not None else ()
     near_move = Polygon() if not move_keys or near_keys else _near_friends(q, move_box)
+    # the friends of another footprint than the mover's (as a rule other units, which stand
+    # while a unit moves) are cut as their union at each facing, kept for the next pick-up
+    # (native_models_union); those of the mover's footprint (as a rule its unit's other
+    # models, which move between its pick-ups) as their sums. Either way the same cut
+    own_keys = tuple(k for k in near_keys if k[1] == base)
+    other_keys = tuple(k for k in near_keys if k[1] != base)
 
     def layer(ask: tuple[float, Any, BaseGeometry, object]
               ) -> tuple[tuple[float, float, float, float] | None, object]:
@@ -450,9 +457,11 @@ def turning_zone(q: MoveQuery) -> Zone:
         # with the box of its region before the friends' cut (None: empty). On the native
         # engine the region stays in the core (a PolySet) for the union below
         f, lay, excl, key = ask
-        pieces = native_models_pieces(near_keys, base, f) if near_keys else None
-        if core is not None and (pieces is not None or not near_keys):
-            got = native_layer_region(lay.disk, excl, key, pieces)
+        pieces = native_models_pieces(own_keys, base, f) if own_keys else None
+        fixed = native_models_union(other_keys, base, f) if other_keys else None
+        if core is not None and (pieces is not None or not own_keys) and \
+                (fixed is not None or not other_keys):
+            got = native_layer_region(lay.disk, excl, key, pieces, fixed)
             if got is not None:
                 return got[1], got[0]
         g = lay.disk.region(excl, key)

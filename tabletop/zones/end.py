@@ -14,6 +14,8 @@ tolerance :data:`~tabletop.geometry.tolerance.EPS`).
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from types import ModuleType
@@ -73,6 +75,7 @@ __all__ = [
     "models_region",
     "native_end",
     "native_models_pieces",
+    "native_models_union",
     "outline_of",
     "overlaps_shape",
     "static_end",
@@ -231,6 +234,43 @@ def native_models_pieces(bodies: Sequence[BodyKey], base: Footprint, facing: flo
         return None  # past the core's limits: the caller cuts with models_region
 
 
+def native_models_union(bodies: tuple[BodyKey, ...], base: Footprint, facing: float
+                        ) -> object | None:
+    """:func:`models_region` (no clearance) unioned in the compiled core and kept there (its
+    ``PolySet``: a clip set for the ``fixed`` of
+    :func:`~tabletop.geometry.wedges.native_layer_region`), and kept here by bodies, footprint
+    and facing (the last :data:`_UNIONS_SLOTS`): for friends that stand while others move, so
+    the next pick-up meets the union made. ``None`` for no bodies, on the Python engine, or
+    past the core's limits."""
+    core = engine.core()
+    if not bodies or core is None:
+        return None
+    which = (bodies, base, facing_key(base, facing))
+    with _UNIONS_LOCK:
+        got = _UNIONS.get(which)
+        if got is not None:
+            _UNIONS.move_to_end(which)
+            return got
+    try:
+        got = _native_static_end(core, base, which[2], bodies, (), 0.0, shapes=False)[1]
+    except core.NativeError:
+        return None  # past the core's limits: the caller cuts with the sums or models_region
+    with _UNIONS_LOCK:
+        _UNIONS[which] = got
+        while len(_UNIONS) > _UNIONS_SLOTS:
+            _UNIONS.popitem(last=False)
+    return got
+
+
+_UNIONS: OrderedDict[tuple[tuple[BodyKey, ...], Footprint, float], object] = OrderedDict()
+"""The unions of :func:`native_models_union`, least recently used first."""
+_UNIONS_SLOTS = 192
+"""How many it keeps: every layer of a turning mover at a 2-degree step (the unions of some 15
+friends, 10-20 kB each in the core)."""
+_UNIONS_LOCK = threading.Lock()
+"""(the layers of a pick-up ask on the zone engine's threads)"""
+
+
 @lru_cache(maxsize=64)
 def _static_end(base: Footprint, facing: float, enemies: tuple[BodyKey, ...],
                 terrain: tuple[tuple[tuple[float, float], ...], ...],
@@ -275,12 +315,15 @@ def _terrain_pieces(terrain: tuple[tuple[tuple[float, float], ...], ...]
 def _native_static_end(core: ModuleType, base: Footprint, facing: float,
                        enemies: tuple[BodyKey, ...],
                        terrain: tuple[tuple[tuple[float, float], ...], ...],
-                       clearance: float, union: bool = True) -> tuple[BaseGeometry, object]:
+                       clearance: float, union: bool = True, shapes: bool = True
+                       ) -> tuple[BaseGeometry, object]:
     """:func:`static_end` in one call of the compiled core (and as the core keeps it; with
-    ``union=False`` the sums not unioned, :func:`~tabletop.geometry.sums.native_sums`)."""
+    ``union=False`` the sums not unioned, with ``shapes=False`` no geometry:
+    :func:`~tabletop.geometry.sums.native_sums`)."""
     mover = float(base.radius) if isinstance(base, Round) else _mover_layout(base, facing)
     return native_sums(core, mover, _models(enemies), clearance, _terrain_pieces(terrain),
-                       quad_segs=END_QUAD_SEGS, segments=END_SEGMENTS, union=union)
+                       quad_segs=END_QUAD_SEGS, segments=END_SEGMENTS, union=union,
+                       shapes=shapes)
 
 
 @lru_cache(maxsize=256)
@@ -439,3 +482,5 @@ def clear_end_caches() -> None:
     for cached in (_static_end, _local_region, _mover_pieces, _placed, _thin, _shape,
                    _terrain_pieces, _models, _mover_layout):
         cached.cache_clear()
+    with _UNIONS_LOCK:
+        _UNIONS.clear()

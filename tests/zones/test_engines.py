@@ -14,6 +14,7 @@ conservative by up to a thousandth of a square inch.)
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -107,7 +108,8 @@ def test_random_boards_with_every_base_have_one_answer(name: str, seed: int) -> 
 @pytest.mark.parametrize("name", [n for n in BASES if not n.startswith("round")])
 def test_turning_movers_among_friends_have_one_answer(name: str, seed: int) -> None:
     """A turning mover's layers cut by the friends near them: in the core on the native
-    engine (``end.native_models_pieces``, the sums not unioned), by GEOS's difference with the
+    engine (those of the mover's footprint as their sums, ``end.native_models_pieces``; the
+    others as their union, ``end.native_models_union``), by GEOS's difference with the
     friends' union on the Python engine."""
     _compare(_random_board(seed, BASES[name], friends=5), "mv", "normal")
 
@@ -153,6 +155,48 @@ def test_native_turning_layers_cut_the_friends_in_the_core(monkeypatch: pytest.M
         zones.clear_caches()
         legal_zone(state, "mv", "normal")
     assert unioned, "the Python engine cuts by the friends' union (the board has friends near)"
+
+
+def test_the_other_footprints_union_is_kept_and_a_moved_friend_is_cut_where_it_stands(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the native engine a turning layer cuts the friends of another footprint than the
+    mover's by their union at its facing, kept for the next pick-up (the mover's unit, of its
+    footprint as a rule, moves between pick-ups; the others stand): the next pick-up makes no
+    union, and a friend that moved is cut where it now stands (the unions are kept by the
+    bodies), as a fresh start cuts it."""
+    from tabletop.zones import end
+
+    unions = []
+    real = end.native_sums
+    monkeypatch.setattr(end, "native_sums", lambda *a, **k: (
+        unions.append(a) if k.get("shapes") is False else None) or real(*a, **k))
+    state = _random_board(0, BASES["oval-60x35mm"], friends=6)
+    red = state.units[0]
+    assert {type(m.base) for m in red.models[1:]} == {Round, Oval, Hull}
+    with on_engine("native"):
+        zones.clear_caches()
+        first = legal_zone(state, "mv", "normal")
+        made = len(unions)
+        assert made > 0, "the round and hull friends near the move, unioned per facing"
+        again = legal_zone(replace(state), "mv", "normal")  # (a new state: no memo of it)
+        assert len(unions) == made
+        assert shapely.equals_exact(again.geometry, first.geometry, 0.0)
+        # the round friend f1 steps 0.6" towards the mover: new unions where it stands
+        f1 = red.models[1]
+        assert isinstance(f1.base, Round)
+        d = math.dist(f1.at, (15.0, 12.0))
+        at = (f1.at[0] + 0.6 * (15.0 - f1.at[0]) / d, f1.at[1] + 0.6 * (12.0 - f1.at[1]) / d)
+        moved = replace(state, units=(replace(red, models=(red.models[0], replace(f1, at=at),
+                                                           *red.models[2:])),
+                                      *state.units[1:]))
+        got = legal_zone(moved, "mv", "normal")
+        assert len(unions) > made
+        zones.clear_caches()
+        fresh = legal_zone(moved, "mv", "normal")
+    assert shapely.equals_exact(got.geometry, fresh.geometry, 0.0)
+    assert got.geometry.symmetric_difference(first.geometry).area > 0.01
+    near = shapely.Point(at).buffer(f1.base.radius + Oval(60.0, 35.0).radius)
+    assert near.intersection(first.geometry).area != near.intersection(got.geometry).area
 
 
 def test_a_round_pickup_is_one_call_of_the_core() -> None:
