@@ -32,7 +32,7 @@ from __future__ import annotations
 import contextlib
 import math
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from typing import Any, ClassVar, cast
@@ -377,21 +377,41 @@ def hub_end(ph: TurnPhase, base: Footprint) -> tuple[BaseGeometry, _Key]:
 
 def _near_friends(q: MoveQuery, near: BaseGeometry) -> BaseGeometry:
     """Where some facing of the mover could touch a non-enemy model: the friends' circles
-    grown by the mover's circumscribed radius (a superset, circumscribed polygons)."""
+    grown by the mover's circumscribed radius (a superset, circumscribed polygons). The
+    union of the circles of the friends of another footprint than the mover's (as a rule
+    other units, which stand while a unit moves) is kept for the next pick-up
+    (:func:`_circles_union`)."""
     if near.is_empty:
         return Polygon()
     x0, y0, x1, y1 = near.bounds
-    xy, rs = [], []
+    base = q.mover.footprint
+    own: list[tuple[tuple[float, float], float]] = []
+    other: list[tuple[tuple[float, float], float]] = []
     for o in q.board.friends:
         if o.id == q.mover.id:
             continue
-        r = o.footprint.radius + q.mover.footprint.radius + 1e-6
+        r = o.footprint.radius + base.radius + 1e-6
         if o.at[0] < x0 - r or o.at[0] > x1 + r or o.at[1] < y0 - r or o.at[1] > y1 + r:
             continue
-        xy.append(o.at)
-        rs.append(r)
-    return shapely.union_all(circumscribed_circles(np.array(xy, dtype=float), np.array(rs),
-                                                   segments=32)) if xy else Polygon()
+        (own if o.footprint == base else other).append((o.at, r))
+    if not own:
+        return _circles_union(tuple(other))
+    parts = list(_circles(own))
+    if other:
+        parts.append(_circles_union(tuple(other)))
+    return shapely.union_all(parts)
+
+
+def _circles(circles: Sequence[tuple[tuple[float, float], float]]) -> np.ndarray:
+    """The circumscribed 32-gons of ``circles`` (centre, radius)."""
+    return circumscribed_circles(np.array([c for c, _ in circles], dtype=float).reshape(-1, 2),
+                                 np.array([r for _, r in circles], dtype=float), segments=32)
+
+
+@lru_cache(maxsize=32)
+def _circles_union(circles: tuple[tuple[tuple[float, float], float], ...]) -> BaseGeometry:
+    """GEOS's union of :func:`_circles` of ``circles`` (kept: the friends that stand)."""
+    return shapely.union_all(_circles(circles)) if circles else Polygon()
 
 
 def turning_zone(q: MoveQuery) -> Zone:
@@ -528,5 +548,5 @@ def clear_caches() -> None:
     IdentityMemo.clear_all()
     _PHASES.clear()
     clear_end_caches()
-    for cached in (reach_map, convex_pieces, _placed_outline, turn_map):
+    for cached in (reach_map, convex_pieces, _placed_outline, turn_map, _circles_union):
         cached.cache_clear()
