@@ -38,6 +38,7 @@ __all__ = [
     "Round",
     "circumscribed_circle",
     "circumscribed_circles",
+    "circumscribed_rings",
     "distance",
     "extent",
     "footprint_distance",
@@ -106,12 +107,17 @@ def circumscribed_circles(xy: np.ndarray, radius: np.ndarray, *,
                           segments: int = ROUND_SEGMENTS) -> np.ndarray:
     """:func:`circumscribed_circle` of each centre ``xy[k]`` and ``radius[k]`` (the same
     vertices, the same arithmetic), as an array of polygons made in one call."""
+    pts = circumscribed_rings(xy, radius, segments=segments)
+    return shapely.polygons(pts) if len(pts) else np.zeros(0, dtype=object)
+
+
+def circumscribed_rings(xy: np.ndarray, radius: np.ndarray, *,
+                        segments: int = ROUND_SEGMENTS) -> np.ndarray:
+    """The vertices of :func:`circumscribed_circles`' polygons, ``(n, segments, 2)``
+    (counter-clockwise, not closed)."""
     xy = np.asarray(xy, dtype=float).reshape(-1, 2)
     radius = np.asarray(radius, dtype=float).reshape(-1)
-    if not len(xy):
-        return np.zeros(0, dtype=object)
-    pts = _unit_polygon(segments)[None, :, :] * radius[:, None, None] + xy[:, None, :]
-    return shapely.polygons(pts)
+    return _unit_polygon(segments)[None, :, :] * radius[:, None, None] + xy[:, None, :]
 
 
 def polygon_of(points: Sequence[tuple[float, float]]) -> Polygon:

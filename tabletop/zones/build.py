@@ -35,6 +35,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
+from types import ModuleType
 from typing import Any, ClassVar, cast
 
 import numpy as np
@@ -47,6 +48,7 @@ from tabletop.geometry.footprints import (
     Footprint,
     Round,
     circumscribed_circles,
+    circumscribed_rings,
 )
 from tabletop.geometry.geodesic import GeodesicDisk
 from tabletop.geometry.polygons import clipped, convex_pieces, polygonal
@@ -383,6 +385,35 @@ def _near_friends(q: MoveQuery, near: BaseGeometry) -> BaseGeometry:
     (:func:`_circles_union`)."""
     if near.is_empty:
         return Polygon()
+    own, other = _friend_circles(q, near)
+    if not own:
+        return _circles_union(tuple(other))
+    parts = list(_circles(own))
+    if other:
+        parts.append(_circles_union(tuple(other)))
+    return shapely.union_all(parts)
+
+
+def _native_near_friends(core: ModuleType, q: MoveQuery, near: BaseGeometry) -> object | None:
+    """:func:`_near_friends`' circles as a clip set kept in the compiled core, not unioned
+    (its cut fills them by the non-zero rule); ``None`` for none."""
+    own, other = _friend_circles(q, near) if not near.is_empty else ([], [])
+    circles = own + other
+    if not circles:
+        return None
+    pts = circumscribed_rings(np.array([c for c, _ in circles], dtype=float),
+                              np.array([r for _, r in circles], dtype=float), segments=32)
+    n, m = pts.shape[:2]
+    return core.PolySet(np.ascontiguousarray(pts.reshape(-1, 2)),  # type: ignore[attr-defined]
+                        np.arange(0, n * m + 1, m, dtype=np.int64),
+                        np.arange(n + 1, dtype=np.int64))
+
+
+def _friend_circles(q: MoveQuery, near: BaseGeometry
+                    ) -> tuple[list[tuple[tuple[float, float], float]],
+                               list[tuple[tuple[float, float], float]]]:
+    """The circles (centre, radius) of :func:`_near_friends`: those of the mover's footprint
+    and those of another."""
     x0, y0, x1, y1 = near.bounds
     base = q.mover.footprint
     own: list[tuple[tuple[float, float], float]] = []
@@ -394,12 +425,7 @@ def _near_friends(q: MoveQuery, near: BaseGeometry) -> BaseGeometry:
         if o.at[0] < x0 - r or o.at[0] > x1 + r or o.at[1] < y0 - r or o.at[1] > y1 + r:
             continue
         (own if o.footprint == base else other).append((o.at, r))
-    if not own:
-        return _circles_union(tuple(other))
-    parts = list(_circles(own))
-    if other:
-        parts.append(_circles_union(tuple(other)))
-    return shapely.union_all(parts)
+    return own, other
 
 
 def _circles(circles: Sequence[tuple[tuple[float, float], float]]) -> np.ndarray:
@@ -496,10 +522,18 @@ def turning_zone(q: MoveQuery) -> Zone:
     asks = [(f, lay, *turn_end(ph, base, f, own if f == ph.tm.key(mover.facing) else None))
             for f, lay in reach.layers.items()]
 
-    def hub_region(disk: GeodesicDisk) -> BaseGeometry:
+    def hub_region(disk: GeodesicDisk) -> BaseGeometry | object:
         # the hub's region minus where it may not end, and minus the friends near it (those
-        # farther off leave it as it is)
-        hub = disk.region(*hub_end(ph, base))
+        # farther off leave it as it is); on the native engine cut in the core by the
+        # friends' circles near the move (it takes those near the region) and kept there for
+        # the union below, as the layers' are
+        excl, key = hub_end(ph, base)
+        if core is not None:
+            near = _native_near_friends(core, q, move_box) if move_keys else None
+            got = native_layer_region(disk, excl, key, near)
+            if got is not None:
+                return got[0] if got[1] is not None else Polygon()
+        hub = disk.region(excl, key)
         near = _near_friends(q, hub) if not hub.is_empty else Polygon()
         return hub.difference(near) if not hub.is_empty and not near.is_empty else hub
 
@@ -517,7 +551,9 @@ def turning_zone(q: MoveQuery) -> Zone:
             if b is not None and not isinstance(cut, BaseGeometry)]
     if hub_later is not None:
         hub = hub_later()[0]
-        if not hub.is_empty:
+        if not isinstance(hub, BaseGeometry):
+            kept.append(hub)  # (last, as the Python's polygons are)
+        elif not hub.is_empty:
             parts.append(hub)
     # the union of the layers (in the core where it keeps them: pairwise, adjacent facings
     # first, no polygons of the layers in Python; else GEOS's)
