@@ -299,6 +299,13 @@ def wheel_sweep(block: BlockGeom, angle: float) -> BaseGeometry:
         return block.polygon
     c = block.corners
     p = block.wheel_pivot(angle)
+    # a wheel so slight that no point moves EPS: the sector and band below would be slivers
+    # GEOS rounds away; every position lies within that move of the start (mitred: a superset;
+    # below 1e-10", far under the rules' tolerance, GEOS's buffer is empty: the two positions)
+    moved = math.radians(abs(angle)) * max(math.dist(p, q) for q in c.values())
+    if moved < EPS:
+        both = shapely.union(block.polygon, end.polygon)
+        return both.buffer(moved, join_style="mitre") if moved >= 1e-10 else both
     a0 = c["fl"] if angle > 0 else c["fr"]
     b0 = c["rl"] if angle > 0 else c["rr"]
     a1 = rotate_point(a0, p, angle)
