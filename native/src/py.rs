@@ -528,6 +528,22 @@ fn union_regions<'py>(py: Python<'py>, bounds: [f64; 4], sets: Vec<PyRef<'py, Po
     write_polys(py, &out)
 }
 
+/// The union of the regions `sets` (kept in the core) as `union_regions` makes it (pairwise
+/// in that order, on the integer grid of `bounds`), kept in the core (a `PolySet`, for
+/// `union_regions` or another `union_kept`): a step of the union made where its parts are
+/// ready, on the thread that made the last of them.
+#[pyfunction]
+fn union_kept<'py>(py: Python<'py>, bounds: [f64; 4], sets: Vec<PyRef<'py, PolySet>>)
+                   -> PyResult<PolySet> {
+    let sets: Vec<Vec<Poly>> = sets.iter().map(|s| s.polys.clone()).collect();
+    let out = guarded(py, "union_kept", move || {
+        let grid = Grid::for_box(bounds, 1.0)?;
+        let refs: Vec<&[Poly]> = sets.iter().map(|s| s.as_slice()).collect();
+        booleans::union_sets(&grid, &refs, 1)
+    })?;
+    Ok(PolySet::of(out))
+}
+
 /// A search as Python takes it (`GeodesicDisk.of_search`): nodes, distances, parents, corners,
 /// how many sources.
 fn search_out(py: Python<'_>, s: Search) -> PyResult<SearchOut<'_>> {
@@ -887,6 +903,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pickup, m)?)?;
     m.add_function(wrap_pyfunction!(search_region, m)?)?;
     m.add_function(wrap_pyfunction!(union_regions, m)?)?;
+    m.add_function(wrap_pyfunction!(union_kept, m)?)?;
     m.add_function(wrap_pyfunction!(end_region, m)?)?;
     m.add_function(wrap_pyfunction!(common_region, m)?)?;
     m.add_function(wrap_pyfunction!(turn_rounds, m)?)?;

@@ -20,8 +20,8 @@ from __future__ import annotations
 import importlib
 import os
 import threading
-from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from types import ModuleType
 from typing import TypeVar
@@ -41,6 +41,7 @@ __all__ = [
     "native_later",
     "native_map",
     "native_module",
+    "native_pairs",
     "native_problem",
     "threads",
 ]
@@ -52,7 +53,7 @@ ENGINES = ("native", "python")
 DEFAULT = "native"
 """The engine when :data:`ENV` is unset (``"native"``: the core where it is built, else
 Python)."""
-NATIVE_VERSION = "0.1.2"
+NATIVE_VERSION = "0.1.3"
 """The version of ``native/Cargo.toml`` this Python code expects of the compiled module."""
 
 _NOT_BUILT = ("the native core is not built (no Rust toolchain when tabletop was installed; "
@@ -137,6 +138,7 @@ THREADS_ENV = "TABLETOP_THREADS"
 none besides the caller's; unset: the processors this process may use, at most 4)."""
 
 T = TypeVar("T")
+J = TypeVar("J")
 R = TypeVar("R")
 
 _PREFIX = "tabletop-native-map"
@@ -203,6 +205,54 @@ def native_later(fn: Callable[[T], R], items: Iterable[T]) -> Callable[[], list[
         return now
     futures = [pool.submit(fn, x) for x in work]
     return lambda: [f.result() for f in futures]
+
+
+def native_pairs(fn: Callable[[T], R], items: Sequence[T], join: Callable[[R, R | None], J],
+                 first: Sequence[int] = ()) -> list[J]:
+    """``join(fn(a), fn(b))`` of each pair of neighbours of ``items`` (items ``2k`` and
+    ``2k + 1``; the last one alone with ``None`` when they are odd), in that order: the items
+    as :func:`native_map` does them (those at the indices ``first`` given to the threads
+    before the rest), each join begun on the threads as soon as both of its items are done,
+    so that the joins fill the processors the last items leave idle. In the caller's thread
+    where :func:`native_map` works in it. ``fn`` and ``join`` must not change what another
+    call reads."""
+    work = list(items)
+    pool = _pool(len(work) >= 2)
+    if pool is None:
+        done = [fn(x) for x in work]
+        return [join(done[i], done[i + 1] if i + 1 < len(done) else None)
+                for i in range(0, len(done), 2)]
+    order = [*first, *(i for i in range(len(work)) if i not in set(first))]
+    futures: dict[int, Future[R]] = {i: pool.submit(fn, work[i]) for i in order}
+    joined: list[Future[J]] = []
+    for i in range(0, len(work), 2):
+        pair = [futures[i], *([futures[i + 1]] if i + 1 < len(work) else [])]
+        out: Future[J] = Future()
+        joined.append(out)
+        left = [len(pair)]
+        lock = threading.Lock()
+
+        def run(pair: list[Future[R]] = pair, out: Future[J] = out) -> None:
+            try:
+                out.set_result(join(pair[0].result(),
+                                    pair[1].result() if len(pair) > 1 else None))
+            except BaseException as e:  # (raised to the caller by its result())
+                out.set_exception(e)
+
+        def one_done(_: Future[R], left: list[int] = left, lock: threading.Lock = lock,
+                     run: Callable[[], None] = run) -> None:
+            with lock:
+                left[0] -= 1
+                ready = left[0] == 0
+            if ready:
+                try:
+                    pool.submit(run)
+                except RuntimeError:  # (the pool shut down: the interpreter is ending)
+                    run()
+
+        for f in pair:
+            f.add_done_callback(one_done)
+    return [f.result() for f in joined]
 
 
 def _pool(worth: bool) -> ThreadPoolExecutor | None:

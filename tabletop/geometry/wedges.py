@@ -54,6 +54,7 @@ __all__ = [
     "native_polygons",
     "native_search_region",
     "native_union",
+    "native_union_kept",
     "ragged_polygons",
     "wedges_of",
     "whole_region",
@@ -431,6 +432,19 @@ def native_union(kept: Sequence[object], more: Sequence[BaseGeometry],
     except core.NativeError:  # type: ignore[attr-defined]
         return None
     return native_polygons(*got)
+
+
+def native_union_kept(kept: Sequence[object], bounds: Box) -> object | None:
+    """The union of regions kept in the compiled core (:func:`native_layer_region`'s), as
+    :func:`native_union` makes it, kept there (for :func:`native_union`): a step of the union
+    made where its parts are ready. ``None`` where the core refuses."""
+    core = engine.core()
+    if core is None:
+        return None
+    try:
+        return core.union_kept([float(v) for v in bounds], list(kept))  # type: ignore[attr-defined]
+    except core.NativeError:  # type: ignore[attr-defined]
+        return None
 
 
 def kept_polygons(kept: object) -> BaseGeometry:

@@ -56,7 +56,12 @@ from tabletop.geometry.sums import native_common
 from tabletop.geometry.turn_reach import TurnReach
 from tabletop.geometry.turning import TurnMap, facing_grid, layer_step, turn_map
 from tabletop.geometry.visibility import ReachMap, reach_map
-from tabletop.geometry.wedges import kept_polygons, native_layer_region, native_union
+from tabletop.geometry.wedges import (
+    kept_polygons,
+    native_layer_region,
+    native_union,
+    native_union_kept,
+)
 from tabletop.zones.end import (
     BodyKey,
     body_key,
@@ -522,43 +527,55 @@ def turning_zone(q: MoveQuery) -> Zone:
     asks = [(f, lay, *turn_end(ph, base, f, own if f == ph.tm.key(mover.facing) else None))
             for f, lay in reach.layers.items()]
 
-    def hub_region(disk: GeodesicDisk) -> BaseGeometry | object:
+    def hub_region(disk: GeodesicDisk) -> tuple[tuple[float, float, float, float] | None,
+                                                 object]:
         # the hub's region minus where it may not end, and minus the friends near it (those
         # farther off leave it as it is); on the native engine cut in the core by the
         # friends' circles near the move (it takes those near the region) and kept there for
-        # the union below, as the layers' are
+        # the union below, as the layers' are; with its box as a layer's (None: empty)
         excl, key = hub_end(ph, base)
         if core is not None:
             near = _native_near_friends(core, q, move_box) if move_keys else None
             got = native_layer_region(disk, excl, key, near)
             if got is not None:
-                return got[0] if got[1] is not None else Polygon()
+                return got[1], got[0]
         hub = disk.region(excl, key)
         near = _near_friends(q, hub) if not hub.is_empty else Polygon()
-        return hub.difference(near) if not hub.is_empty and not near.is_empty else hub
+        cut = hub.difference(near) if not hub.is_empty and not near.is_empty else hub
+        return (None if cut.is_empty else cut.bounds), cut
 
-    # on threads where the compiled core answers (it lets go of Python's lock), the hub's
-    # first, beside the layers
-    hub_later = engine.native_later(hub_region, [reach.hub.disk]) if reach.hub is not None \
-        else None
-    answers = engine.native_map(layer, asks)
-    got = [(b, cut) for b, cut in answers if b is not None]
-    parts = [cut for _, cut in got if isinstance(cut, BaseGeometry)]
-    # the regions kept in the core, by facing (adjacent facings' regions, most alike, are
-    # unioned first)
-    kept = [cut for (_, (b, cut)) in sorted(zip([a[0] for a in asks], answers, strict=True),
-                                              key=lambda fa: fa[0])
-            if b is not None and not isinstance(cut, BaseGeometry)]
-    if hub_later is not None:
-        hub = hub_later()[0]
-        if not isinstance(hub, BaseGeometry):
-            kept.append(hub)  # (last, as the Python's polygons are)
-        elif not hub.is_empty:
-            parts.append(hub)
+    bounds = (0.0, 0.0, float(q.board.width), float(q.board.depth))
+
+    def region(ask: tuple[float, Any, BaseGeometry, object] | None
+               ) -> tuple[tuple[float, float, float, float] | None, object]:
+        return hub_region(reach.hub.disk) if ask is None else layer(ask)  # type: ignore[union-attr]
+
+    def joined(*answers: tuple[tuple[float, float, float, float] | None, object] | None
+               ) -> tuple[list[object], list[BaseGeometry]]:
+        # two neighbours' regions: unioned in the core where it keeps both, on the thread
+        # that made the second (a step of the union below, begun as soon as it can be)
+        got = [a[1] for a in answers if a is not None and a[0] is not None]
+        shapes = [g for g in got if isinstance(g, BaseGeometry)]
+        kept = [g for g in got if not isinstance(g, BaseGeometry)]
+        if len(kept) == 2:
+            both = native_union_kept(kept, bounds)
+            kept = kept if both is None else [both]
+        return kept, shapes
+
+    # the layers by facing (adjacent facings' regions, most alike, are unioned first) and
+    # the hub's last; on threads where the compiled core answers (it lets go of Python's
+    # lock), the hub's first, beside the layers
+    items: list[tuple[float, Any, BaseGeometry, object] | None] = [
+        *sorted(asks, key=lambda a: a[0])]
+    if reach.hub is not None:
+        items.append(None)
+    pairs = engine.native_pairs(region, items, joined,
+                                first=[len(items) - 1] if reach.hub is not None else [])
+    kept = [k for ks, _ in pairs for k in ks]
+    parts = [g for _, gs in pairs for g in gs]
     # the union of the layers (in the core where it keeps them: pairwise, adjacent facings
     # first, no polygons of the layers in Python; else GEOS's)
-    geom = native_union(kept, parts, (0.0, 0.0, float(q.board.width), float(q.board.depth))) \
-        if kept else None
+    geom = native_union(kept, parts, bounds) if kept else None
     if geom is None:
         parts.extend(kept_polygons(k) for k in kept)
         geom = shapely.union_all(parts) if parts else Polygon()

@@ -217,3 +217,49 @@ def test_native_later_begins_on_the_threads_and_answers_in_order(
     # an error is raised where the answers are asked for
     with pytest.raises(ValueError, match="seven"):
         engine.native_later(f, [6, 7, 8])()
+
+
+@pytest.mark.parametrize("name", ["python", "native"])
+def test_native_pairs_joins_neighbours_in_order_as_soon_as_both_are_done(
+        monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """``native_pairs``: the join of items 2k and 2k + 1 (the last alone with None), in order,
+    whatever finishes first; on the native engine on the threads, each join begun while later
+    items still run (the union of a turning mover's first layers while its last are made)."""
+    import threading
+
+    if name == "native" and native is None:
+        pytest.skip(f"the native engine is not built: {engine.native_problem()}")
+    monkeypatch.setenv(engine.ENV, name)
+    monkeypatch.setenv(engine.THREADS_ENV, "2")
+    joined_early = threading.Event()
+    threads: set[str] = set()
+
+    def f(x: int) -> int:
+        threads.add(threading.current_thread().name)
+        if x == 4 and name == "native":
+            # the last item waits until the first pair's join has run beside it
+            assert joined_early.wait(10), "the first pair was not joined while item 4 ran"
+        return x * x
+
+    def join(a: int, b: int | None) -> tuple[int, int | None]:
+        threads.add(threading.current_thread().name)
+        if (a, b) == (0, 1):
+            joined_early.set()
+        return a, b
+
+    got = engine.native_pairs(f, range(5), join, first=[4])
+    assert got == [(0, 1), (4, 9), (16, None)]
+    if name == "native":
+        assert all(t.startswith("tabletop-native-map") for t in threads)
+    else:
+        assert threads == {threading.current_thread().name}
+    assert engine.native_pairs(f, [], join) == []
+    assert engine.native_pairs(f, [3], join) == [(9, None)]
+
+    def bad(x: int) -> int:
+        if x == 2:
+            raise ValueError("two")
+        return x
+
+    with pytest.raises(ValueError, match="two"):
+        engine.native_pairs(bad, range(4), join)
