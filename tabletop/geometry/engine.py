@@ -222,7 +222,8 @@ def native_pairs(fn: Callable[[T], R], items: Sequence[T], join: Callable[[R, R 
         done = [fn(x) for x in work]
         return [join(done[i], done[i + 1] if i + 1 < len(done) else None)
                 for i in range(0, len(done), 2)]
-    order = [*first, *(i for i in range(len(work)) if i not in set(first))]
+    early = set(first)
+    order = [*first, *(i for i in range(len(work)) if i not in early)]
     futures: dict[int, Future[R]] = {i: pool.submit(fn, work[i]) for i in order}
     joined: list[Future[J]] = []
     for i in range(0, len(work), 2):
