@@ -47,7 +47,6 @@ from tabletop.geometry import engine
 from tabletop.geometry.footprints import (
     Footprint,
     Round,
-    circumscribed_circles,
     circumscribed_rings,
 )
 from tabletop.geometry.geodesic import GeodesicDisk
@@ -403,11 +402,9 @@ def _native_near_friends(core: ModuleType, q: MoveQuery, near: BaseGeometry) -> 
     """:func:`_near_friends`' circles as a clip set kept in the compiled core, not unioned
     (its cut fills them by the non-zero rule); ``None`` for none."""
     own, other = _friend_circles(q, near) if not near.is_empty else ([], [])
-    circles = own + other
-    if not circles:
+    if not own and not other:
         return None
-    pts = circumscribed_rings(np.array([c for c, _ in circles], dtype=float),
-                              np.array([r for _, r in circles], dtype=float), segments=32)
+    pts = _circle_rings(own + other)
     n, m = pts.shape[:2]
     return core.PolySet(np.ascontiguousarray(pts.reshape(-1, 2)),  # type: ignore[attr-defined]
                         np.arange(0, n * m + 1, m, dtype=np.int64),
@@ -433,10 +430,16 @@ def _friend_circles(q: MoveQuery, near: BaseGeometry
     return own, other
 
 
+def _circle_rings(circles: Sequence[tuple[tuple[float, float], float]]) -> np.ndarray:
+    """The vertices of the circumscribed 32-gons of ``circles`` (centre, radius)."""
+    return circumscribed_rings(np.array([c for c, _ in circles], dtype=float).reshape(-1, 2),
+                               np.array([r for _, r in circles], dtype=float), segments=32)
+
+
 def _circles(circles: Sequence[tuple[tuple[float, float], float]]) -> np.ndarray:
-    """The circumscribed 32-gons of ``circles`` (centre, radius)."""
-    return circumscribed_circles(np.array([c for c, _ in circles], dtype=float).reshape(-1, 2),
-                                 np.array([r for _, r in circles], dtype=float), segments=32)
+    """:func:`_circle_rings` as polygons."""
+    pts = _circle_rings(circles)
+    return shapely.polygons(pts) if len(pts) else np.zeros(0, dtype=object)
 
 
 @lru_cache(maxsize=32)
