@@ -94,7 +94,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from types import ModuleType
-from typing import cast
 
 import numpy as np
 import shapely
@@ -234,6 +233,8 @@ class TurnMap:
         self.obstacles = obstacles
         self._rings = [np.asarray(p, dtype=float) for p in self.polygons]
         self._ring_polygons: np.ndarray | None = None
+        self._piece_polygons: np.ndarray | None = None
+        """The polygon pieces of :attr:`obstacles` as shapely polygons (built on first use)."""
         """The polygon obstacles as shapely polygons, one array (built on first use)."""
         self._layers: dict[float, ReachMap] = {}
         self._local: dict[tuple[float, tuple[int, ...]], ReachMap] = {}
@@ -279,9 +280,7 @@ class TurnMap:
         if which is None:
             # the obstacles near a start (the same for each of its facings, and for the next
             # pick-up from there: the window's drags of one model); the last few starts kept
-            x, y, reach = near
-            which = tuple(i for i, (kind, data) in enumerate(self.obstacles)
-                          if _within(kind, data, x, y, reach))
+            which = self._near_obstacles(*near)
             self._near = {near: which, **dict(list(self._near.items())[:7])}
         key = (k, which)
         got = self._local.get(key)
@@ -289,6 +288,19 @@ class TurnMap:
             got = self._build(k, which)
             self._local = {key: got, **dict(list(self._local.items())[:7])}
         return got
+
+    def _near_obstacles(self, x: float, y: float, reach: float) -> tuple[int, ...]:
+        """The indices of the obstacles that come within ``reach`` of ``(x, y)`` (circles by
+        their centres' distance, the polygon pieces by GEOS's distance, all at once)."""
+        if self._piece_polygons is None:
+            self._piece_polygons = np.array(
+                [Polygon(data) for kind, data in self.obstacles if kind != "circle"],
+                dtype=object)
+        c = self._circle_array
+        near_circles = np.hypot(c[:, 0] - x, c[:, 1] - y) <= reach + c[:, 2]
+        near_pieces = shapely.distance(self._piece_polygons, shapely.Point(x, y)) <= reach \
+            if len(self._piece_polygons) else np.zeros(0, dtype=bool)
+        return tuple(np.nonzero(np.concatenate([near_circles, near_pieces]))[0].tolist())
 
     def native_obstacles(self) -> tuple[ModuleType, object] | None:
         """The compiled core and the obstacles in it (circles first, then the polygon pieces:
@@ -775,12 +787,3 @@ def turn_map(width: float, height: float, footprint: Footprint,
              polygons: tuple[tuple[tuple[float, float], ...], ...]) -> TurnMap:
     """A cached :class:`TurnMap` (per phase: enemies and terrain stand still)."""
     return TurnMap(width, height, footprint, circles, polygons)
-
-
-def _within(kind: str, data: object, x: float, y: float, reach: float) -> bool:
-    """Whether an obstacle comes within ``reach`` of ``(x, y)``."""
-    if kind == "circle":
-        cx, cy, r = cast(tuple[float, float, float], data)
-        return math.hypot(cx - x, cy - y) <= reach + r
-    ring = np.asarray(data)
-    return bool(Polygon(ring).distance(shapely.Point(x, y)) <= reach)
