@@ -500,10 +500,14 @@ def turning_zone(q: MoveQuery) -> Zone:
     near_move = Polygon() if not move_keys or near_keys else _near_friends(q, move_box)
     # the friends of another footprint than the mover's (as a rule other units, which stand
     # while a unit moves) are cut as their union at each facing, kept for the next pick-up
-    # (native_models_union); those of the mover's footprint (as a rule its unit's other
+    # (native_models_union): the union of every such friend on the board when one is near
+    # (those farther off cut nothing, and the same union serves each model of the unit,
+    # whose moves' boxes differ); those of the mover's footprint (as a rule its unit's other
     # models, which move between its pick-ups) as their sums. Either way the same cut
     own_keys = tuple(k for k in near_keys if k[1] == base)
-    other_keys = tuple(k for k in near_keys if k[1] != base)
+    other_keys = tuple(body_key(o) for o in q.board.friends
+                       if o.id != mover.id and o.footprint != base) \
+        if any(k[1] != base for k in near_keys) else ()
 
     def layer(ask: tuple[float, Any, BaseGeometry, object]
               ) -> tuple[tuple[float, float, float, float] | None, object]:

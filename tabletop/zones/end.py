@@ -265,8 +265,8 @@ def native_models_union(bodies: tuple[BodyKey, ...], base: Footprint, facing: fl
 _UNIONS: OrderedDict[tuple[tuple[BodyKey, ...], Footprint, float], object] = OrderedDict()
 """The unions of :func:`native_models_union`, least recently used first."""
 _UNIONS_SLOTS = 192
-"""How many it keeps: every layer of a turning mover at a 2-degree step (the unions of some 15
-friends, 10-20 kB each in the core)."""
+"""How many it keeps: every layer of a turning mover at a 2-degree step (the unions of the
+friends of another footprint than the mover's: some 400 vertices for 13 of them)."""
 _UNIONS_LOCK = threading.Lock()
 """(the layers of a pick-up ask on the zone engine's threads)"""
 

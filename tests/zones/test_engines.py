@@ -199,6 +199,42 @@ def test_the_other_footprints_union_is_kept_and_a_moved_friend_is_cut_where_it_s
     assert near.intersection(first.geometry).area != near.intersection(got.geometry).area
 
 
+def test_the_next_model_of_the_unit_meets_the_other_footprints_union_made(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The union of the friends of another footprint is of every such friend on the board
+    (those far off cut nothing), so the unit's next model, whose move's box is another and
+    meets other friends, finds it made at each facing the first pick-up reached: its first
+    pick-up makes no union there, and cuts as a fresh start does."""
+    from tabletop.zones import end
+
+    unions = []
+    real = end.native_sums
+    monkeypatch.setattr(end, "native_sums", lambda *a, **k: (
+        unions.append(a) if k.get("shapes") is False else None) or real(*a, **k))
+    state = _random_board(0, BASES["oval-60x35mm"], friends=6)
+    red = state.units[0]
+    # the mover and the other oval of its unit on the grid's facing 0 (no start layer of its
+    # own), the second 3.7" off; a round friend near the second's move, not the first's
+    assert red.models[2].base == red.models[0].base
+    assert math.dist(red.models[2].at, red.models[0].at) > 3.0
+    far = Model("far", Round(32.0), (3.5, 3.5))
+    assert all(shapely.Polygon(t.polygon).distance(shapely.Point(far.at)) > 1.0
+               for t in state.terrain)
+    facing0 = tuple(replace(m, facing=0.0) if k in (0, 2) else m
+                    for k, m in enumerate(red.models))
+    state = replace(state, units=(replace(red, models=(*facing0, far)), *state.units[1:]))
+    with on_engine("native"):
+        zones.clear_caches()
+        legal_zone(state, "mv", "normal")
+        made = len(unions)
+        assert made > 0, "the round and hull friends near the move, unioned per facing"
+        got = legal_zone(replace(state), "f2", "normal")
+        assert len(unions) == made
+        zones.clear_caches()
+        fresh = legal_zone(state, "f2", "normal")
+    assert shapely.equals_exact(got.geometry, fresh.geometry, 0.0)
+
+
 def test_a_round_pickup_is_one_call_of_the_core() -> None:
     """The native engine answers a round mover from the core's search (the Python engine's
     search state is absent), so the comparisons above compare two implementations."""
