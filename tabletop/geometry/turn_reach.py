@@ -173,12 +173,27 @@ class TurnReach:
             rm.native_core(core)
         return rm
 
+    def _made(self, distance: float, f: float | None) -> bool:
+        """Whether :meth:`_map_graphed` of ``f`` has nothing to make (its layer built, its
+        graph grown to ``distance`` where it needs one, its form in the core made)."""
+        tm = self.tm
+        if f is None:
+            return tm.hub.made_for(distance)
+        near = self._near(f)
+        if not tm.has_layer(f, near):
+            return False
+        return self._map(f).made_for(distance if self._bends(f) > 1 else None)
+
+    def _near(self, f: float) -> tuple[float, float, float] | None:
+        """The ``near`` of :meth:`TurnMap.layer` for layer ``f`` (the start's own facing off
+        the grid: what is within reach of the start), else ``None``."""
+        if self.own_layer and f == self.tm.key(self.facing):
+            return (self.start[0], self.start[1], self.distance + self.tm.radius + 1e-6)
+        return None
+
     def _map(self, f: float) -> ReachMap:
         """The layer at ``f``; the start's own facing off the grid gets only what is near."""
-        tm = self.tm
-        if self.own_layer and f == tm.key(self.facing):
-            return tm.layer(f, (self.start[0], self.start[1], self.distance + tm.radius + 1e-6))
-        return tm.layer(f)
+        return self.tm.layer(f, self._near(f))
 
     # -- turning at the start ------------------------------------------------------------
     def _start_turns(self) -> dict[float, list[Pose]]:
@@ -312,9 +327,12 @@ class TurnReach:
         order += [f for f in seeds if f not in order]
         # the layers not built yet are built on threads (the core's sums and corner graphs),
         # and their graphs grown to this move and put in the core there too (the hub's last,
-        # if it is used)
-        maps = engine.native_map(partial(self._map_graphed, D),
-                                 [*order, *([None] if hub_seeds else [])])
+        # if it is used); those made already are taken here (no task on the threads to wait on)
+        wanted: list[float | None] = [*order, *([None] if hub_seeds else [])]
+        todo = [f for f in wanted if not self._made(D, f)]
+        made = dict(zip(todo, engine.native_map(partial(self._map_graphed, D), todo),
+                        strict=True))
+        maps = [made[f] if f in made else self._map_graphed(D, f) for f in wanted]
         bends = [self._bends(f) for f in order]
         src_rows = [np.array([(*s.point, s.dist) for s in seeds.get(f, [])],
                              dtype=float).reshape(-1, 3) for f in order]

@@ -302,6 +302,15 @@ class TurnMap:
             if len(self._piece_polygons) else np.zeros(0, dtype=bool)
         return tuple(np.nonzero(np.concatenate([near_circles, near_pieces]))[0].tolist())
 
+    def has_layer(self, facing: float, near: tuple[float, float, float] | None = None
+                  ) -> bool:
+        """Whether :meth:`layer` of these arguments is built (it would make nothing)."""
+        k = self.key(facing)
+        if near is None:
+            return k in self._layers
+        which = self._near.get(near)
+        return which is not None and (k, which) in self._local
+
     def native_obstacles(self) -> tuple[ModuleType, object] | None:
         """The compiled core and the obstacles in it (circles first, then the polygon pieces:
         :attr:`obstacles`' order), built once; ``None`` on the Python engine

@@ -623,6 +623,15 @@ class ReachMap:
                                                 tuple(float(v) for v in self.box))
         return self._native_outline
 
+    def made_for(self, cap: float | None) -> bool:
+        """Whether the corner graph holds every edge up to ``cap`` (``None``: no graph asked)
+        and :meth:`native_core` has the map with it: nothing left to make for a search of
+        that reach."""
+        if cap is not None and cap > self._graph_cap:
+            return False
+        got = self._native_core
+        return got is not None and got.cap == self._graph_cap
+
     def native_core(self, core: ModuleType) -> object:
         """This map in the compiled core (outline, pieces, corners and the corner graph as far
         as :meth:`ensure_graph` has grown it), built once per graph."""
