@@ -20,11 +20,12 @@ from __future__ import annotations
 import importlib
 import os
 import threading
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from functools import lru_cache
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache, partial
 from types import ModuleType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from tabletop.errors import UserError, quote
 
@@ -174,20 +175,33 @@ def call_threads() -> int:
 def native_map(fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
     """``[fn(x) for x in items]``, on several threads when the native engine is chosen: work
     that is mostly the compiled core's (it lets go of the interpreter's lock while it works,
-    so the threads run at once; a turning mover's layers, one region each). On the Python
-    engine, with one thread (:func:`threads`) or one item, in the caller's thread. The answers
-    are in the items' order, each the same as alone; ``fn`` must not change what another
-    call reads."""
+    so the threads run at once; a turning mover's layers, one region each), the caller's
+    thread among them (:func:`_share`). On the Python engine, with one thread
+    (:func:`threads`) or one item, in the caller's thread. The answers are in the items'
+    order, each the same as alone; ``fn`` must not change what another call reads. An error
+    ``fn`` raised is raised once every item is done (the first in the items' order)."""
     work = list(items)
     pool = _pool(len(work) >= 2)
     if pool is None:
         return [fn(x) for x in work]
-    return list(pool.map(fn, work))
+    out: list[Any] = [None] * len(work)
+    errors: dict[int, BaseException] = {}
+
+    def one(i: int) -> None:
+        try:
+            out[i] = fn(work[i])
+        except BaseException as e:  # (raised to the caller below)
+            errors[i] = e
+
+    _share(pool, deque(partial(one, i) for i in range(len(work))))
+    if errors:
+        raise errors[min(errors)]
+    return out
 
 
 def native_later(fn: Callable[[T], R], items: Iterable[T]) -> Callable[[], list[R]]:
-    """:func:`native_map` begun now on the threads, while the caller goes on (its own work
-    fills a processor the threads leave idle): the answers when the returned function is
+    """:func:`native_map` begun now on the pool's threads, while the caller goes on (its own
+    work fills the processor they leave idle): the answers when the returned function is
     called (it waits for them; an error ``fn`` raised is raised there). Where
     :func:`native_map` would work in the caller's thread, the work is done when it is first
     called. A task may wait on the answers of work begun before it (the threads take tasks
@@ -211,49 +225,74 @@ def native_pairs(fn: Callable[[T], R], items: Sequence[T], join: Callable[[R, R 
                  first: Sequence[int] = ()) -> list[J]:
     """``join(fn(a), fn(b))`` of each pair of neighbours of ``items`` (items ``2k`` and
     ``2k + 1``; the last one alone with ``None`` when they are odd), in that order: the items
-    as :func:`native_map` does them (those at the indices ``first`` given to the threads
-    before the rest), each join begun on the threads as soon as both of its items are done,
-    so that the joins fill the processors the last items leave idle. In the caller's thread
+    as :func:`native_map` does them (those at the indices ``first`` before the rest), each
+    join begun as soon as both of its items are done (after the items not begun by then), so
+    that the joins fill the processors the last items leave idle. In the caller's thread
     where :func:`native_map` works in it. ``fn`` and ``join`` must not change what another
-    call reads."""
+    call reads. An error is raised once every item and join that can run is done (that of
+    the first pair in order; of a pair, its first item's, then its second's, then the
+    join's)."""
     work = list(items)
     pool = _pool(len(work) >= 2)
     if pool is None:
         done = [fn(x) for x in work]
         return [join(done[i], done[i + 1] if i + 1 < len(done) else None)
                 for i in range(0, len(done), 2)]
+    out: list[Any] = [None] * len(work)
+    joined: list[Any] = [None] * ((len(work) + 1) // 2)
+    left = [min(2, len(work) - i) for i in range(0, len(work), 2)]
+    errors: dict[tuple[int, int], BaseException] = {}
+    lock = threading.Lock()
+    todo: deque[Callable[[], None]] = deque()
+
+    def pair(p: int) -> None:
+        try:
+            joined[p] = join(out[2 * p], out[2 * p + 1] if 2 * p + 1 < len(work) else None)
+        except BaseException as e:  # (raised to the caller below)
+            errors[(p, 2)] = e
+
+    def one(i: int) -> None:
+        p = i // 2
+        try:
+            out[i] = fn(work[i])
+        except BaseException as e:
+            errors[(p, i % 2)] = e
+        with lock:
+            left[p] -= 1
+            ready = left[p] == 0
+        if ready and (p, 0) not in errors and (p, 1) not in errors:
+            todo.append(partial(pair, p))  # (this thread's loop takes it if no other does)
+
     early = set(first)
-    order = [*first, *(i for i in range(len(work)) if i not in early)]
-    futures: dict[int, Future[R]] = {i: pool.submit(fn, work[i]) for i in order}
-    joined: list[Future[J]] = []
-    for i in range(0, len(work), 2):
-        pair = [futures[i], *([futures[i + 1]] if i + 1 < len(work) else [])]
-        out: Future[J] = Future()
-        joined.append(out)
-        left = [len(pair)]
-        lock = threading.Lock()
+    todo.extend(partial(one, i) for i in [*first, *(i for i in range(len(work))
+                                                    if i not in early)])
+    _share(pool, todo)
+    if errors:
+        raise errors[min(errors)]
+    return joined
 
-        def run(pair: list[Future[R]] = pair, out: Future[J] = out) -> None:
+
+def _share(pool: ThreadPoolExecutor, todo: deque[Callable[[], None]]) -> None:
+    """Run the tasks of ``todo`` (each may add more to it, and must not raise) until none is
+    left, on the caller's thread and the pool's at once: the caller, awake already, is one of
+    the :func:`threads` (a batch wakes one thread fewer, and no task waits for a thread to
+    wake while the caller waits for it). The pool's threads not begun when the caller runs
+    out of tasks are called off (they may be busy with work begun before:
+    :func:`native_later`)."""
+    def drain() -> None:
+        while True:
             try:
-                out.set_result(join(pair[0].result(),
-                                    pair[1].result() if len(pair) > 1 else None))
-            except BaseException as e:  # (raised to the caller by its result())
-                out.set_exception(e)
+                task = todo.popleft()
+            except IndexError:
+                return
+            task()
 
-        def one_done(_: Future[R], left: list[int] = left, lock: threading.Lock = lock,
-                     run: Callable[[], None] = run) -> None:
-            with lock:
-                left[0] -= 1
-                ready = left[0] == 0
-            if ready:
-                try:
-                    pool.submit(run)
-                except RuntimeError:  # (the pool shut down: the interpreter is ending)
-                    run()
+    helpers = [pool.submit(drain) for _ in range(min(threads() - 1, len(todo) - 1))]
+    drain()
+    for h in helpers:
+        if not h.cancel():
+            h.result()
 
-        for f in pair:
-            f.add_done_callback(one_done)
-    return [f.result() for f in joined]
 
 
 def _pool(worth: bool) -> ThreadPoolExecutor | None:
@@ -267,5 +306,7 @@ def _pool(worth: bool) -> ThreadPoolExecutor | None:
     with _POOL_LOCK:
         pool = _POOL.get(n)
         if pool is None:
-            pool = _POOL[n] = ThreadPoolExecutor(max_workers=n, thread_name_prefix=_PREFIX)
+            # the caller is one of the n (native_map, native_pairs), or goes on with its own
+            # work beside the others (native_later)
+            pool = _POOL[n] = ThreadPoolExecutor(max_workers=n - 1, thread_name_prefix=_PREFIX)
     return pool

@@ -160,9 +160,37 @@ def test_native_map_keeps_the_order_and_uses_threads_only_on_the_native_engine(
         return
     monkeypatch.setenv(engine.ENV, "native")
     monkeypatch.setenv(engine.THREADS_ENV, "2")
+    # two threads at once, the caller's and the pool's: the one that takes item 0 waits
+    # until the other has done an item
+    names: set[str] = set()
+    lock = threading.Lock()
+    both = threading.Event()
+
+    def g(x: int) -> int:
+        with lock:
+            names.add(threading.current_thread().name)
+            if len(names) == 2:
+                both.set()
+        if x == 0:
+            assert both.wait(10), "no second thread took an item beside the first"
+        return x * x
+
+    assert engine.native_map(g, range(50)) == [x * x for x in range(50)]
+    pool_names = {n for n in names if n.startswith("tabletop-native-map")}
+    assert len(pool_names) == 1 and names - pool_names == {threading.current_thread().name}
+    # an error is raised once every item is done, the first in the items' order
+    done: list[int] = []
+
+    def bad(x: int) -> int:
+        done.append(x)
+        if x in (3, 7):
+            raise ValueError(f"bad {x}")
+        return x
+
+    with pytest.raises(ValueError, match="bad 3"):
+        engine.native_map(bad, range(10))
+    assert sorted(done) == list(range(10))
     seen.clear()
-    assert engine.native_map(f, range(50)) == [x * x for x in range(50)]
-    assert all(name.startswith("tabletop-native-map") for name in seen)
     # from one of the pool's threads: in that thread (never waiting on the pool itself)
     inner = engine.native_map(lambda x: engine.native_map(f, [x, x + 1]), [1, 2, 3])
     assert inner == [[1, 4], [4, 9], [9, 16]]
@@ -217,6 +245,15 @@ def test_native_later_begins_on_the_threads_and_answers_in_order(
     # an error is raised where the answers are asked for
     with pytest.raises(ValueError, match="seven"):
         engine.native_later(f, [6, 7, 8])()
+    # the pool's thread busy with work begun before: native_map's items all in the caller's
+    # thread, which does not wait for it
+    gate.clear()
+    busy = engine.native_later(slow, [2])
+    seen.clear()
+    assert engine.native_map(f, range(5)) == [0, 1, 4, 9, 16]
+    assert seen == [threading.current_thread().name] * 5
+    gate.set()
+    assert busy() == [4]
 
 
 @pytest.mark.parametrize("name", ["python", "native"])
@@ -250,7 +287,10 @@ def test_native_pairs_joins_neighbours_in_order_as_soon_as_both_are_done(
     got = engine.native_pairs(f, range(5), join, first=[4])
     assert got == [(0, 1), (4, 9), (16, None)]
     if name == "native":
-        assert all(t.startswith("tabletop-native-map") for t in threads)
+        # the caller's thread works beside the pool's
+        assert threads - {threading.current_thread().name} and \
+            all(t.startswith("tabletop-native-map") for t in
+                threads - {threading.current_thread().name})
     else:
         assert threads == {threading.current_thread().name}
     assert engine.native_pairs(f, [], join) == []
@@ -263,3 +303,11 @@ def test_native_pairs_joins_neighbours_in_order_as_soon_as_both_are_done(
 
     with pytest.raises(ValueError, match="two"):
         engine.native_pairs(bad, range(4), join)
+
+    def worse(x: int) -> int:
+        if x in (1, 2):
+            raise ValueError(f"item {x}")
+        return x
+
+    with pytest.raises(ValueError, match="item 1"):  # the first pair's
+        engine.native_pairs(worse, range(4), join, first=[2])
