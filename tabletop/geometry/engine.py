@@ -22,7 +22,7 @@ import os
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache, partial
 from types import ModuleType
 from typing import Any, TypeVar
@@ -176,7 +176,7 @@ def native_map(fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
     """``[fn(x) for x in items]``, on several threads when the native engine is chosen: work
     that is mostly the compiled core's (it lets go of the interpreter's lock while it works,
     so the threads run at once; a turning mover's layers, one region each), the caller's
-    thread among them (:func:`_share`). On the Python engine, with one thread
+    thread among them (:class:`_Batch`). On the Python engine, with one thread
     (:func:`threads`) or one item, in the caller's thread. The answers are in the items'
     order, each the same as alone; ``fn`` must not change what another call reads. An error
     ``fn`` raised is raised once every item is done (the first in the items' order)."""
@@ -193,7 +193,7 @@ def native_map(fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
         except BaseException as e:  # (raised to the caller below)
             errors[i] = e
 
-    _share(pool, deque(partial(one, i) for i in range(len(work))))
+    _Batch(pool, [partial(one, i) for i in range(len(work))], caller=True).begin().wait()
     if errors:
         raise errors[min(errors)]
     return out
@@ -202,10 +202,10 @@ def native_map(fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
 def native_later(fn: Callable[[T], R], items: Iterable[T]) -> Callable[[], list[R]]:
     """:func:`native_map` begun now on the pool's threads, while the caller goes on (its own
     work fills the processor they leave idle): the answers when the returned function is
-    called (it waits for them; an error ``fn`` raised is raised there). Where
-    :func:`native_map` would work in the caller's thread, the work is done when it is first
-    called. A task may wait on the answers of work begun before it (the threads take tasks
-    in order, so that work has been taken).
+    called (the caller then does the items not begun yet, and waits for the rest; an error
+    ``fn`` raised is raised there, the first in the items' order). Where :func:`native_map`
+    would work in the caller's thread, the work is done when it is first called. A task may
+    wait on the answers of work begun before it (it does what is left of that work itself).
     ``fn`` must not change what the caller reads meanwhile."""
     work = list(items)
     pool = _pool(len(work) >= 1)
@@ -217,8 +217,23 @@ def native_later(fn: Callable[[T], R], items: Iterable[T]) -> Callable[[], list[
                 done.append([fn(x) for x in work])
             return done[0]
         return now
-    futures = [pool.submit(fn, x) for x in work]
-    return lambda: [f.result() for f in futures]
+    out: list[Any] = [None] * len(work)
+    errors: dict[int, BaseException] = {}
+
+    def one(i: int) -> None:
+        try:
+            out[i] = fn(work[i])
+        except BaseException as e:  # (raised where the answers are asked for)
+            errors[i] = e
+
+    batch = _Batch(pool, [partial(one, i) for i in range(len(work))], caller=False).begin()
+
+    def answers() -> list[R]:
+        batch.wait()
+        if errors:
+            raise errors[min(errors)]
+        return out
+    return answers
 
 
 def native_pairs(fn: Callable[[T], R], items: Sequence[T], join: Callable[[R, R | None], J],
@@ -243,7 +258,6 @@ def native_pairs(fn: Callable[[T], R], items: Sequence[T], join: Callable[[R, R 
     left = [min(2, len(work) - i) for i in range(0, len(work), 2)]
     errors: dict[tuple[int, int], BaseException] = {}
     lock = threading.Lock()
-    todo: deque[Callable[[], None]] = deque()
 
     def pair(p: int) -> None:
         try:
@@ -261,38 +275,71 @@ def native_pairs(fn: Callable[[T], R], items: Sequence[T], join: Callable[[R, R 
             left[p] -= 1
             ready = left[p] == 0
         if ready and (p, 0) not in errors and (p, 1) not in errors:
-            todo.append(partial(pair, p))  # (this thread's loop takes it if no other does)
+            batch.add(partial(pair, p))
 
     early = set(first)
-    todo.extend(partial(one, i) for i in [*first, *(i for i in range(len(work))
-                                                    if i not in early)])
-    _share(pool, todo)
+    batch = _Batch(pool, [partial(one, i) for i in [*first, *(i for i in range(len(work))
+                                                              if i not in early)]],
+                   caller=True)
+    batch.begin().wait()
     if errors:
         raise errors[min(errors)]
     return joined
 
 
-def _share(pool: ThreadPoolExecutor, todo: deque[Callable[[], None]]) -> None:
-    """Run the tasks of ``todo`` (each may add more to it, and must not raise) until none is
-    left, on the caller's thread and the pool's at once: the caller, awake already, is one of
-    the :func:`threads` (a batch wakes one thread fewer, and no task waits for a thread to
-    wake while the caller waits for it). The pool's threads not begun when the caller runs
-    out of tasks are called off (they may be busy with work begun before:
-    :func:`native_later`)."""
-    def drain() -> None:
+class _Batch:
+    """Tasks (each may add more, none may raise) run by the pool's threads and by whoever
+    waits for them: :meth:`wait` does the tasks no thread has begun, then waits for those
+    begun. With ``caller=True`` the caller waits at once and is one of the :func:`threads`
+    (the pool holds the others: a batch wakes one thread fewer, and no task waits for a
+    thread to wake while the caller, awake, waits for it); else it goes on with its own work
+    first (:func:`native_later`). The pool's threads not begun when the tasks run out are
+    called off (they may be busy with work begun before)."""
+
+    def __init__(self, pool: ThreadPoolExecutor, tasks: list[Callable[[], None]],
+                 caller: bool) -> None:
+        self._todo: deque[Callable[[], None]] = deque(tasks)
+        self._left = len(tasks)
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        if not tasks:
+            self._done.set()
+        self._pool, self._caller = pool, caller
+        self._helpers: list[Future[None]] = []
+
+    def begin(self) -> _Batch:
+        """Give the tasks to the pool's threads (this batch once bound: a task may add to
+        it)."""
+        n = min(threads() - 1, len(self._todo) - 1 if self._caller else len(self._todo))
+        self._helpers = [self._pool.submit(self._drain) for _ in range(n)]
+        return self
+
+    def add(self, task: Callable[[], None]) -> None:
+        """One more task (from a task of this batch: before that one is counted done)."""
+        with self._lock:
+            self._left += 1
+        self._todo.append(task)
+
+    def _drain(self) -> None:
         while True:
             try:
-                task = todo.popleft()
+                task = self._todo.popleft()
             except IndexError:
                 return
-            task()
+            try:
+                task()
+            finally:
+                with self._lock:
+                    self._left -= 1
+                    if self._left == 0:
+                        self._done.set()
 
-    helpers = [pool.submit(drain) for _ in range(min(threads() - 1, len(todo) - 1))]
-    drain()
-    for h in helpers:
-        if not h.cancel():
-            h.result()
-
+    def wait(self) -> None:
+        """Do the tasks not begun, then wait until every task is done."""
+        self._drain()
+        self._done.wait()
+        for h in self._helpers:
+            h.cancel()
 
 
 def _pool(worth: bool) -> ThreadPoolExecutor | None:
