@@ -359,7 +359,8 @@ TURNING = [("Tank (4x7in hull)", "tank", TANK, ("VEHICLE",), 10.0, 2),
 
 def with_turning_units(state: GameState) -> GameState:
     """``state`` with red's turning units set up in red's zone (see the module docstring):
-    each model at the first free spot of a 1" scan, facing the middle, clear of everyone by 1"."""
+    each model at the first free spot of a 1" scan, facing the middle, clear of everyone by 1"
+    (a unit with no such spot left out, and said so)."""
     from tabletop.rulesets.wh40k_11e.zones import move_query
 
     zone = state.player("red").zone_polygon
@@ -386,6 +387,10 @@ def with_turning_units(state: GameState) -> GameState:
                        for o in q.board.models if o.id != m.id):
                     continue
                 models.append(m)
+        if not models:
+            # (a deployment zone too narrow for the scan: kotc-colosseum's for the tank)
+            print(f"(no spot for the {uid} in red's deployment zone of this layout: left out)")
+            continue
         units.append(Unit(uid, "red", kw, M, 10, 6, 2, tuple(models)))
     return replace(state, units=tuple(units))
 
