@@ -179,12 +179,12 @@ class TurnReach:
         tm = self.tm
         if f is None:
             return tm.hub.made_for(distance)
-        near = self._near(f)
+        near = self._layer_near(f)
         if not tm.has_layer(f, near):
             return False
         return self._map(f).made_for(distance if self._bends(f) > 1 else None)
 
-    def _near(self, f: float) -> tuple[float, float, float] | None:
+    def _layer_near(self, f: float) -> tuple[float, float, float] | None:
         """The ``near`` of :meth:`TurnMap.layer` for layer ``f`` (the start's own facing off
         the grid: what is within reach of the start), else ``None``."""
         if self.own_layer and f == self.tm.key(self.facing):
@@ -193,7 +193,7 @@ class TurnReach:
 
     def _map(self, f: float) -> ReachMap:
         """The layer at ``f``; the start's own facing off the grid gets only what is near."""
-        return self.tm.layer(f, self._near(f))
+        return self.tm.layer(f, self._layer_near(f))
 
     # -- turning at the start ------------------------------------------------------------
     def _start_turns(self) -> dict[float, list[Pose]]:

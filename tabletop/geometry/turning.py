@@ -233,9 +233,9 @@ class TurnMap:
         self.obstacles = obstacles
         self._rings = [np.asarray(p, dtype=float) for p in self.polygons]
         self._ring_polygons: np.ndarray | None = None
+        """The polygon obstacles as shapely polygons, one array (built on first use)."""
         self._piece_polygons: np.ndarray | None = None
         """The polygon pieces of :attr:`obstacles` as shapely polygons (built on first use)."""
-        """The polygon obstacles as shapely polygons, one array (built on first use)."""
         self._layers: dict[float, ReachMap] = {}
         self._local: dict[tuple[float, tuple[int, ...]], ReachMap] = {}
         self._near: dict[tuple[float, float, float], tuple[int, ...]] = {}
