@@ -157,6 +157,18 @@ def test_native_turning_layers_cut_the_friends_in_the_core(monkeypatch: pytest.M
     assert unioned, "the Python engine cuts by the friends' union (the board has friends near)"
 
 
+def _unions_made(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
+    """A list that gets the arguments of every friends' union the core makes from now on (the
+    calls of ``end.native_sums`` with ``shapes=False``: ``end.native_models_union``'s)."""
+    from tabletop.zones import end
+
+    unions: list[tuple[object, ...]] = []
+    real = end.native_sums
+    monkeypatch.setattr(end, "native_sums", lambda *a, **k: (
+        unions.append(a) if k.get("shapes") is False else None) or real(*a, **k))
+    return unions
+
+
 def test_the_other_footprints_union_is_kept_and_a_moved_friend_is_cut_where_it_stands(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """On the native engine a turning layer cuts the friends of another footprint than the
@@ -164,12 +176,7 @@ def test_the_other_footprints_union_is_kept_and_a_moved_friend_is_cut_where_it_s
     footprint as a rule, moves between pick-ups; the others stand): the next pick-up makes no
     union, and a friend that moved is cut where it now stands (the unions are kept by the
     bodies), as a fresh start cuts it."""
-    from tabletop.zones import end
-
-    unions = []
-    real = end.native_sums
-    monkeypatch.setattr(end, "native_sums", lambda *a, **k: (
-        unions.append(a) if k.get("shapes") is False else None) or real(*a, **k))
+    unions = _unions_made(monkeypatch)
     state = _random_board(0, BASES["oval-60x35mm"], friends=6)
     red = state.units[0]
     assert {type(m.base) for m in red.models[1:]} == {Round, Oval, Hull}
@@ -205,12 +212,7 @@ def test_the_next_model_of_the_unit_meets_the_other_footprints_union_made(
     (those far off cut nothing), so the unit's next model, whose move's box is another and
     meets other friends, finds it made at each facing the first pick-up reached: its first
     pick-up makes no union there, and cuts as a fresh start does."""
-    from tabletop.zones import end
-
-    unions = []
-    real = end.native_sums
-    monkeypatch.setattr(end, "native_sums", lambda *a, **k: (
-        unions.append(a) if k.get("shapes") is False else None) or real(*a, **k))
+    unions = _unions_made(monkeypatch)
     state = _random_board(0, BASES["oval-60x35mm"], friends=6)
     red = state.units[0]
     # the mover and the other oval of its unit on the grid's facing 0 (no start layer of its
