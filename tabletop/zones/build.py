@@ -500,14 +500,20 @@ def turning_zone(q: MoveQuery) -> Zone:
     near_move = Polygon() if not move_keys or near_keys else _near_friends(q, move_box)
     # the friends of another footprint than the mover's (as a rule other units, which stand
     # while a unit moves) are cut as their union at each facing, kept for the next pick-up
-    # (native_models_union): the union of every such friend on the board when one is near
-    # (those farther off cut nothing, and the same union serves each model of the unit,
-    # whose moves' boxes differ); those of the mover's footprint (as a rule its unit's other
-    # models, which move between its pick-ups) as their sums. Either way the same cut
+    # (native_models_union; a union of more friends cuts the same where only those near
+    # reach); those of the mover's footprint (as a rule its unit's other models, which move
+    # between its pick-ups) as their sums. Either way the same cut
     own_keys = tuple(k for k in near_keys if k[1] == base)
-    other_keys = tuple(body_key(o) for o in q.board.friends
-                       if o.id != mover.id and o.footprint != base) \
-        if any(k[1] != base for k in near_keys) else ()
+    other_keys = tuple(k for k in near_keys if k[1] != base)
+    other_around: tuple[BodyKey, ...] = ()
+    if other_keys:
+        # the union is made of those near the moves of the mover and of each friend of its
+        # footprint near it (its unit, as a rule), so that their pick-ups meet it made
+        xs = [x, *(k[0][0] for k in own_keys)]
+        ys = [y, *(k[0][1] for k in own_keys)]
+        other_around = tuple(k for k in _friend_keys(q, box(min(xs) - d, min(ys) - d,
+                                                            max(xs) + d, max(ys) + d))
+                             if k[1] != base)
 
     def layer(ask: tuple[float, Any, BaseGeometry, object]
               ) -> tuple[tuple[float, float, float, float] | None, object]:
@@ -516,7 +522,7 @@ def turning_zone(q: MoveQuery) -> Zone:
         # engine the region stays in the core (a PolySet) for the union below
         f, lay, excl, key = ask
         pieces = native_models_pieces(own_keys, base, f) if own_keys else None
-        fixed = native_models_union(other_keys, base, f) if other_keys else None
+        fixed = native_models_union(other_keys, base, f, other_around) if other_keys else None
         if core is not None and (pieces is not None or not own_keys) and \
                 (fixed is not None or not other_keys):
             got = native_layer_region(lay.disk, excl, key, pieces, fixed)

@@ -234,39 +234,57 @@ def native_models_pieces(bodies: Sequence[BodyKey], base: Footprint, facing: flo
         return None  # past the core's limits: the caller cuts with models_region
 
 
-def native_models_union(bodies: tuple[BodyKey, ...], base: Footprint, facing: float
-                        ) -> object | None:
-    """:func:`models_region` (no clearance) unioned in the compiled core and kept there (its
-    ``PolySet``: a clip set for the ``fixed`` of
-    :func:`~tabletop.geometry.wedges.native_layer_region`), and kept here by bodies, footprint
-    and facing (the last :data:`_UNIONS_SLOTS`): for friends that stand while others move, so
-    the next pick-up meets the union made. ``None`` for no bodies, on the Python engine, or
-    past the core's limits."""
+def native_models_union(bodies: tuple[BodyKey, ...], base: Footprint, facing: float,
+                        around: tuple[BodyKey, ...] | None = None) -> object | None:
+    """:func:`models_region` (no clearance) of ``bodies`` or of more, unioned in the compiled
+    core and kept there (its ``PolySet``: a clip set for the ``fixed`` of
+    :func:`~tabletop.geometry.wedges.native_layer_region`), and kept here (the last
+    :data:`_UNIONS_SLOTS`): for friends that stand while others move, so the next pick-up
+    meets the union made. A kept union of any superset of ``bodies`` at this footprint and
+    facing answers (the caller cuts with it where only ``bodies`` can reach: the others cut
+    nothing there); else that of ``around`` (a superset of ``bodies``, as a rule those near a
+    wider box, so that the next pick-up near by finds it; default ``bodies``) is made and kept.
+    ``None`` for no bodies, on the Python engine, or past the core's limits."""
     core = engine.core()
     if not bodies or core is None:
         return None
-    which = (bodies, base, facing_key(base, facing))
+    at = (base, facing_key(base, facing))
+    need = frozenset(bodies)
     with _UNIONS_LOCK:
-        got = _UNIONS.get(which)
-        if got is not None:
-            _UNIONS.move_to_end(which)
-            return got
+        for which in _UNIONS_AT.get(at, ()):
+            have, got = _UNIONS[which]
+            if need <= have:
+                _UNIONS.move_to_end(which)
+                return got
+    made_of = around if around is not None else bodies
     try:
-        got = _native_static_end(core, base, which[2], bodies, (), 0.0, shapes=False)[1]
+        got = _native_static_end(core, base, at[1], made_of, (), 0.0, shapes=False)[1]
     except core.NativeError:
         return None  # past the core's limits: the caller cuts with the sums or models_region
+    which = (made_of, *at)
     with _UNIONS_LOCK:
-        _UNIONS[which] = got
+        if which not in _UNIONS:
+            _UNIONS_AT.setdefault(at, []).append(which)
+        _UNIONS[which] = (frozenset(made_of), got)
+        _UNIONS.move_to_end(which)
         while len(_UNIONS) > _UNIONS_SLOTS:
-            _UNIONS.popitem(last=False)
+            old, _ = _UNIONS.popitem(last=False)
+            kept = _UNIONS_AT[old[1:]]
+            kept.remove(old)
+            if not kept:
+                del _UNIONS_AT[old[1:]]
     return got
 
 
-_UNIONS: OrderedDict[tuple[tuple[BodyKey, ...], Footprint, float], object] = OrderedDict()
-"""The unions of :func:`native_models_union`, least recently used first."""
+_UNIONS: OrderedDict[tuple[tuple[BodyKey, ...], Footprint, float],
+                     tuple[frozenset[BodyKey], object]] = OrderedDict()
+"""The unions of :func:`native_models_union` by bodies, footprint and facing (with the bodies as
+a set), least recently used first."""
+_UNIONS_AT: dict[tuple[Footprint, float], list[tuple[tuple[BodyKey, ...], Footprint, float]]] = {}
+"""The keys of :data:`_UNIONS` by footprint and facing."""
 _UNIONS_SLOTS = 192
 """How many it keeps: every layer of a turning mover at a 2-degree step (the unions of the
-friends of another footprint than the mover's: some 400 vertices for 13 of them)."""
+friends of another footprint near a move: some 400 vertices for 13 of them)."""
 _UNIONS_LOCK = threading.Lock()
 """(the layers of a pick-up ask on the zone engine's threads)"""
 
@@ -484,3 +502,4 @@ def clear_end_caches() -> None:
         cached.cache_clear()
     with _UNIONS_LOCK:
         _UNIONS.clear()
+        _UNIONS_AT.clear()
