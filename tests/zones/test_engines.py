@@ -208,10 +208,11 @@ def test_the_other_footprints_union_is_kept_and_a_moved_friend_is_cut_where_it_s
 
 def test_the_next_model_of_the_unit_meets_the_other_footprints_union_made(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The union of the friends of another footprint is of every such friend on the board
-    (those far off cut nothing), so the unit's next model, whose move's box is another and
-    meets other friends, finds it made at each facing the first pick-up reached: its first
-    pick-up makes no union there, and cuts as a fresh start does."""
+    """The union of the friends of another footprint is made of those near the moves of the
+    mover and of the friends of its footprint near it (its unit), and a kept union of more
+    friends answers (those far off cut nothing), so the unit's next model, whose move's box
+    is another and meets other friends, finds it made at each facing the first pick-up
+    reached: its first pick-up makes no union there, and cuts as a fresh start does."""
     unions = _unions_made(monkeypatch)
     state = _random_board(0, BASES["oval-60x35mm"], friends=6)
     red = state.units[0]
