@@ -506,6 +506,7 @@ def turning_zone(q: MoveQuery) -> Zone:
     own_keys = tuple(k for k in near_keys if k[1] == base)
     other_keys = tuple(k for k in near_keys if k[1] != base)
     other_around: tuple[BodyKey, ...] = ()
+    standing: frozenset[BodyKey] = frozenset()
     if other_keys:
         # the union is made of those near the moves of the mover and of each friend of its
         # footprint near it (its unit, as a rule), so that their pick-ups meet it made
@@ -514,6 +515,9 @@ def turning_zone(q: MoveQuery) -> Zone:
         other_around = tuple(k for k in _friend_keys(q, box(min(xs) - d, min(ys) - d,
                                                             max(xs) + d, max(ys) + d))
                              if k[1] != base)
+        # (a kept union of more answers while all of those stand where it has them)
+        standing = frozenset(body_key(o) for o in q.board.friends
+                             if o.id != mover.id and o.footprint != base)
 
     def layer(ask: tuple[float, Any, BaseGeometry, object]
               ) -> tuple[tuple[float, float, float, float] | None, object]:
@@ -522,7 +526,8 @@ def turning_zone(q: MoveQuery) -> Zone:
         # engine the region stays in the core (a PolySet) for the union below
         f, lay, excl, key = ask
         pieces = native_models_pieces(own_keys, base, f) if own_keys else None
-        fixed = native_models_union(other_keys, base, f, other_around) if other_keys else None
+        fixed = native_models_union(other_keys, base, f, other_around, standing) \
+            if other_keys else None
         if core is not None and (pieces is not None or not own_keys) and \
                 (fixed is not None or not other_keys):
             got = native_layer_region(lay.disk, excl, key, pieces, fixed)

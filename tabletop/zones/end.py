@@ -235,14 +235,17 @@ def native_models_pieces(bodies: Sequence[BodyKey], base: Footprint, facing: flo
 
 
 def native_models_union(bodies: tuple[BodyKey, ...], base: Footprint, facing: float,
-                        around: tuple[BodyKey, ...] | None = None) -> object | None:
+                        around: tuple[BodyKey, ...] | None = None,
+                        standing: frozenset[BodyKey] | None = None) -> object | None:
     """:func:`models_region` (no clearance) of ``bodies`` or of more, unioned in the compiled
     core and kept there (its ``PolySet``: a clip set for the ``fixed`` of
     :func:`~tabletop.geometry.wedges.native_layer_region`), and kept here (the last
     :data:`_UNIONS_SLOTS`): for friends that stand while others move, so the next pick-up
     meets the union made. A kept union of any superset of ``bodies`` at this footprint and
     facing answers (the caller cuts with it where only ``bodies`` can reach: the others cut
-    nothing there); else that of ``around`` (a superset of ``bodies``, as a rule those near a
+    nothing there) while each of its bodies stands where it has it: is in ``standing`` (every
+    such friend on the board now; default ``around``: then only the union of ``around``
+    itself answers). Else that of ``around`` (a superset of ``bodies``, as a rule those near a
     wider box, so that the next pick-up near by finds it; default ``bodies``) is made and kept.
     ``None`` for no bodies, on the Python engine, or past the core's limits."""
     core = engine.core()
@@ -250,13 +253,14 @@ def native_models_union(bodies: tuple[BodyKey, ...], base: Footprint, facing: fl
         return None
     at = (base, facing_key(base, facing))
     need = frozenset(bodies)
+    made_of = around if around is not None else bodies
+    now = standing if standing is not None else frozenset(made_of)
     with _UNIONS_LOCK:
         for which in _UNIONS_AT.get(at, ()):
             have, got = _UNIONS[which]
-            if need <= have:
+            if need <= have <= now:
                 _UNIONS.move_to_end(which)
                 return got
-    made_of = around if around is not None else bodies
     try:
         got = _native_static_end(core, base, at[1], made_of, (), 0.0, shapes=False)[1]
     except core.NativeError:

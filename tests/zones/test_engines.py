@@ -292,3 +292,31 @@ def test_a_union_the_core_refuses_is_left_to_geos(monkeypatch: pytest.MonkeyPatc
         assert got is not None and abs(got.area - 2.0) < 1e-9
     with on_engine("python"):
         assert wedges.native_union([], [shapely.box(0, 0, 1, 1)], (0.0, 0.0, 1.0, 1.0)) is None
+
+
+def test_a_kept_union_answers_for_fewer_friends_only_while_all_of_its_stand(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``end.native_models_union``: a kept union of more friends answers for fewer (those
+    more cut nothing where only the fewer reach), but not once one of its friends has moved
+    off (it would cut where that friend no longer stands): then a new union is made."""
+    from tabletop.zones import end
+
+    unions = _unions_made(monkeypatch)
+    oval = Oval(60.0, 35.0)
+    a, b, c = ((5.0, 5.0), Round(32.0), 0.0), ((9.0, 5.0), Round(32.0), 0.0), \
+        ((20.0, 15.0), Round(32.0), 0.0)
+    c_moved = ((25.0, 20.0), Round(32.0), 0.0)
+    with on_engine("native"):
+        zones.clear_caches()
+        first = end.native_models_union((a, b), oval, 30.0, (a, b, c), frozenset((a, b, c)))
+        assert first is not None and len(unions) == 1
+        # fewer friends, all of the kept union's standing: that union answers
+        assert end.native_models_union((a,), oval, 30.0, (a, b), frozenset((a, b, c))) is first
+        assert len(unions) == 1
+        # c has moved: the kept union is not taken, one of those standing is made
+        again = end.native_models_union((a,), oval, 30.0, (a, b),
+                                        frozenset((a, b, c_moved)))
+        assert again is not first and len(unions) == 2
+        # another facing: its own union
+        end.native_models_union((a,), oval, 60.0, (a,), frozenset((a, b, c_moved)))
+        assert len(unions) == 3
