@@ -14,7 +14,7 @@ import tomllib
 from typing import Any, Literal
 
 from tabletop.errors import UserError
-from tabletop.files import long_number
+from tabletop.files import collector_paused, long_number
 from tabletop.scenario.schema import describe
 
 __all__ = [
@@ -74,9 +74,10 @@ def parse_text(text: str, fmt: Format, source: str, what: str = "a scenario file
     :class:`UserError` naming ``source``, the line and the column (``what``: the kind of file,
     in messages)."""
     try:
-        if fmt == "json":
-            return json.loads(text, object_pairs_hook=_no_duplicate_keys)
-        return tomllib.loads(text)
+        with collector_paused():
+            if fmt == "json":
+                return json.loads(text, object_pairs_hook=_no_duplicate_keys)
+            return tomllib.loads(text)
     except json.JSONDecodeError as exc:
         raise UserError(f"{source}: line {exc.lineno}, column {exc.colno}: invalid JSON: "
                         f"{exc.msg}") from None

@@ -38,7 +38,14 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.errors import UserError, idents, printable, quote
-from tabletop.files import atomic_write, decode_utf8, json_error, nesting, read_regular
+from tabletop.files import (
+    atomic_write,
+    collector_paused,
+    decode_utf8,
+    json_error,
+    nested_deeper,
+    read_regular,
+)
 
 __all__ = ["CHECKSUM", "LOCK_FILE", "PLAN_FILE", "RESULTS", "Folder", "checksum", "load_results",
            "read_result", "seal", "unsealed"]
@@ -134,10 +141,12 @@ def read_result(path: Path) -> dict[str, Any] | str:
     except OSError as exc:
         return f"unreadable ({exc.strerror or exc})"
     try:
-        value = json.loads(data.decode("utf-8"))
+        text = data.decode("utf-8")
+        with collector_paused():
+            value = json.loads(text)
     except (ValueError, RecursionError):  # cut short, not UTF-8, 100,000 deep, 5,000 digits
         return "not valid JSON"
-    if nesting(value) > DEPTH:
+    if nested_deeper(text, DEPTH):
         return "not valid JSON"
     return value if isinstance(value, dict) else "not a JSON object"
 
@@ -218,10 +227,11 @@ class Folder:
         try:
             text = decode_utf8(data, str(path))
             try:
-                old = json.loads(text)
+                with collector_paused():
+                    old = json.loads(text)
             except (ValueError, RecursionError) as exc:
                 raise json_error(exc, text, str(path), DEPTH) from None
-            if nesting(old) > DEPTH:
+            if nested_deeper(text, DEPTH):
                 raise json_error(RecursionError(), text, str(path), DEPTH)
             old_jobs = {j["id"]: j for j in old["jobs"]}
         except (UserError, KeyError, TypeError) as exc:

@@ -4,6 +4,8 @@ saves leave nothing behind for long, and every refusal is a one-line message."""
 from __future__ import annotations
 
 import errno
+import gc
+import json
 import os
 import stat
 import subprocess
@@ -11,10 +13,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tabletop.files
 from tabletop.errors import UserError
-from tabletop.files import atomic_write, new_file_mode
+from tabletop.files import atomic_write, collector_paused, nested_deeper, new_file_mode
 
 posix = pytest.mark.skipif(os.name != "posix", reason="POSIX file modes, FIFOs and devices")
 
@@ -167,3 +171,63 @@ def test_kill_9_during_saves_leaves_a_whole_file_and_the_next_save_cleans_up(
             assert len(data) == 2_000_000 and data.count(data[:1]) == len(data)  # whole
     atomic_write(target, "done")
     assert [p.name for p in tmp_path.iterdir()] == ["game.toml"]
+
+
+def _nesting(value: object) -> int:
+    """How deep arrays and objects nest in ``value``, by a walk of the value (the reference
+    for :func:`tabletop.files.nested_deeper`, which reads the text)."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        elif not isinstance(item, list):
+            continue
+        deepest = max(deepest, level)
+        stack.extend((v, level + 1) for v in item)
+    return deepest
+
+
+_TEXTS = st.text(alphabet=st.sampled_from('[]{}"\\ab\u00e9\u20ac\U0001f600\n'), max_size=12)
+_JSON = st.recursive(st.none() | st.integers() | st.floats(allow_nan=False) | _TEXTS,
+                     lambda inner: st.lists(inner, max_size=4)
+                     | st.dictionaries(_TEXTS, inner, max_size=4), max_leaves=40)
+
+
+@settings(max_examples=400, deadline=None)
+@given(value=_JSON, ensure_ascii=st.booleans(), indent=st.sampled_from([None, 0, 2]))
+def test_the_nesting_read_from_the_text_is_the_values(value: object, ensure_ascii: bool,
+                                                       indent: int | None) -> None:
+    """Brackets, quotes and backslashes inside strings (escaped or not, keys too) count for
+    nothing; every depth around the value's is told apart."""
+    text = json.dumps(value, ensure_ascii=ensure_ascii, indent=indent)
+    depth = _nesting(value)
+    assert not nested_deeper(text, depth)
+    assert depth == 0 or nested_deeper(text, depth - 1)
+
+
+def test_the_nesting_of_a_text_longer_than_a_chunk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The running count carries over from one chunk of the text to the next: the quotes'
+    too (a string that begins in one chunk and ends in the next)."""
+    monkeypatch.setattr(tabletop.files, "_CHUNK", 3)
+    value = [[["]]]]", "[[["], {"k": [[[]]]}], "]"]
+    text = json.dumps(value)
+    assert _nesting(value) == 6
+    assert not nested_deeper(text, 6) and nested_deeper(text, 5)
+    assert not nested_deeper(json.dumps(["x" + "[" * 10, {"k": "{" * 10}]), 2)
+
+
+def test_a_parse_pauses_the_collector_and_leaves_it_as_it_was() -> None:
+    was = gc.isenabled()
+    try:
+        for on in (True, False):
+            (gc.enable if on else gc.disable)()
+            with collector_paused():
+                assert not gc.isenabled()
+            assert gc.isenabled() == on
+            with pytest.raises(ValueError), collector_paused():
+                json.loads("[1,")
+            assert gc.isenabled() == on
+    finally:
+        (gc.enable if was else gc.disable)()
