@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from support import hostile, hostile_data
+from support import hostile, hostile_data, kdc_toys
 
 
 def fuzz(examples: int) -> settings:
@@ -70,6 +70,19 @@ def test_40kdc_files(key: str) -> None:
     def run(data: Any) -> None:
         hostile_data.run_kdc(key, data)
     run()
+
+
+def test_a_drawn_40kdc_file_is_written_only_up_to_its_cut() -> None:
+    """The harness makes only the bytes it keeps of a document a mutation made huge (a zone
+    repeated, held once): the same bytes as the whole text's first ones."""
+    data = kdc_toys.Data()
+    zone = data.deployments[0]["zones"][0]
+    data.deployments[0]["zones"] = [zone] * 5_000
+    whole = kdc_toys.write_bytes(data, "deployments")
+    for limit in (1, 1_000, len(whole) - 1, len(whole), len(whole) + 1):
+        assert kdc_toys.write_bytes(data, "deployments", limit) == whole[:limit]
+    data.units = "a,b\n1,2\n"
+    assert kdc_toys.write_bytes(data, "units", 3) == b"a,b"
 
 
 @pytest.mark.slow

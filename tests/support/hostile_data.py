@@ -144,7 +144,7 @@ def kdc_files(draw: st.DrawFn, key: str) -> kdc_toys.Data:
             raw = kdc_toys.write_bytes(data, key)
             setattr(data, key, _damaged(draw, raw))
         if kind in ("mutate", "scaled") and not isinstance(getattr(data, key), bytes):
-            raw = kdc_toys.write_bytes(data, key)
+            raw = kdc_toys.write_bytes(data, key, OVER_LIMIT + 1)
             if len(raw) > OVER_LIMIT:  # (refused by its size alike, and cheap to write)
                 setattr(data, key, raw[:OVER_LIMIT])
     return data

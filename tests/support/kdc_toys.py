@@ -124,16 +124,27 @@ FILES = {"layouts": "terrain-layouts.json", "templates": "terrain-templates.json
          "deployments": "deployment-patterns.json", "units": "units.csv"}
 
 
-def write_bytes(data: Data, key: str) -> bytes:
-    """The bytes of file ``key`` of ``data`` as :func:`write` writes them."""
+def write_bytes(data: Data, key: str, limit: int | None = None) -> bytes:
+    """The bytes of file ``key`` of ``data`` as :func:`write` writes them (``limit``: only the
+    first ``limit`` of them, the rest of a JSON document never made: a mutation that repeats a
+    20,000-point zone 300 times holds it once, its text would be 200 MB)."""
     value = getattr(data, key)
     if key == "units" and isinstance(value, list):
         value = _csv(value)
     if isinstance(value, bytes):
-        return value
+        return value[:limit]
     if isinstance(value, str):
-        return value.encode("utf-8", "surrogatepass")
-    return json.dumps(value).encode()
+        return value.encode("utf-8", "surrogatepass")[:limit]
+    if limit is None:
+        return json.dumps(value).encode()
+    # (ASCII: one byte a character)
+    chunks, size = [], 0
+    for chunk in json.JSONEncoder().iterencode(value):
+        chunks.append(chunk)
+        size += len(chunk)
+        if size >= limit:
+            break
+    return "".join(chunks).encode()[:limit]
 
 
 def write(folder: Path, data: Data | None = None) -> dict[str, Path]:
