@@ -213,7 +213,8 @@ def nested_deeper(text: str, depth: int) -> bool:
     20 MB file's 4.5 (2.3 million arrays of two numbers)."""
     import numpy as np  # (here: this module loads without it, as the command line does)
 
-    raw = text.encode("utf-8")  # (no character but these encodes to these bytes in UTF-8)
+    # (in UTF-8, no other character encodes to the bytes of a quote, a backslash or a bracket)
+    raw = text.encode("utf-8", "surrogatepass")
     if b"\\" in raw:
         raw = _ESCAPE.sub(b"", raw)  # (valid JSON has backslashes only in strings' escapes)
     codes = np.frombuffer(raw.translate(None, _NOT_MARKS), dtype=np.uint8)

@@ -189,7 +189,8 @@ def _nesting(value: object) -> int:
     return deepest
 
 
-_TEXTS = st.text(alphabet=st.sampled_from('[]{}"\\ab\u00e9\u20ac\U0001f600\n'), max_size=12)
+_TEXTS = st.text(alphabet=st.sampled_from('[]{}"\\ab\u00e9\u20ac\U0001f600\n\ud800'),
+                 max_size=12)
 _JSON = st.recursive(st.none() | st.integers() | st.floats(allow_nan=False) | _TEXTS,
                      lambda inner: st.lists(inner, max_size=4)
                      | st.dictionaries(_TEXTS, inner, max_size=4), max_leaves=40)
