@@ -200,7 +200,7 @@ def collector_paused() -> Iterator[None]:
 
 _ESCAPE = re.compile(rb"\\.", re.DOTALL)
 _NOT_MARKS = bytes(sorted(set(range(256)) - set(b'"[]{}')))
-_CHUNK = 1 << 22
+_CHUNK = 1 << 20
 
 
 def nested_deeper(text: str, depth: int) -> bool:
@@ -222,11 +222,11 @@ def nested_deeper(text: str, depth: int) -> bool:
     for start in range(0, len(codes), _CHUNK):
         part = codes[start:start + _CHUNK]
         quote = part == ord('"')
-        seen = np.cumsum(quote, dtype=np.int64) + quotes
+        seen = np.cumsum(quote, dtype=np.int32) + quotes
         # "[" and "{" (0x5B, 0x7B) have bit 2 clear, "]" and "}" (0x5D, 0x7D) set: +1 or -1
         step = 1 - ((part >> 1) & 2).astype(np.int32)
         step[quote | (seen % 2 == 1)] = 0
-        run = np.cumsum(step, dtype=np.int64) + level
+        run = np.cumsum(step, dtype=np.int32) + level
         if int(run.max()) > depth:
             return True
         level, quotes = int(run[-1]), int(seen[-1])
