@@ -184,16 +184,8 @@ def native_map(fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
     pool = _pool(len(work) >= 2)
     if pool is None:
         return [fn(x) for x in work]
-    out: list[Any] = [None] * len(work)
-    errors: dict[int, BaseException] = {}
-
-    def one(i: int) -> None:
-        try:
-            out[i] = fn(work[i])
-        except BaseException as e:  # (raised to the caller below)
-            errors[i] = e
-
-    _Batch(pool, [partial(one, i) for i in range(len(work))], caller=True).begin().wait()
+    out, errors, tasks = _tasks(fn, work)
+    _Batch(pool, tasks, caller=True).begin().wait()
     if errors:
         raise errors[min(errors)]
     return out
@@ -217,16 +209,8 @@ def native_later(fn: Callable[[T], R], items: Iterable[T]) -> Callable[[], list[
                 done.append([fn(x) for x in work])
             return done[0]
         return now
-    out: list[Any] = [None] * len(work)
-    errors: dict[int, BaseException] = {}
-
-    def one(i: int) -> None:
-        try:
-            out[i] = fn(work[i])
-        except BaseException as e:  # (raised where the answers are asked for)
-            errors[i] = e
-
-    batch = _Batch(pool, [partial(one, i) for i in range(len(work))], caller=False).begin()
+    out, errors, tasks = _tasks(fn, work)
+    batch = _Batch(pool, tasks, caller=False).begin()
 
     def answers() -> list[R]:
         batch.wait()
@@ -234,6 +218,23 @@ def native_later(fn: Callable[[T], R], items: Iterable[T]) -> Callable[[], list[
             raise errors[min(errors)]
         return out
     return answers
+
+
+def _tasks(fn: Callable[[T], R], work: list[T]
+           ) -> tuple[list[Any], dict[int, BaseException], list[Callable[[], None]]]:
+    """A task per item of ``work``: ``fn`` of it, its answer put in the list at its index, or
+    the error it raised in the dict by its index (for the caller to raise once every item is
+    done); with the list and the dict."""
+    out: list[Any] = [None] * len(work)
+    errors: dict[int, BaseException] = {}
+
+    def one(i: int) -> None:
+        try:
+            out[i] = fn(work[i])
+        except BaseException as e:  # (raised by the caller, after the others)
+            errors[i] = e
+
+    return out, errors, [partial(one, i) for i in range(len(work))]
 
 
 def native_pairs(fn: Callable[[T], R], items: Sequence[T], join: Callable[[R, R | None], J],
