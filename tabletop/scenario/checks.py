@@ -438,6 +438,9 @@ def _check_block_counts(u: Block, upath: str) -> list[Problem]:
 OVERLAP_NAMES = 3
 """Most overlapped items named in one problem; any beyond are summed up as "and more"."""
 
+_BATCH = 1 << 16
+"""Candidates tested together (about: a chunk is never split)."""
+
 
 class _Overlaps:
     """Which items (bases or blocks) overlap which earlier ones, with bounded work.
@@ -445,29 +448,30 @@ class _Overlaps:
     A spatial index, a uniform grid of cells twice as wide as the largest "small" item (none is
     more than 4 times the median size), holds each small item in the cell of its centre, so the
     items whose boxes can meet a small item's box are in the 3 x 3 cells around it; the few large
-    items are compared by their boxes, vectorised. The exact tests run on the candidates a few at
-    a time and stop once more than :data:`OVERLAP_NAMES` overlaps are found, so a pile of 10,000
-    bases on one point costs a few tests per base, not 50 million, and the usual board costs a
-    handful per base.
+    items are compared by their boxes. Each item's candidates are taken a few at a time (a
+    group at a time: the large items, then the cells in order; chunks of 4, 16, 64, ... of a
+    group) and the taking stops once more than :data:`OVERLAP_NAMES` overlaps are found, so a
+    pile of 10,000 bases on one point costs a few tests per base, not 50 million, and the usual
+    board costs a handful per base. Every item's chunks are tested together, round by round
+    (the items' first chunks, then the next chunk of those not done, ...): one vectorised test
+    of each kind a round, not a few per item.
     """
 
     def __init__(self, items: list[_Placed]) -> None:
         n = len(items)
+        self.n = n
         self.bounds = np.array([p.bounds for p in items], dtype=float).reshape(n, 4)
         self.centres = np.array([p.centre for p in items], dtype=float).reshape(n, 2)
         self.radius = np.array([p.radius for p in items], dtype=float)
         self.round = np.array([p.polygon is None for p in items], dtype=bool)
         self.points = shapely.points(self.centres) if n else np.empty(0, dtype=object)
         self.polygons = np.array([p.polygon for p in items], dtype=object)
-        rings = shapely.boundary(self.polygons[~self.round])
-        self.rings = np.full(n, None, dtype=object)
-        self.rings[~self.round] = rings
-        # Polygons that hold their centre deeper than EPS: a point inside both items by more.
-        self.deep = np.zeros(n, dtype=bool)
-        self.deep[~self.round] = (shapely.contains(self.polygons[~self.round],
-                                                   self.points[~self.round])
-                                  & (shapely.distance(rings, self.points[~self.round]) > EPS))
-        self._shrunk: dict[int, Polygon] = {}
+        # made for the polygons that meet a candidate, when first needed: each polygon's
+        # outline, whether it holds its centre deeper than EPS (then a point inside both items
+        # by more: -1 not known yet) and the polygon shrunk by EPS
+        self._rings = np.full(n, None, dtype=object)
+        self._deep = np.full(n, -1, dtype=np.int8)
+        self._shrunk = np.full(n, None, dtype=object)
         mid = (self.bounds[:, :2] + self.bounds[:, 2:]) / 2
         half = (self.bounds[:, 2:] - self.bounds[:, :2]) / 2
         size = half.max(axis=1) if n else np.zeros(0)
@@ -475,87 +479,171 @@ class _Overlaps:
         small = size <= limit
         self.cell = 2.0 * float(size[small].max()) if small.any() else 1.0
         self.cell = self.cell if self.cell > 0 else 1.0
-        self.large = np.flatnonzero(~small)
         self.small = small
-        self.key = np.floor(mid / self.cell).astype(np.int64)
-        self.keys: list[tuple[int, int]] = [(int(x), int(y)) for x, y in self.key.tolist()]
-        self.cells: dict[tuple[int, int], np.ndarray] = {}
-        order = np.flatnonzero(small)
-        if len(order):
-            keys = self.key[order]
-            sort = np.lexsort((order, keys[:, 1], keys[:, 0]))
-            order, keys = order[sort], keys[sort]
-            starts = np.flatnonzero(np.r_[True, (np.diff(keys, axis=0) != 0).any(axis=1)])
-            for k, start in enumerate(starts):
-                end = starts[k + 1] if k + 1 < len(starts) else len(order)
-                self.cells[int(keys[start, 0]), int(keys[start, 1])] = order[start:end]
+        # the groups' items in one array of rows, each group's rows ascending: group 0 the
+        # large items, group 1 every item (a large item's only group), then one a cell
+        key = np.floor(mid / self.cell).astype(np.int64)
+        cells = np.flatnonzero(small)
+        order = np.lexsort((cells, key[cells, 1], key[cells, 0]))
+        cells, ckeys = cells[order], key[cells[order]]
+        starts = np.flatnonzero(np.r_[True, (np.diff(ckeys, axis=0) != 0).any(axis=1)]) \
+            if len(cells) else np.zeros(0, dtype=np.int64)
+        large = np.flatnonzero(~small)
+        self.rows = np.concatenate([large, np.arange(n), cells]).astype(np.int64)
+        self.group_lo = np.concatenate([[0, len(large)],
+                                        len(large) + n + starts]).astype(np.int64)
+        ends = np.r_[starts[1:], len(cells)] if len(cells) else starts
+        self.group_hi = np.concatenate([[len(large), len(large) + n],
+                                        len(large) + n + ends]).astype(np.int64)
+        # the rows by group, then row: ascending (where each group's rows end before a row)
+        self.sorted_key = np.repeat(np.arange(len(self.group_lo)), self.group_hi - self.group_lo
+                                    ) * (n + 1) + self.rows
+        self.group_of_cell = {(int(x), int(y)): 2 + k
+                              for k, (x, y) in enumerate(ckeys[starts].tolist())}
+        self.keys: list[tuple[int, int]] = [(int(x), int(y)) for x, y in key.tolist()]
 
-    def earlier(self, b: int, below: int | None = None) -> tuple[list[int], bool]:
-        """Items before ``below`` (default ``b``) that item ``b`` overlaps: at most
-        OVERLAP_NAMES of them, lowest first, and whether it overlaps more."""
-        stop = b if below is None else below
-        found: list[int] = []
-        if self.small[b]:
+    def _groups(self, items: np.ndarray) -> np.ndarray:
+        """The groups each of ``items`` takes its candidates from, in order, one row each
+        (``-1``: none): the large items and the 3 x 3 cells around a small item, every item
+        for a large one."""
+        out = np.full((len(items), 10), -1, dtype=np.int64)
+        get = self.group_of_cell.get
+        for r, b in enumerate(items.tolist()):
+            if not self.small[b]:
+                out[r, 0] = 1
+                continue
+            out[r, 0] = 0
             cx, cy = self.keys[b]
-            groups = [self.large[:np.searchsorted(self.large, stop)]] if len(self.large) else []
-            for dx in (-1, 0, 1):
-                for dy in (-1, 0, 1):
-                    cell = self.cells.get((cx + dx, cy + dy))
-                    if cell is not None:
-                        groups.append(cell[:np.searchsorted(cell, stop)])
-        else:
-            groups = [np.arange(stop)]
-        x0, y0, x1, y1 = self.bounds[b]
-        for group in groups:
-            start, size = 0, OVERLAP_NAMES + 1
-            while start < len(group) and len(found) <= OVERLAP_NAMES:
-                chunk = group[start:start + size]
-                start, size = start + size, size * 4
-                box = self.bounds[chunk]
-                chunk = chunk[(box[:, 0] <= x1) & (box[:, 2] >= x0)
-                              & (box[:, 1] <= y1) & (box[:, 3] >= y0)]
-                if len(chunk):
-                    found.extend(chunk[self._hits(b, chunk)].tolist())
-        found.sort()
-        return found[:OVERLAP_NAMES], len(found) > OVERLAP_NAMES
+            out[r, 1:] = [get((cx + dx, cy + dy), -1) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+        return out
 
-    def _hits(self, b: int, idx: np.ndarray) -> np.ndarray:
-        """Whether the interior of item ``b`` meets each of items ``idx`` by more than EPS."""
-        out = np.zeros(len(idx), dtype=bool)
-        rnd = self.round[idx]
-        rounds, polys = idx[rnd], idx[~rnd]
-        if self.round[b]:
-            d = np.hypot(*(self.centres[rounds] - self.centres[b]).T)
-            out[rnd] = d < self.radius[rounds] + self.radius[b] - EPS
-            if len(polys):
-                out[~rnd] = (shapely.contains(self.polygons[polys], self.points[b])
-                             | (shapely.distance(self.polygons[polys], self.points[b])
-                                < self.radius[b] - EPS))
-            return out
-        poly = self.polygons[b]
-        if len(rounds):
-            out[rnd] = (shapely.contains(poly, self.points[rounds])
-                        | (shapely.distance(poly, self.points[rounds])
-                           < self.radius[rounds] - EPS))
-        if len(polys):
+    def all_earlier(self, items: np.ndarray, below: int | None = None
+                    ) -> list[tuple[list[int], bool]]:
+        """For each of ``items``, the items before ``below`` (default: before it) that it
+        overlaps: at most :data:`OVERLAP_NAMES` of them, lowest first, and whether it overlaps
+        more (those found in its groups' chunks up to the one where more were found)."""
+        m = len(items)
+        items = np.asarray(items, dtype=np.int64)
+        stop = items if below is None else np.full(m, below, dtype=np.int64)
+        groups = self._groups(items)
+        # each group cut to the rows before the item's stop (a group's rows ascend)
+        g = np.maximum(groups, 0)
+        lo = self.group_lo[g]
+        hi = np.searchsorted(self.sorted_key, g * (self.n + 1) + stop[:, None])
+        hi[groups < 0] = lo[groups < 0]
+        slot = np.zeros(m, dtype=np.int64)  # the group being taken
+        start = np.zeros(m, dtype=np.int64)  # where its next chunk starts
+        size = np.full(m, OVERLAP_NAMES + 1, dtype=np.int64)
+        found = np.zeros(m, dtype=np.int64)
+        hits_b: list[np.ndarray] = []
+        hits_a: list[np.ndarray] = []
+        active = np.arange(m)
+        while True:
+            # on to the next group where the current one is taken (or empty)
+            while len(active):
+                s = slot[active]
+                spent = lo[active, s] + start[active] >= hi[active, s]
+                if not spent.any():
+                    break
+                moved = active[spent]
+                slot[moved] += 1
+                start[moved] = 0
+                size[moved] = OVERLAP_NAMES + 1
+                active = active[slot[active] < groups.shape[1]]
+            if not len(active):
+                break
+            s = slot[active]
+            a0 = lo[active, s] + start[active]
+            count = np.minimum(a0 + size[active], hi[active, s]) - a0
+            # this round's chunks, in batches of about _BATCH candidates (a chunk is at most
+            # the items: memory bounded where every item takes every earlier one)
+            ends = np.cumsum(count)
+            cuts = np.unique(np.searchsorted(ends, np.arange(1, int(ends[-1]) // _BATCH + 1)
+                                             * _BATCH, side="right"))
+            for lo_, hi_ in zip(np.r_[0, cuts].tolist(), np.r_[cuts, len(active)].tolist(),
+                                strict=True):
+                if hi_ <= lo_:
+                    continue
+                n_ = count[lo_:hi_]
+                who = np.repeat(active[lo_:hi_], n_)
+                at = np.repeat(a0[lo_:hi_] - np.cumsum(n_) + n_, n_) + np.arange(int(n_.sum()))
+                cand = self.rows[at]
+                b = items[who]
+                box, mine = self.bounds[cand], self.bounds[b]
+                keep = ((box[:, 0] <= mine[:, 2]) & (box[:, 2] >= mine[:, 0])
+                        & (box[:, 1] <= mine[:, 3]) & (box[:, 3] >= mine[:, 1]))
+                who, b, cand = who[keep], b[keep], cand[keep]
+                hit = self._hits(b, cand)
+                hits_b.append(who[hit])
+                hits_a.append(cand[hit])
+                found += np.bincount(who[hit], minlength=m)
+            start[active] += size[active]
+            size[active] *= 4
+            active = active[found[active] <= OVERLAP_NAMES]
+        out: list[tuple[list[int], bool]] = [([], False) for _ in range(m)]
+        if hits_b:
+            hb, ha = np.concatenate(hits_b), np.concatenate(hits_a)
+            order = np.lexsort((ha, hb))
+            hb, ha = hb[order], ha[order]
+            cuts = np.searchsorted(hb, np.arange(m + 1))
+            for r in np.flatnonzero(found).tolist():
+                got = ha[cuts[r]:cuts[r + 1]]
+                out[r] = (got[:OVERLAP_NAMES].tolist(), len(got) > OVERLAP_NAMES)
+        return out
+
+    def _outlines(self, idx: np.ndarray) -> None:
+        """Make the outlines and depths of the polygons ``idx`` not made yet."""
+        need = np.unique(idx)
+        need = need[self._deep[need] < 0]
+        if len(need):
+            rings = shapely.boundary(self.polygons[need])
+            self._rings[need] = rings
+            self._deep[need] = (shapely.contains(self.polygons[need], self.points[need])
+                                & (shapely.distance(rings, self.points[need]) > EPS))
+
+    def _hits(self, b: np.ndarray, a: np.ndarray) -> np.ndarray:
+        """Whether the interior of item ``b[k]`` meets item ``a[k]``'s by more than EPS,
+        for each ``k``."""
+        out = np.zeros(len(a), dtype=bool)
+        rb, ra = self.round[b], self.round[a]
+        both = rb & ra
+        if both.any():
+            d = np.hypot(*(self.centres[a[both]] - self.centres[b[both]]).T)
+            out[both] = d < self.radius[a[both]] + self.radius[b[both]] - EPS
+        for circle, poly, mask in ((b, a, rb & ~ra), (a, b, ~rb & ra)):
+            if mask.any():
+                c, p = circle[mask], poly[mask]
+                out[mask] = (shapely.contains(self.polygons[p], self.points[c])
+                             | (shapely.distance(self.polygons[p], self.points[c])
+                                < self.radius[c] - EPS))
+        polys = ~rb & ~ra
+        if polys.any():
+            pb, pa = b[polys], a[polys]
+            self._outlines(np.concatenate([pb, pa]))
             # Certain when one centre lies deeper than EPS inside both items (b's first: in a
             # pile it settles every pair).
-            sure = np.zeros(len(polys), dtype=bool)
-            if self.deep[b]:
-                sure = (shapely.contains(self.polygons[polys], self.points[b])
-                        & (shapely.distance(self.rings[polys], self.points[b]) > EPS))
-            rest = ~sure & self.deep[polys]
+            sure = np.zeros(len(pa), dtype=bool)
+            first = self._deep[pb] == 1
+            if first.any():
+                sure[first] = (shapely.contains(self.polygons[pa[first]], self.points[pb[first]])
+                               & (shapely.distance(self._rings[pa[first]], self.points[pb[first]])
+                                  > EPS))
+            rest = ~sure & (self._deep[pa] == 1)
             if rest.any():
-                pts = self.points[polys[rest]]
-                sure[rest] = (shapely.contains(poly, pts)
-                              & (shapely.distance(self.rings[b], pts) > EPS))
-            if not sure.all():
-                shrunk = self._shrunk.get(b)
-                if shrunk is None:
-                    shrunk = self._shrunk[b] = poly.buffer(-EPS, join_style="mitre")
-                sure[~sure] = (shapely.intersects(shrunk, self.polygons[polys[~sure]])
-                               if not shrunk.is_empty else False)
-            out[~rnd] = sure
+                sure[rest] = (shapely.contains(self.polygons[pb[rest]], self.points[pa[rest]])
+                              & (shapely.distance(self._rings[pb[rest]], self.points[pa[rest]])
+                                 > EPS))
+            left = ~sure
+            if left.any():
+                need = np.unique(pb[left])
+                need = need[shapely.is_missing(self._shrunk[need])]
+                if len(need):
+                    self._shrunk[need] = shapely.buffer(self.polygons[need], -EPS,
+                                                        join_style="mitre")
+                shrunk = self._shrunk[pb[left]]
+                sure[left] = ~shapely.is_empty(shrunk) & shapely.intersects(
+                    shrunk, self.polygons[pa[left]])
+            out[polys] = sure
         return out
 
 
@@ -577,16 +665,15 @@ def _overlap_problems(items: list[_Placed], what: str, noun: tuple[str, str],
         return problems
     still = [p for p in items if not p.moving]
     index = _Overlaps(still)
-    for b, p in enumerate(still):
-        found, more = index.earlier(b)
+    for p, (found, more) in zip(still, index.all_earlier(np.arange(len(still))), strict=True):
         if found:
             problems.append((p.path, f"the {what} overlaps {_named(found, more, still, noun)}"))
     if impassable:
         pieces = [_Placed("", tid, (0.0, 0.0), 0.0, poly, bounds=poly.bounds)
                   for tid, poly in impassable]
         terrain = _Overlaps([*pieces, *items])
-        for k, p in enumerate(items):
-            found, more = terrain.earlier(len(pieces) + k, below=len(pieces))
+        answers = terrain.all_earlier(len(pieces) + np.arange(len(items)), below=len(pieces))
+        for p, (found, more) in zip(items, answers, strict=True):
             if found:
                 problems.append((p.path, f"the {what} overlaps impassable "
                                          f"{_named(found, more, pieces, ('terrain', 'terrain'))}"))

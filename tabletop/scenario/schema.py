@@ -17,6 +17,7 @@ These models are only the file's shape; :mod:`tabletop.scenario.io` turns them i
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -154,10 +155,12 @@ def _id(value: str) -> str:
     return value
 
 
+@lru_cache(maxsize=256)
 def base_of(value: str) -> Footprint:
     """The base a base string of the format describes (``"hull"``: a stand-in triangle), at
     most :data:`MAX_BASE_MM` across; :class:`BaseParseError` with what is accepted otherwise
-    (the scenario files' check, and ``tabletop fit --base``'s)."""
+    (the scenario files' check, and ``tabletop fit --base``'s). Kept for the last few strings
+    (a file's thousands of models share a few bases; a refusal is not kept)."""
     base = parse_base(value, hull=((0.0, 0.0), (1.0, 0.0), (0.0, 1.0)))
     sizes = [getattr(base, name) for name in ("diameter_mm", "length_mm", "width_mm",
                                                "frontage_mm", "depth_mm") if hasattr(base, name)]

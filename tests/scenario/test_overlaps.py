@@ -1,0 +1,120 @@
+"""The overlap checks' index (``checks._Overlaps``): every item's answer found together, round
+by round, is the one a loop over the items would find, taking each item's candidates in the same
+order and stopping at the same chunk; and where an item overlaps few others, they are exactly
+those a test of every pair finds."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+import shapely
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from shapely.geometry import Polygon
+
+from tabletop.scenario.checks import OVERLAP_NAMES, _Overlaps, _Placed
+
+
+def _one_by_one(ix: _Overlaps, b: int, below: int | None = None) -> tuple[list[int], bool]:
+    """Item ``b``'s answer by the loop the index stands for: its groups (the large items, then
+    the 3 x 3 cells around a small item in order; every item for a large one), each cut to the
+    items before ``below`` (default ``b``) and taken in chunks of 4, 16, 64, ... until more than
+    OVERLAP_NAMES overlaps are found; those found, lowest first."""
+    stop = b if below is None else below
+    large = np.flatnonzero(~ix.small)
+    cells: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for i in np.flatnonzero(ix.small).tolist():
+        cells[ix.keys[i]].append(i)
+    if ix.small[b]:
+        cx, cy = ix.keys[b]
+        groups = [large[large < stop]]
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                if (cx + dx, cy + dy) in cells:
+                    cell = np.array(cells[cx + dx, cy + dy])
+                    groups.append(cell[cell < stop])
+    else:
+        groups = [np.arange(stop)]
+    found: list[int] = []
+    x0, y0, x1, y1 = ix.bounds[b]
+    for group in groups:
+        start, size = 0, OVERLAP_NAMES + 1
+        while start < len(group) and len(found) <= OVERLAP_NAMES:
+            chunk = group[start:start + size]
+            start, size = start + size, size * 4
+            box = ix.bounds[chunk]
+            chunk = chunk[(box[:, 0] <= x1) & (box[:, 2] >= x0)
+                          & (box[:, 1] <= y1) & (box[:, 3] >= y0)]
+            if len(chunk):
+                hit = ix._hits(np.full(len(chunk), b), chunk)
+                found.extend(chunk[hit].tolist())
+    found.sort()
+    return found[:OVERLAP_NAMES], len(found) > OVERLAP_NAMES
+
+
+@st.composite
+def _items(draw: st.DrawFn) -> list[_Placed]:
+    """Round bases and polygons (rectangles at any angle, some large), spread or piled up."""
+    n = draw(st.integers(1, 40))
+    spread = draw(st.sampled_from([0.0, 0.5, 3.0, 20.0]))
+    out: list[_Placed] = []
+    for k in range(n):
+        if out and draw(st.integers(0, 5)) == 0:
+            x, y = out[draw(st.integers(0, len(out) - 1))].centre  # on another's centre
+        else:
+            x = draw(st.floats(0, 1)) * spread
+            y = draw(st.floats(0, 1)) * spread
+        size = draw(st.sampled_from([0.5, 0.6, 1.0, 1.0, 5.0]))
+        if draw(st.booleans()):
+            out.append(_Placed(f"i{k}", f"m{k}", (x, y), size, None,
+                               (x - size, y - size, x + size, y + size)))
+            continue
+        w, d = size, size * draw(st.sampled_from([0.3, 1.0, 2.0]))
+        poly = shapely.affinity.rotate(Polygon([(-w, -d), (w, -d), (w, d), (-w, d)]),
+                                       draw(st.floats(0, 360)), origin=(0, 0))
+        poly = shapely.affinity.translate(poly, x, y)
+        out.append(_Placed(f"i{k}", f"m{k}", (x, y), float(np.hypot(w, d)), poly, poly.bounds))
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(_items(), st.data())
+def test_every_answer_is_the_one_by_one_loops(items: list[_Placed], data: st.DataObject) -> None:
+    ix = _Overlaps(items)
+    n = len(items)
+    got = ix.all_earlier(np.arange(n))
+    assert got == [_one_by_one(_Overlaps(items), b) for b in range(n)]
+    # a prefix as the terrain (the check of the items after it against it alone)
+    below = data.draw(st.integers(0, n - 1))
+    later = np.arange(below, n)
+    assert _Overlaps(items).all_earlier(later, below=below) == \
+        [_one_by_one(ix, b, below) for b in later.tolist()]
+    # few overlaps: exactly those of every pair; many: OVERLAP_NAMES of them and "more"
+    for b, (found, more) in enumerate(got):
+        earlier = np.arange(b)
+        every = earlier[ix._hits(np.full(b, b), earlier)].tolist() if b else []
+        assert more == (len(every) > OVERLAP_NAMES)
+        assert found == sorted(found) and set(found) <= set(every)
+        assert len(found) == min(len(every), OVERLAP_NAMES)
+
+
+def test_a_pile_costs_a_few_tests_an_item() -> None:
+    """10,000 equal bases on one point: each names the 3 lowest and "more" from its first
+    chunk (a test of every pair would take 50 million)."""
+    items = [_Placed(f"i{k}", f"m{k}", (5.0, 5.0), 0.5, None, (4.5, 4.5, 5.5, 5.5))
+             for k in range(10_000)]
+    ix = _Overlaps(items)
+    tested = 0
+    hits = ix._hits
+
+    def counted(b: np.ndarray, a: np.ndarray) -> np.ndarray:
+        nonlocal tested
+        tested += len(a)
+        return hits(b, a)
+
+    ix._hits = counted  # type: ignore[method-assign]
+    got = ix.all_earlier(np.arange(len(items)))
+    assert got[0] == ([], False) and got[2] == ([0, 1], False)
+    assert got[4] == ([0, 1, 2], True) and got[9_999] == ([0, 1, 2], True)
+    assert tested <= (OVERLAP_NAMES + 1) * len(items)
