@@ -176,7 +176,9 @@ def _local_ring(base: Footprint) -> np.ndarray:
     return np.asarray(base.local_polygon().exterior.coords)[:-1]
 
 
-def _outline(base: Footprint, at: tuple[float, float], facing: float) -> Polygon | None:
+def _ring(base: Footprint, at: tuple[float, float], facing: float) -> np.ndarray | None:
+    """The outline of a placed non-round base (:func:`_local_ring` turned and moved), as its
+    vertices; ``None`` for a round base."""
     if isinstance(base, Round):
         return None
     ring = _local_ring(base)
@@ -185,12 +187,28 @@ def _outline(base: Footprint, at: tuple[float, float], facing: float) -> Polygon
         t = math.radians(facing)
         c, s = math.cos(t), math.sin(t)
         ring = ring @ np.array([[c, s], [-s, c]])
-    return shapely.polygons(ring + np.asarray(at, dtype=float))
+    return ring + np.asarray(at, dtype=float)
 
 
-def _extent(base: Footprint, facing: float, outline: Polygon | None,
+def _polygons(rings: list[np.ndarray | None]) -> list[Polygon | None]:
+    """The polygons of ``rings`` (``None`` stays ``None``), made together: one call for each
+    number of vertices (a file's thousands of bases share a few)."""
+    out: list[Polygon | None] = [None] * len(rings)
+    by_size: dict[int, list[tuple[int, np.ndarray]]] = {}
+    for k, r in enumerate(rings):
+        if r is not None:
+            by_size.setdefault(len(r), []).append((k, r))
+    for group in by_size.values():
+        made = shapely.polygons(np.stack([r for _, r in group]))
+        for (k, _), poly in zip(group, made.tolist(), strict=True):
+            out[k] = poly
+    return out
+
+
+def _extent(base: Footprint, facing: float, ring: np.ndarray | None,
             at: tuple[float, float]) -> tuple[float, float, float, float]:
-    """Exact bounds (min x, min y, max x, max y) of a placed footprint."""
+    """Exact bounds (min x, min y, max x, max y) of a placed footprint (``ring``: its
+    :func:`_ring`)."""
     x, y = at
     if isinstance(base, Round):
         r = base.radius
@@ -201,8 +219,8 @@ def _extent(base: Footprint, facing: float, outline: Polygon | None,
         hx = math.hypot(a * math.sin(t), b * math.cos(t))
         hy = math.hypot(a * math.cos(t), b * math.sin(t))
         return x - hx, y - hy, x + hx, y + hy
-    assert outline is not None
-    minx, miny, maxx, maxy = outline.bounds
+    assert ring is not None
+    (minx, miny), (maxx, maxy) = ring.min(axis=0).tolist(), ring.max(axis=0).tolist()
     return minx, miny, maxx, maxy
 
 
@@ -326,7 +344,10 @@ def _check_state(state: GameState, partial: Partial | None) -> list[Problem]:
         if off_board(obj[0], obj[1], obj[0], obj[1]):
             problems.append((at.objective(k), f"{_pt(obj)} is not on the battlefield ({board})"))
 
-    placed: list[_Placed] = []
+    # the bases on the battlefield, their polygons made together after the loop
+    bases: list[tuple[str, str, tuple[float, float], float, tuple[float, float, float, float],
+                      bool]] = []
+    rings: list[np.ndarray | None] = []
     blocks: list[_Placed] = []
     for i, u in enumerate(state.units):
         upath = at.unit(i)
@@ -343,13 +364,13 @@ def _check_state(state: GameState, partial: Partial | None) -> list[Problem]:
                     mpath = at.model(i, j)
                     if isinstance(m.base, Hull) and _polygon_problem(m.base.points):
                         continue
-                    outline = _outline(m.base, m.at, m.facing)
-                    bounds = _extent(m.base, m.facing, outline, m.at)
+                    ring = _ring(m.base, m.at, m.facing)
+                    bounds = _extent(m.base, m.facing, ring, m.at)
                     if off_board(*bounds):
                         problems.append((f"{mpath}.at", f"{_pt(m.at)}: the base is not wholly on "
                                                         f"the battlefield ({board})"))
-                    placed.append(_Placed(mpath, m.id, m.at, m.base.radius, outline, bounds,
-                                          ref=mpath, moving=u.id == moving_unit))
+                    bases.append((mpath, m.id, m.at, m.base.radius, bounds, u.id == moving_unit))
+                    rings.append(ring)
         else:
             problems.extend(_check_block_counts(u, upath))
             if u.files <= u.models and isinstance(u.base, Rect):
@@ -362,6 +383,9 @@ def _check_state(state: GameState, partial: Partial | None) -> list[Problem]:
                                                     f"wholly on the battlefield ({board})"))
                 blocks.append(_Placed(upath, u.id, u.at, 0.0, poly, poly.bounds))
 
+    placed = [_Placed(mpath, ident, xy, radius, poly, bounds, ref=mpath, moving=moving)
+              for (mpath, ident, xy, radius, bounds, moving), poly
+              in zip(bases, _polygons(rings), strict=True)]
     problems.extend(_overlap_problems(placed, "base", ("model", "models"), impassable))
     problems.extend(_overlap_problems(blocks, "block", ("unit", "units"), impassable))
     if battle_known:
