@@ -224,7 +224,11 @@ def _extent(base: Footprint, facing: float, ring: np.ndarray | None,
     return minx, miny, maxx, maxy
 
 
+@functools.lru_cache(maxsize=256)
 def _polygon_problem(points: tuple[tuple[float, float], ...]) -> str | None:
+    """What is wrong with the polygon of ``points``, or ``None`` (kept for the last few: a
+    file's thousands of models share a few hulls, each checked where its unit is and where it
+    stands)."""
     poly = Polygon(points)
     if not poly.is_valid:
         reason = shapely.is_valid_reason(poly)
@@ -242,6 +246,21 @@ def _polygon_problem(points: tuple[tuple[float, float], ...]) -> str | None:
     if poly.area <= 0.0:
         return "invalid polygon: it has no area"
     return None
+
+
+@functools.lru_cache(maxsize=256)
+def _hull_problem(points: tuple[tuple[float, float], ...]) -> str | None:
+    """What is wrong with a hull of ``points``, or ``None`` (kept as :func:`_polygon_problem`
+    is)."""
+    msg = _polygon_problem(points)
+    if msg is None and not Polygon(points).convex_hull.contains(Point(0.0, 0.0)):
+        # the model stands, turns and is measured from its centre: a footprint wholly to one
+        # side of it is a hull written in board coordinates or off by an offset (an L-shaped
+        # hull may have its centre between its arms)
+        msg = ("the hull lies wholly to one side of the model's centre [0, 0]: hull points are "
+               "inches relative to the model's centre, facing 0 (a 4x7\" tank: [[-2, -3.5], "
+               "[2, -3.5], [2, 3.5], [-2, 3.5]])")
+    return msg
 
 
 def _ids(state: GameState) -> Iterator[tuple[str, str]]:
@@ -431,15 +450,7 @@ def _check_unit(u: Unit, i: int, at: _Paths, units_by_id: dict[str, Unit | Block
             problems.append((f"{mpath}.at", f"a model in {u.location} has no position; remove "
                                             '"at" (or set the unit\'s location = "battlefield")'))
         if isinstance(m.base, Hull):
-            msg = _polygon_problem(m.base.points)
-            if msg is None and \
-                    not Polygon(m.base.points).convex_hull.contains(Point(0.0, 0.0)):
-                # the model stands, turns and is measured from its centre: a footprint wholly
-                # to one side of it is a hull written in board coordinates or off by an offset
-                # (an L-shaped hull may have its centre between its arms)
-                msg = ("the hull lies wholly to one side of the model's centre [0, 0]: hull "
-                       "points are inches relative to the model's centre, facing 0 (a 4x7\" "
-                       "tank: [[-2, -3.5], [2, -3.5], [2, 3.5], [-2, 3.5]])")
+            msg = _hull_problem(m.base.points)
             if msg:
                 problems.append((f"{mpath}.hull", msg))
         if m.wounds is not None and m.wounds > u.W:
