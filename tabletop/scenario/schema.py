@@ -104,6 +104,13 @@ def _number(value: Any) -> float:
 
 
 def _point(value: Any) -> tuple[float, float]:
+    if type(value) is list and len(value) == 2:
+        # (the usual point, two floats in range, taken as they are: a file's hulls and
+        # polygons hold hundreds of thousands)
+        x, y = value
+        if type(x) is float and type(y) is float and -MAX_NUMBER <= x <= MAX_NUMBER \
+                and -MAX_NUMBER <= y <= MAX_NUMBER:
+            return (x, y)
     if (not isinstance(value, list | tuple) or len(value) != 2
             or any(isinstance(v, bool) or not isinstance(v, int | float) for v in value)):
         raise PydanticCustomError("point", "a point is [x, y] (two numbers, inches), got {got}",

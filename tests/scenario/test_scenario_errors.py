@@ -805,3 +805,32 @@ def test_every_problem_of_a_unit_with_a_bad_key(tmp_path: Path) -> None:
     squad["player"] = 7
     lines = problems(doc, tmp_path)
     assert not any("models[" in line for line in lines)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.floats(), st.integers(-(10**7), 10**7), st.booleans(),
+                          st.sampled_from([1e6, -1e6, 1e6 + 1e-9, float("nan"), -0.0])),
+                min_size=0, max_size=3),
+       st.booleans())
+def test_a_point_is_taken_as_each_number_alone_would_be(values: list[Any], as_tuple: bool) -> None:
+    """``[x, y]`` of two floats in range is taken as it is (the fast way); any other value
+    gives what each number's own check gives, or the point's message."""
+    from pydantic_core import PydanticCustomError
+
+    from tabletop.scenario.schema import _in_range, _point
+
+    value = tuple(values) if as_tuple else values
+    try:
+        got: object = _point(value)
+    except PydanticCustomError as exc:
+        got = exc.message()
+    ok = len(values) == 2 and all(isinstance(v, int | float) and not isinstance(v, bool)
+                                  for v in values)
+    if not ok:
+        assert isinstance(got, str) and got.startswith("a point is [x, y]")
+        return
+    try:
+        want: object = (_in_range(values[0]), _in_range(values[1]))
+    except PydanticCustomError as exc:
+        want = exc.message()
+    assert str(got) == str(want)  # (NaN: equal as text)
