@@ -55,8 +55,10 @@ __all__ = [
     "separation",
     "sweep_pieces",
     "swept_pieces",
+    "thin_edges",
     "translated",
     "turn_hits",
+    "turn_meets",
     "turn_steps",
     "turned",
 ]
@@ -447,6 +449,53 @@ def _arcs_cross_circles(c: np.ndarray, rho: np.ndarray, beta: np.ndarray, turn: 
     return np.asarray(hit.any(axis=0))
 
 
+class _Turning:
+    """A footprint turning in place, placed: its vertices' radii and angles about the centre,
+    its edges (outward normals: every piece counter-clockwise) and its pieces as polygons."""
+
+    def __init__(self, foot: Sequence[np.ndarray], centre: tuple[float, float], f0: float,
+                 turn: float) -> None:
+        self.c = np.array([float(centre[0]), float(centre[1])])
+        self.tr = math.radians(turn)
+        placed = [turned(p, f0) + self.c for p in foot]
+        rel = np.concatenate(placed) - self.c
+        self.rho = np.hypot(rel[:, 0], rel[:, 1])
+        self.beta = np.arctan2(rel[:, 1], rel[:, 0])
+        self.reach = float(self.rho.max())
+        self.fp_p = np.concatenate(placed)
+        self.fp_q = np.concatenate([np.roll(pl, -1, axis=0) for pl in placed])
+        self.foot_polys = [Polygon(pl) for pl in placed]
+
+    def meets_edges(self, op: np.ndarray, oq: np.ndarray, tol: float) -> bool:
+        """Whether it meets the edges ``op -> oq`` of an obstacle (outside the footprint at
+        the start): a vertex of the footprint, moving along its arc, crosses one, or an end
+        of one (turning the other way in the footprint's frame) crosses an edge of the
+        footprint."""
+        if _arcs_cross_segments(self.c, self.rho, self.beta, self.tr, op, oq).any():
+            return True
+        orel = op - self.c
+        orho = np.hypot(orel[:, 0], orel[:, 1])
+        near = orho <= self.reach + tol
+        if not near.any():
+            return False
+        obeta = np.arctan2(orel[near, 1], orel[near, 0])
+        return bool(_arcs_cross_segments(self.c, orho[near], obeta, -self.tr, self.fp_p,
+                                         self.fp_q).any())
+
+
+def thin_edges(ring: np.ndarray, tol: float = 1e-6
+               ) -> tuple[Polygon, BaseGeometry, np.ndarray, np.ndarray] | None:
+    """An obstacle ring as :func:`turn_hits` tests it: its polygon, the polygon shrunk by
+    ``tol`` and that one's edges ``p -> q``; ``None`` where nothing is left of it."""
+    poly = Polygon(ring)
+    thin = poly.buffer(-tol, join_style="mitre")
+    if thin.is_empty:
+        return None
+    rings = [np.asarray(r.coords)[:-1] for r in shapely.get_rings(shapely.get_parts(thin))]
+    return (poly, thin, np.concatenate(rings),
+            np.concatenate([np.roll(r, -1, axis=0) for r in rings]))
+
+
 def turn_hits(foot: Sequence[np.ndarray], centre: tuple[float, float], f0: float, turn: float,
               polygons: Sequence[np.ndarray] = (),
               circles: Sequence[tuple[float, float, float]] = (),
@@ -469,79 +518,84 @@ def turn_hits(foot: Sequence[np.ndarray], centre: tuple[float, float], f0: float
     Returns the indices of the polygons and of the circles it meets, and whether it leaves
     ``bounds``.
     """
-    cx, cy = float(centre[0]), float(centre[1])
-    c = np.array([cx, cy])
-    tr = math.radians(turn)
-    placed = [turned(p, f0) + c for p in foot]
-    verts = np.concatenate(placed)
-    rel = verts - c
-    rho = np.hypot(rel[:, 0], rel[:, 1])
-    beta = np.arctan2(rel[:, 1], rel[:, 0])
-    reach = float(rho.max())
-    # the footprint's edges at f0, as segments, with outward normals
-    ep, eq = [], []
-    for pl in placed:
-        ep.append(pl)
-        eq.append(np.roll(pl, -1, axis=0))
-    fp_p, fp_q = np.concatenate(ep), np.concatenate(eq)
-    foot_polys = [Polygon(pl) for pl in placed]
+    return _turn_hits(_Turning(foot, centre, f0, turn), polygons, circles, bounds, tol)
+
+
+def _turn_hits(t: _Turning, polygons: Sequence[np.ndarray],
+               circles: Sequence[tuple[float, float, float]],
+               bounds: tuple[float, float, float, float] | None, tol: float
+               ) -> tuple[list[int], list[int], bool]:
+    """:func:`turn_hits` of the turning footprint ``t``."""
+    cx, cy = float(t.c[0]), float(t.c[1])
     hit_polys: list[int] = []
     for k, ring in enumerate(polygons):
-        poly = Polygon(ring)
-        if poly.distance(shapely.Point(cx, cy)) > reach + tol:
+        if Polygon(ring).distance(shapely.Point(cx, cy)) > t.reach + tol:
             continue
-        thin = poly.buffer(-tol, join_style="mitre")
-        if thin.is_empty:
+        got = thin_edges(ring, tol)
+        if got is None:
             continue
-        if any(fpoly.intersects(thin) for fpoly in foot_polys):
+        _, thin, op, oq = got
+        if any(fpoly.intersects(thin) for fpoly in t.foot_polys) or t.meets_edges(op, oq, tol):
             hit_polys.append(k)
-            continue
-        rings = [np.asarray(r.coords)[:-1] for r in shapely.get_rings(shapely.get_parts(thin))]
-        op = np.concatenate(rings)
-        oq = np.concatenate([np.roll(r, -1, axis=0) for r in rings])
-        if _arcs_cross_segments(c, rho, beta, tr, op, oq).any():
-            hit_polys.append(k)
-            continue
-        # the polygon's vertices turn the other way about the centre, against the footprint
-        orel = op - c
-        orho = np.hypot(orel[:, 0], orel[:, 1])
-        near = orho <= reach + tol
-        if near.any():
-            obeta = np.arctan2(orel[near, 1], orel[near, 0])
-            if _arcs_cross_segments(c, orho[near], obeta, -tr, fp_p, fp_q).any():
-                hit_polys.append(k)
     hit_circles: list[int] = []
     for k, (ox, oy, orad) in enumerate(circles):
         r = float(orad) - tol
         o = np.array([float(ox), float(oy)])
-        dist_c = float(np.hypot(*(o - c)))
-        if dist_c > reach + r:
+        dist_c = float(np.hypot(*(o - t.c)))
+        if dist_c > t.reach + r:
             continue
         if r <= 0:
             continue
-        if any(fpoly.distance(shapely.Point(o)) < r for fpoly in foot_polys):
+        if any(fpoly.distance(shapely.Point(o)) < r for fpoly in t.foot_polys):
             hit_circles.append(k)
             continue
-        if _arcs_cross_circles(c, rho, beta, tr, o[None, :], np.array([r])).any():
+        if _arcs_cross_circles(t.c, t.rho, t.beta, t.tr, o[None, :], np.array([r])).any():
             hit_circles.append(k)
             continue
         # the circle's centre against the footprint's edges moved out by its radius
-        e = fp_q - fp_p
+        e = t.fp_q - t.fp_p
         ln = np.hypot(e[:, 0], e[:, 1])
         okk = ln > 1e-15
         nrm = np.column_stack([e[okk, 1], -e[okk, 0]]) / ln[okk, None]
         # outward normals: every piece is counter-clockwise
-        sp, sq = fp_p[okk] + r * nrm, fp_q[okk] + r * nrm
+        sp, sq = t.fp_p[okk] + r * nrm, t.fp_q[okk] + r * nrm
         ob = math.atan2(o[1] - cy, o[0] - cx)
-        if _arcs_cross_segments(c, np.array([dist_c]), np.array([ob]), -tr, sp, sq).any():
+        if _arcs_cross_segments(t.c, np.array([dist_c]), np.array([ob]), -t.tr, sp, sq).any():
             hit_circles.append(k)
     leaves = False
     if bounds is not None:
         x0, y0, x1, y1 = bounds
-        lo_x, hi_x, lo_y, hi_y = _arc_extents(rho, beta, tr)
+        lo_x, hi_x, lo_y, hi_y = _arc_extents(t.rho, t.beta, t.tr)
         leaves = bool((cx + lo_x < x0 - tol).any() or (cx + hi_x > x1 + tol).any()
                       or (cy + lo_y < y0 - tol).any() or (cy + hi_y > y1 + tol).any())
     return hit_polys, hit_circles, leaves
+
+
+def turn_meets(foot: Sequence[np.ndarray], centre: tuple[float, float], f0: float, turn: float,
+               thin: Sequence[tuple[Polygon, BaseGeometry, np.ndarray, np.ndarray]] = (),
+               circles: Sequence[tuple[float, float, float]] = (),
+               bounds: tuple[float, float, float, float] | None = None, *, tol: float = 1e-6
+               ) -> bool:
+    """Whether :func:`turn_hits` finds anything, the obstacle polygons given as
+    :func:`thin_edges` of each (made once for many turns) and tested all at once: an overlap
+    at ``f0`` with any, then the arcs against all their edges together (each test of
+    :func:`turn_hits`, over every polygon: the same answer)."""
+    t = _Turning(foot, centre, f0, turn)
+    if thin:
+        polys = np.array([g[0] for g in thin], dtype=object)
+        near = shapely.distance(polys, shapely.Point(float(t.c[0]), float(t.c[1]))) \
+            <= t.reach + tol
+        kept = [g for g, k in zip(thin, near.tolist(), strict=True) if k]
+        if kept:
+            thins = np.array([g[1] for g in kept], dtype=object)
+            if shapely.intersects(np.array(t.foot_polys, dtype=object)[:, None],
+                                  thins[None, :]).any():
+                return True
+            if t.meets_edges(np.concatenate([g[2] for g in kept]),
+                             np.concatenate([g[3] for g in kept]), tol):
+                return True
+    _, hit_circles, leaves = _turn_hits(t, (), circles, bounds, tol)
+    return bool(hit_circles or leaves)
 
 
 def _arc_extents(rho: np.ndarray, beta: np.ndarray, turn: float

@@ -109,8 +109,9 @@ from tabletop.geometry.cspace import (
     pieces_at,
     separation,
     swept_pieces,
+    thin_edges,
     translated,
-    turn_hits,
+    turn_meets,
     turned,
 )
 from tabletop.geometry.footprints import EXACT_SEGMENTS, Footprint, Oval, extent
@@ -233,6 +234,7 @@ class TurnMap:
         self.obstacles = obstacles
         self._rings = [np.asarray(p, dtype=float) for p in self.polygons]
         self._ring_polygons: np.ndarray | None = None
+        self._thin: dict[int, tuple[Polygon, BaseGeometry, np.ndarray, np.ndarray] | None] = {}
         """The polygon obstacles as shapely polygons, one array (built on first use)."""
         self._piece_polygons: np.ndarray | None = None
         """The polygon pieces of :attr:`obstacles` as shapely polygons (built on first use)."""
@@ -565,14 +567,22 @@ class TurnMap:
         reach = self.radius * 1.01 + 1e-6
         if self._ring_polygons is None:
             self._ring_polygons = np.array([Polygon(r) for r in self._rings], dtype=object)
-        # the polygons within reach (one vectorised distance: the same test as each alone)
+        # the polygons within reach (one vectorised distance: the same test as each alone),
+        # each shrunk as the exact test shrinks it once for every turn tested
         near = shapely.distance(self._ring_polygons, shapely.Point(at)) <= reach
-        polys = [r for r, k in zip(self._rings, near.tolist(), strict=True) if k]
+        thin = [t for t in (self._thin_ring(k) for k in np.flatnonzero(near).tolist())
+                if t is not None]
         circles = [c for c in self.circles if math.hypot(c[0] - at[0], c[1] - at[1]) <=
                    reach + c[2]]
-        hp, hc, leaves = turn_hits(foot, at, f0, turn, polys, circles,
-                                   (0.0, 0.0, self.width, self.height))
-        return bool(hp or hc or leaves)
+        return turn_meets(foot, at, f0, turn, thin, circles,
+                          (0.0, 0.0, self.width, self.height))
+
+    def _thin_ring(self, k: int) -> tuple[Polygon, BaseGeometry, np.ndarray, np.ndarray] | None:
+        """Obstacle ring ``k`` as the exact turn test takes it (:func:`thin_edges`), made
+        once."""
+        if k not in self._thin:
+            self._thin[k] = thin_edges(self._rings[k])
+        return self._thin[k]
 
 
 def _flat(rings: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

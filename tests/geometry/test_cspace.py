@@ -20,7 +20,9 @@ from tabletop.geometry.cspace import (
     separation,
     sweep_pieces,
     swept_pieces,
+    thin_edges,
     turn_hits,
+    turn_meets,
     turned,
 )
 from tabletop.geometry.footprints import Hull, parse_base
@@ -77,6 +79,41 @@ def test_turn_hits_agrees_with_sampled_turns() -> None:
         tri = np.array([[c[0], c[1]], [c[0] + 3 * c[2], c[1] + 0.2], [c[0] + 0.5, c[1] + 2 * c[2]]])
         assert bool(turn_hits(foot, (0, 0), f0, turn, [tri], tol=0)[0]) == \
             sampled(f0, turn, poly=Polygon(tri))
+
+
+@pytest.mark.parametrize("base", ["hull", "oval 60x35mm", "rect 0.001x50mm"])
+def test_turn_meets_is_whether_turn_hits_finds_anything(base: str) -> None:
+    """The obstacles tested all at once (their shrunk copies made once) give what the test of
+    each finds, on random boards of walls, L-shaped pieces, slivers and circles near the
+    footprint, turning both ways from any facing, near the battlefield's edge too."""
+    foot = pieces_at(HULL if base == "hull" else parse_base(base), 0.0)
+    rng = np.random.default_rng(7)
+    ell = np.array([[0, 0], [2, 0], [2, 0.5], [0.5, 0.5], [0.5, 2], [0, 2]], float)
+    met = 0
+    for _ in range(150):
+        at = (rng.uniform(0, 10), rng.uniform(0, 10))
+        rings = []
+        for _ in range(int(rng.integers(0, 6))):
+            x, y = rng.uniform(-6, 16, 2)
+            kind = rng.integers(0, 3)
+            if kind == 0:
+                w, h = rng.uniform(0.01, 3, 2)
+                rings.append(np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]))
+            elif kind == 1:
+                rings.append(turned(ell * rng.uniform(0.3, 2), rng.uniform(0, 360)) + [x, y])
+            else:  # a sliver thinner than the tolerance: nothing left of it
+                rings.append(np.array([[x, y], [x + 2, y], [x + 2, y + 1e-7], [x, y + 1e-7]]))
+        circles = [(float(a), float(b), float(r)) for a, b, r in
+                   zip(rng.uniform(-3, 13, 3), rng.uniform(-3, 13, 3), rng.uniform(0.1, 1, 3),
+                       strict=True)][:int(rng.integers(0, 4))]
+        bounds = (0.0, 0.0, 10.0, 10.0) if rng.random() < 0.3 else None
+        f0, turn = float(rng.uniform(0, 360)), float(rng.uniform(-180, 180))
+        hp, hc, leaves = turn_hits(foot, at, f0, turn, rings, circles, bounds)
+        thin = [t for t in (thin_edges(r) for r in rings) if t is not None]
+        want = bool(hp or hc or leaves)
+        assert turn_meets(foot, at, f0, turn, thin, circles, bounds) == want
+        met += want
+    assert 20 < met < 130  # (both answers drawn often)
 
 
 def test_turns_in_a_corridor_and_at_the_edge() -> None:
