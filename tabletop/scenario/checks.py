@@ -147,7 +147,7 @@ def block_polygon(block: Block) -> Polygon:
 
 
 @dataclass(frozen=True)
-class _Placed:
+class Placed:
     """A base or a block on the battlefield, reduced to what the overlap checks need."""
 
     path: str
@@ -367,7 +367,7 @@ def _check_state(state: GameState, partial: Partial | None) -> list[Problem]:
     bases: list[tuple[str, str, tuple[float, float], float, tuple[float, float, float, float],
                       bool]] = []
     rings: list[np.ndarray | None] = []
-    blocks: list[_Placed] = []
+    blocks: list[Placed] = []
     for i, u in enumerate(state.units):
         upath = at.unit(i)
         if player_ids is not None and u.player not in player_ids:
@@ -400,9 +400,9 @@ def _check_state(state: GameState, partial: Partial | None) -> list[Problem]:
                                                     f"{u.ranks} ranks, {_num(x1 - x0)} x "
                                                     f'{_num(y1 - y0)}" around {_pt(u.at)}) is not '
                                                     f"wholly on the battlefield ({board})"))
-                blocks.append(_Placed(upath, u.id, u.at, 0.0, poly, poly.bounds))
+                blocks.append(Placed(upath, u.id, u.at, 0.0, poly, poly.bounds))
 
-    placed = [_Placed(mpath, ident, xy, radius, poly, bounds, ref=mpath, moving=moving)
+    placed = [Placed(mpath, ident, xy, radius, poly, bounds, ref=mpath, moving=moving)
               for (mpath, ident, xy, radius, bounds, moving), poly
               in zip(bases, _polygons(rings), strict=True)]
     problems.extend(_overlap_problems(placed, "base", ("model", "models"), impassable))
@@ -477,7 +477,7 @@ _BATCH = 1 << 16
 """Candidates tested together (about: a chunk is never split)."""
 
 
-class _Overlaps:
+class Overlaps:
     """Which items (bases or blocks) overlap which earlier ones, with bounded work.
 
     A spatial index, a uniform grid of cells twice as wide as the largest "small" item (none is
@@ -492,7 +492,7 @@ class _Overlaps:
     of each kind a round, not a few per item.
     """
 
-    def __init__(self, items: list[_Placed]) -> None:
+    def __init__(self, items: list[Placed]) -> None:
         n = len(items)
         self.n = n
         self.bounds = np.array([p.bounds for p in items], dtype=float).reshape(n, 4)
@@ -682,7 +682,7 @@ class _Overlaps:
         return out
 
 
-def _named(found: list[int], more: bool, items: list[_Placed], noun: tuple[str, str]) -> str:
+def _named(found: list[int], more: bool, items: list[Placed], noun: tuple[str, str]) -> str:
     """``model "s1" (units[0].models[0])``, ``models "a" (...), "b" (...) and more``."""
     names = [quote(items[a].id) + (f" ({items[a].ref})" if items[a].ref else "") for a in found]
     if len(names) == 1 and not more:
@@ -692,21 +692,21 @@ def _named(found: list[int], more: bool, items: list[_Placed], noun: tuple[str, 
     return f"{noun[1]} {listed}"
 
 
-def _overlap_problems(items: list[_Placed], what: str, noun: tuple[str, str],
+def _overlap_problems(items: list[Placed], what: str, noun: tuple[str, str],
                       impassable: list[tuple[str, Polygon]]) -> list[Problem]:
     """One problem per item overlapping earlier items, one per item overlapping terrain."""
     problems: list[Problem] = []
     if not items:
         return problems
     still = [p for p in items if not p.moving]
-    index = _Overlaps(still)
+    index = Overlaps(still)
     for p, (found, more) in zip(still, index.all_earlier(np.arange(len(still))), strict=True):
         if found:
             problems.append((p.path, f"the {what} overlaps {_named(found, more, still, noun)}"))
     if impassable:
-        pieces = [_Placed("", tid, (0.0, 0.0), 0.0, poly, bounds=poly.bounds)
+        pieces = [Placed("", tid, (0.0, 0.0), 0.0, poly, bounds=poly.bounds)
                   for tid, poly in impassable]
-        terrain = _Overlaps([*pieces, *items])
+        terrain = Overlaps([*pieces, *items])
         answers = terrain.all_earlier(len(pieces) + np.arange(len(items)), below=len(pieces))
         for p, (found, more) in zip(items, answers, strict=True):
             if found:

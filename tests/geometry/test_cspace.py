@@ -100,7 +100,8 @@ def test_turn_meets_is_whether_turn_hits_finds_anything(base: str) -> None:
                 w, h = rng.uniform(0.01, 3, 2)
                 rings.append(np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]))
             elif kind == 1:
-                rings.append(turned(ell * rng.uniform(0.3, 2), rng.uniform(0, 360)) + [x, y])
+                piece = turned(ell * rng.uniform(0.3, 2), rng.uniform(0, 360))
+                rings.append(piece + np.array([x, y]))
             else:  # a sliver thinner than the tolerance: nothing left of it
                 rings.append(np.array([[x, y], [x + 2, y], [x + 2, y + 1e-7], [x, y + 1e-7]]))
         circles = [(float(a), float(b), float(r)) for a, b, r in

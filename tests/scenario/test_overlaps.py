@@ -1,4 +1,4 @@
-"""The overlap checks' index (``checks._Overlaps``): every item's answer found together, round
+"""The overlap checks' index (``checks.Overlaps``): every item's answer found together, round
 by round, is the one a loop over the items would find, taking each item's candidates in the same
 order and stopping at the same chunk; and where an item overlaps few others, they are exactly
 those a test of every pair finds."""
@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Polygon
 
-from tabletop.scenario.checks import OVERLAP_NAMES, _Overlaps, _Placed
+from tabletop.scenario.checks import OVERLAP_NAMES, Overlaps, Placed
 
 
-def _one_by_one(ix: _Overlaps, b: int, below: int | None = None) -> tuple[list[int], bool]:
+def _one_by_one(ix: Overlaps, b: int, below: int | None = None) -> tuple[list[int], bool]:
     """Item ``b``'s answer by the loop the index stands for: its groups (the large items, then
     the 3 x 3 cells around a small item in order; every item for a large one), each cut to the
     items before ``below`` (default ``b``) and taken in chunks of 4, 16, 64, ... until more than
@@ -54,11 +54,11 @@ def _one_by_one(ix: _Overlaps, b: int, below: int | None = None) -> tuple[list[i
 
 
 @st.composite
-def _items(draw: st.DrawFn) -> list[_Placed]:
+def _items(draw: st.DrawFn) -> list[Placed]:
     """Round bases and polygons (rectangles at any angle, some large), spread or piled up."""
     n = draw(st.integers(1, 40))
     spread = draw(st.sampled_from([0.0, 0.5, 3.0, 20.0]))
-    out: list[_Placed] = []
+    out: list[Placed] = []
     for k in range(n):
         if out and draw(st.integers(0, 5)) == 0:
             x, y = out[draw(st.integers(0, len(out) - 1))].centre  # on another's centre
@@ -67,28 +67,28 @@ def _items(draw: st.DrawFn) -> list[_Placed]:
             y = draw(st.floats(0, 1)) * spread
         size = draw(st.sampled_from([0.5, 0.6, 1.0, 1.0, 5.0]))
         if draw(st.booleans()):
-            out.append(_Placed(f"i{k}", f"m{k}", (x, y), size, None,
+            out.append(Placed(f"i{k}", f"m{k}", (x, y), size, None,
                                (x - size, y - size, x + size, y + size)))
             continue
         w, d = size, size * draw(st.sampled_from([0.3, 1.0, 2.0]))
         poly = shapely.affinity.rotate(Polygon([(-w, -d), (w, -d), (w, d), (-w, d)]),
                                        draw(st.floats(0, 360)), origin=(0, 0))
         poly = shapely.affinity.translate(poly, x, y)
-        out.append(_Placed(f"i{k}", f"m{k}", (x, y), float(np.hypot(w, d)), poly, poly.bounds))
+        out.append(Placed(f"i{k}", f"m{k}", (x, y), float(np.hypot(w, d)), poly, poly.bounds))
     return out
 
 
 @settings(max_examples=150, deadline=None)
 @given(_items(), st.data())
-def test_every_answer_is_the_one_by_one_loops(items: list[_Placed], data: st.DataObject) -> None:
-    ix = _Overlaps(items)
+def test_every_answer_is_the_one_by_one_loops(items: list[Placed], data: st.DataObject) -> None:
+    ix = Overlaps(items)
     n = len(items)
     got = ix.all_earlier(np.arange(n))
-    assert got == [_one_by_one(_Overlaps(items), b) for b in range(n)]
+    assert got == [_one_by_one(Overlaps(items), b) for b in range(n)]
     # a prefix as the terrain (the check of the items after it against it alone)
     below = data.draw(st.integers(0, n - 1))
     later = np.arange(below, n)
-    assert _Overlaps(items).all_earlier(later, below=below) == \
+    assert Overlaps(items).all_earlier(later, below=below) == \
         [_one_by_one(ix, b, below) for b in later.tolist()]
     # few overlaps: exactly those of every pair; many: OVERLAP_NAMES of them and "more"
     for b, (found, more) in enumerate(got):
@@ -102,9 +102,9 @@ def test_every_answer_is_the_one_by_one_loops(items: list[_Placed], data: st.Dat
 def test_a_pile_costs_a_few_tests_an_item() -> None:
     """10,000 equal bases on one point: each names the 3 lowest and "more" from its first
     chunk (a test of every pair would take 50 million)."""
-    items = [_Placed(f"i{k}", f"m{k}", (5.0, 5.0), 0.5, None, (4.5, 4.5, 5.5, 5.5))
+    items = [Placed(f"i{k}", f"m{k}", (5.0, 5.0), 0.5, None, (4.5, 4.5, 5.5, 5.5))
              for k in range(10_000)]
-    ix = _Overlaps(items)
+    ix = Overlaps(items)
     tested = 0
     hits = ix._hits
 
