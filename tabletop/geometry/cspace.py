@@ -483,11 +483,12 @@ class _Turning:
                                          self.fp_q).any())
 
 
-def thin_edges(ring: np.ndarray, tol: float = 1e-6
+def thin_edges(ring: np.ndarray, tol: float = 1e-6, poly: Polygon | None = None
                ) -> tuple[Polygon, BaseGeometry, np.ndarray, np.ndarray] | None:
-    """An obstacle ring as :func:`turn_hits` tests it: its polygon, the polygon shrunk by
-    ``tol`` and that one's edges ``p -> q``; ``None`` where nothing is left of it."""
-    poly = Polygon(ring)
+    """An obstacle ring as :func:`turn_hits` tests it: its polygon (``poly``, when made
+    already), the polygon shrunk by ``tol`` and that one's edges ``p -> q``; ``None`` where
+    nothing is left of it."""
+    poly = Polygon(ring) if poly is None else poly
     thin = poly.buffer(-tol, join_style="mitre")
     if thin.is_empty:
         return None
@@ -529,9 +530,10 @@ def _turn_hits(t: _Turning, polygons: Sequence[np.ndarray],
     cx, cy = float(t.c[0]), float(t.c[1])
     hit_polys: list[int] = []
     for k, ring in enumerate(polygons):
-        if Polygon(ring).distance(shapely.Point(cx, cy)) > t.reach + tol:
+        poly = Polygon(ring)
+        if poly.distance(shapely.Point(cx, cy)) > t.reach + tol:
             continue
-        got = thin_edges(ring, tol)
+        got = thin_edges(ring, tol, poly)
         if got is None:
             continue
         _, thin, op, oq = got
