@@ -6,14 +6,18 @@ those a test of every pair finds."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 
 import numpy as np
+import pytest
 import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Polygon
 
-from tabletop.scenario.checks import OVERLAP_NAMES, Overlaps, Placed
+from tabletop.geometry.footprints import Footprint, Hull, Oval, Rect, Round
+from tabletop.geometry.tolerance import EPS
+from tabletop.scenario.checks import OVERLAP_NAMES, Overlaps, Placed, _inner, _ring
 
 
 def _one_by_one(ix: Overlaps, b: int, below: int | None = None) -> tuple[list[int], bool]:
@@ -55,7 +59,8 @@ def _one_by_one(ix: Overlaps, b: int, below: int | None = None) -> tuple[list[in
 
 @st.composite
 def _items(draw: st.DrawFn) -> list[Placed]:
-    """Round bases and polygons (rectangles at any angle, some large), spread or piled up."""
+    """Round bases and polygons (rectangles at any angle, some large; some terrain pieces),
+    spread or piled up."""
     n = draw(st.integers(1, 40))
     spread = draw(st.sampled_from([0.0, 0.5, 3.0, 20.0]))
     out: list[Placed] = []
@@ -74,7 +79,13 @@ def _items(draw: st.DrawFn) -> list[Placed]:
         poly = shapely.affinity.rotate(Polygon([(-w, -d), (w, -d), (w, d), (-w, d)]),
                                        draw(st.floats(0, 360)), origin=(0, 0))
         poly = shapely.affinity.translate(poly, x, y)
-        out.append(Placed(f"i{k}", f"m{k}", (x, y), float(np.hypot(w, d)), poly, poly.bounds))
+        if draw(st.integers(0, 5)) == 0:  # a terrain piece (its centre 0, 0, maybe outside)
+            out.append(Placed("", f"t{k}", (0.0, 0.0), 0.0, poly, poly.bounds))
+            continue
+        # (its disk: the half of its shorter side, none, or a smaller one)
+        inner = draw(st.sampled_from([min(w, d), min(w, d), 0.0, min(w, d) * 0.5]))
+        out.append(Placed(f"i{k}", f"m{k}", (x, y), float(np.hypot(w, d)), poly, poly.bounds,
+                          inner=inner))
     return out
 
 
@@ -118,3 +129,76 @@ def test_a_pile_costs_a_few_tests_an_item() -> None:
     assert got[0] == ([], False) and got[2] == ([0, 1], False)
     assert got[4] == ([0, 1, 2], True) and got[9_999] == ([0, 1, 2], True)
     assert tested <= (OVERLAP_NAMES + 1) * len(items)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_items())
+def test_the_disks_settle_only_what_the_outlines_would(items: list[Placed]) -> None:
+    """Every pair: the answer with the disks inside the items is the outlines' answer."""
+    ix = Overlaps(items)
+    b, a = np.triu_indices(len(items), 1)
+    assert ix._hits(b, a).tolist() == ix._exact(b, a).tolist()
+
+
+def _counted(exact: Callable[[np.ndarray, np.ndarray], np.ndarray], tested: list[int]
+             ) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    def counted(b: np.ndarray, a: np.ndarray) -> np.ndarray:
+        tested.append(len(a))
+        return exact(b, a)
+    return counted
+
+
+def test_the_disks_at_their_threshold() -> None:
+    """Two squares of half side 1 a little nearer and a little farther than 2 - 2 EPS apart
+    (whose outlines overlap either way): the disks settle the nearer only, and both answers
+    are the outlines'; and a pile of squares is settled with no test of an outline."""
+    def square(k: int, x: float) -> Placed:
+        poly = Polygon([(x - 1, -1), (x + 1, -1), (x + 1, 1), (x - 1, 1)])
+        return Placed(f"i{k}", f"m{k}", (x, 0.0), float(np.sqrt(2)), poly, poly.bounds,
+                      inner=1.0)
+
+    for gap, settled in ((2.0 - 2.5 * EPS, True), (2.0 - 1.5 * EPS, False)):
+        ix = Overlaps([square(0, 0.0), square(1, gap)])
+        one, other = np.array([1]), np.array([0])
+        tested: list[int] = []
+        ix._exact = _counted(ix._exact, tested)  # type: ignore[method-assign, assignment]
+        assert ix._hits(one, other).tolist() == [True]
+        assert (not tested) == settled
+        assert Overlaps([square(0, 0.0), square(1, gap)])._exact(one, other).tolist() == [True]
+    pile = Overlaps([square(k, 3.0) for k in range(1_000)])
+    tested = []
+    pile._exact = _counted(pile._exact, tested)  # type: ignore[method-assign, assignment]
+    got = pile.all_earlier(np.arange(1_000))
+    assert got[1] == ([0], False) and got[999] == ([0, 1, 2], True)
+    assert not tested
+
+
+_L = ((-1.0, -1.0), (3.0, -1.0), (3.0, 0.0), (0.0, 0.0), (0.0, 3.0), (-1.0, 3.0))
+
+
+@pytest.mark.parametrize("base", [
+    Round(32.0), Oval(length_mm=60.0, width_mm=35.0), Oval(length_mm=170.0, width_mm=109.0),
+    Oval(length_mm=20.0, width_mm=120.0), Rect(frontage_mm=25.0, depth_mm=50.0),
+    Hull(((-2.0, -3.5), (2.0, -3.5), (2.0, 3.5), (-2.0, 3.5))),
+    Hull(((-1.0, -0.5), (4.0, -0.5), (0.0, 3.0))),  # the centre near an edge
+    Hull(_L),  # the centre on the L's inner corner: no disk
+    Hull(((1.0, 1.0), (3.0, 1.0), (3.0, 3.0), (1.0, 3.0))),  # the centre outside
+    Hull(tuple((float(r * np.cos(t)), float(r * np.sin(t)))  # a star
+               for t, r in zip(np.linspace(0, 2 * np.pi, 40, endpoint=False),
+                               [3.0, 1.2] * 20, strict=True))),
+], ids=lambda b: type(b).__name__)
+def test_a_bases_disk_lies_inside_its_outline(base: Footprint) -> None:
+    """:func:`checks._inner`: the disk lies inside the outline the checks test, at any facing
+    and place, and is not much smaller than the largest about the centre."""
+    r = _inner(base)
+    for facing in (0.0, 37.5, 90.0, 211.0):
+        for at in ((0.0, 0.0), (31.5, 17.25), (-999_999.0, 999_999.0)):
+            ring = _ring(base, at, facing)
+            if ring is None:  # a round base: its circle
+                assert r == base.radius
+                continue
+            poly, centre = Polygon(ring), shapely.Point(at)
+            best = poly.exterior.distance(centre) if poly.contains(centre) else 0.0
+            assert r <= best
+            if facing == 0.0 and at == (0.0, 0.0):
+                assert r >= best - 1e-6 * max(1.0, best)
