@@ -153,7 +153,7 @@ def read_json(path: str | os.PathLike[str], what: str) -> Any:
     text = _decode(_read_bytes(Path(path), source, what), source)
     refuse_bulky(text, "json", source, what)
     raw = parse_text(text, "json", source, what)
-    refuse_deep(raw, source, what)
+    refuse_deep(raw, source, what, json_text=text)
     return raw
 
 
@@ -174,7 +174,7 @@ def _loads(text: str | bytes, *, fmt: Format | None, source: str, check: bool) -
         fmt = "json" if text.lstrip().startswith("{") else "toml"
     refuse_bulky(text, fmt, source)
     raw = parse_text(text, fmt, source)
-    refuse_deep(raw, source)
+    refuse_deep(raw, source, json_text=text if fmt == "json" else None)
     refuse_many_models(raw, source)
     ruleset = raw.get("ruleset") if isinstance(raw, dict) else None
     try:

@@ -456,6 +456,15 @@ def test_absurd_input_is_refused(tmp_path: Path) -> None:
             "FILE: nested deeper than 32 levels; a scenario file needs far fewer"]
     assert problems('{"a":' * 40 + "1" + "}" * 40, tmp_path, ".json") == [
         "FILE: nested deeper than 32 levels; a scenario file needs far fewer"]
+    # counted on a JSON file's text: brackets in strings and escapes are not nesting, and 32
+    # levels are taken (the file is then refused for what it holds)
+    for levels, refused in ((32, False), (33, True)):
+        text = ('{"name": "[[[{\\\"[[", "a": ' + "[" * (levels - 1) + '"]]]\\"[["'
+                + "]" * (levels - 1) + "}")
+        got = problems(text, tmp_path, ".json")
+        assert (got == ["FILE: nested deeper than 32 levels; a scenario file needs far fewer"]
+                ) == refused, got
+        assert refused or not any("invalid JSON" in line for line in got), got
 
     # TOML is parsed by pure Python: bulky TOML is refused before parsing
     assert problems("x = 1\n" + "a.b.c.d = 1\n", tmp_path) == [
