@@ -156,8 +156,8 @@ class Placed:
     radius: float
     """Exact radius for round bases (the only ones without a polygon)."""
     polygon: Polygon | None
-    """``None`` for a round base; the exact (rect, hull, block) or inscribed (oval) outline
-    otherwise."""
+    """The exact (rect, hull, block) or inscribed (oval) outline; ``None`` for a round base and
+    for a base whose outline is made from :attr:`outline` when a test needs it."""
     bounds: tuple[float, float, float, float]
     """Exact bounds (min x, min y, max x, max y)."""
     ref: str = ""
@@ -171,6 +171,9 @@ class Placed:
     shape: Hashable = None
     """What makes items' polygons the same but for a move of their centres (a base and its
     facing), so that a shape's polygon shrunk by EPS is made once; ``None``: the item's own."""
+    outline: tuple[Footprint, float] | None = None
+    """A base that is not round and its facing, when ``polygon`` is ``None``: its polygon
+    (:func:`_ring` at ``centre``) is made when a test needs it (a pile's bases need none)."""
 
 
 @functools.lru_cache(maxsize=256)
@@ -394,10 +397,8 @@ def _check_state(state: GameState, partial: Partial | None) -> list[Problem]:
         if off_board(obj[0], obj[1], obj[0], obj[1]):
             problems.append((at.objective(k), f"{_pt(obj)} is not on the battlefield ({board})"))
 
-    # the bases on the battlefield, their polygons made together after the loop
-    bases: list[tuple[str, str, tuple[float, float], float, tuple[float, float, float, float],
-                      bool, float, Hashable]] = []
-    rings: list[np.ndarray | None] = []
+    # the bases on the battlefield (their polygons made by the overlap checks where needed)
+    placed: list[Placed] = []
     blocks: list[Placed] = []
     for i, u in enumerate(state.units):
         upath = at.unit(i)
@@ -414,14 +415,18 @@ def _check_state(state: GameState, partial: Partial | None) -> list[Problem]:
                     mpath = at.model(i, j)
                     if isinstance(m.base, Hull) and _polygon_problem(m.base.points):
                         continue
-                    ring = _ring(m.base, m.at, m.facing)
+                    # (an oval's bounds are known without its 512 vertices)
+                    ring = None if isinstance(m.base, Round | Oval) else \
+                        _ring(m.base, m.at, m.facing)
                     bounds = _extent(m.base, m.facing, ring, m.at)
                     if off_board(*bounds):
                         problems.append((f"{mpath}.at", f"{_pt(m.at)}: the base is not wholly on "
                                                         f"the battlefield ({board})"))
-                    bases.append((mpath, m.id, m.at, m.base.radius, bounds, u.id == moving_unit,
-                                  _inner(m.base), (m.base, m.facing % 360.0)))
-                    rings.append(ring)
+                    placed.append(Placed(
+                        mpath, m.id, m.at, m.base.radius, None, bounds, ref=mpath,
+                        moving=u.id == moving_unit, inner=_inner(m.base),
+                        shape=(m.base, m.facing % 360.0),
+                        outline=None if m.base.is_round else (m.base, m.facing)))
         else:
             problems.extend(_check_block_counts(u, upath))
             if u.files <= u.models and isinstance(u.base, Rect):
@@ -434,10 +439,6 @@ def _check_state(state: GameState, partial: Partial | None) -> list[Problem]:
                                                     f"wholly on the battlefield ({board})"))
                 blocks.append(Placed(upath, u.id, u.at, 0.0, poly, poly.bounds))
 
-    placed = [Placed(mpath, ident, xy, radius, poly, bounds, ref=mpath, moving=moving,
-                     inner=inner, shape=shape)
-              for (mpath, ident, xy, radius, bounds, moving, inner, shape), poly
-              in zip(bases, _polygons(rings), strict=True)]
     problems.extend(_overlap_problems(placed, "base", ("model", "models"), impassable))
     problems.extend(_overlap_problems(blocks, "block", ("unit", "units"), impassable))
     if battle_known:
@@ -536,11 +537,13 @@ class Overlaps:
         self.bounds = np.array([p.bounds for p in items], dtype=float).reshape(n, 4)
         self.centres = np.array([p.centre for p in items], dtype=float).reshape(n, 2)
         self.radius = np.array([p.radius for p in items], dtype=float)
-        self.round = np.array([p.polygon is None for p in items], dtype=bool)
+        self.round = np.array([p.polygon is None and p.outline is None for p in items],
+                              dtype=bool)
         self.inner = np.where(self.round, self.radius,
                               np.array([p.inner for p in items], dtype=float))
         self.points = shapely.points(self.centres) if n else np.empty(0, dtype=object)
-        self.polygons = np.array([p.polygon for p in items], dtype=object)
+        self._polygons = np.array([p.polygon for p in items], dtype=object)
+        self._to_make = [p.outline for p in items]
         self.shapes = [p.shape for p in items]
         # made for the polygons that meet a candidate, when first needed: each polygon's
         # outline, whether it holds its centre deeper than EPS (then a point inside both items
@@ -577,6 +580,25 @@ class Overlaps:
         self.group_of_cell = {(int(x), int(y)): 2 + k
                               for k, (x, y) in enumerate(ckeys[starts].tolist())}
         self.keys: list[tuple[int, int]] = [(int(x), int(y)) for x, y in key.tolist()]
+
+    def poly(self, idx: np.ndarray) -> np.ndarray:
+        """The polygons of items ``idx``, those of bases made now where not made yet
+        (:attr:`Placed.outline`; together, one shapely call a vertex count)."""
+        got = self._polygons[idx]
+        late = np.flatnonzero(shapely.is_missing(got) & ~self.round[idx])
+        if len(late):
+            need = np.unique(idx[late])
+            need = need[shapely.is_missing(self._polygons[need])]
+            rings: list[np.ndarray | None] = []
+            for k in need.tolist():
+                made = self._to_make[k]
+                assert made is not None  # (not round, no polygon: a base to make)
+                base, facing = made
+                rings.append(_ring(base, (float(self.centres[k, 0]), float(self.centres[k, 1])),
+                                   facing))
+            self._polygons[need] = _polygons(rings)
+            got = self._polygons[idx]
+        return got
 
     def _groups(self, items: np.ndarray) -> np.ndarray:
         """The groups each of ``items`` takes its candidates from, in order, one row each
@@ -672,9 +694,9 @@ class Overlaps:
         need = np.unique(idx)
         need = need[self._deep[need] < 0]
         if len(need):
-            rings = shapely.boundary(self.polygons[need])
+            rings = shapely.boundary(self.poly(need))
             self._rings[need] = rings
-            self._deep[need] = (shapely.contains(self.polygons[need], self.points[need])
+            self._deep[need] = (shapely.contains(self.poly(need), self.points[need])
                                 & (shapely.distance(rings, self.points[need]) > EPS))
 
     def _hits(self, b: np.ndarray, a: np.ndarray) -> np.ndarray:
@@ -704,8 +726,8 @@ class Overlaps:
         for circle, poly, mask in ((b, a, rb & ~ra), (a, b, ~rb & ra)):
             if mask.any():
                 c, p = circle[mask], poly[mask]
-                out[mask] = (shapely.contains(self.polygons[p], self.points[c])
-                             | (shapely.distance(self.polygons[p], self.points[c])
+                out[mask] = (shapely.contains(self.poly(p), self.points[c])
+                             | (shapely.distance(self.poly(p), self.points[c])
                                 < self.radius[c] - EPS))
         polys = ~rb & ~ra
         if polys.any():
@@ -716,12 +738,12 @@ class Overlaps:
             sure = np.zeros(len(pa), dtype=bool)
             first = self._deep[pb] == 1
             if first.any():
-                sure[first] = (shapely.contains(self.polygons[pa[first]], self.points[pb[first]])
+                sure[first] = (shapely.contains(self.poly(pa[first]), self.points[pb[first]])
                                & (shapely.distance(self._rings[pa[first]], self.points[pb[first]])
                                   > EPS))
             rest = ~sure & (self._deep[pa] == 1)
             if rest.any():
-                sure[rest] = (shapely.contains(self.polygons[pb[rest]], self.points[pa[rest]])
+                sure[rest] = (shapely.contains(self.poly(pb[rest]), self.points[pa[rest]])
                               & (shapely.distance(self._rings[pb[rest]], self.points[pa[rest]])
                                  > EPS))
             left = ~sure
@@ -732,7 +754,7 @@ class Overlaps:
                     self._shrunk[need] = self._shrink(need)
                 shrunk = self._shrunk[pb[left]]
                 sure[left] = ~shapely.is_empty(shrunk) & shapely.intersects(
-                    shrunk, self.polygons[pa[left]])
+                    shrunk, self.poly(pa[left]))
             out[polys] = sure
         return out
 
@@ -751,14 +773,14 @@ class Overlaps:
             else:
                 groups.setdefault(key, []).append(r)
         if own:
-            out[own] = shapely.buffer(self.polygons[idx[own]], -EPS, join_style="mitre")
+            out[own] = shapely.buffer(self.poly(idx[own]), -EPS, join_style="mitre")
         for rows in groups.values():
             ks = idx[rows]
             if len(ks) == 1:
-                out[rows] = shapely.buffer(self.polygons[ks], -EPS, join_style="mitre")
+                out[rows] = shapely.buffer(self.poly(ks), -EPS, join_style="mitre")
                 continue
             back = functools.partial(np.add, -self.centres[ks[0]])
-            thin = shapely.buffer(shapely.transform(self.polygons[ks[0]], back), -EPS,
+            thin = shapely.buffer(shapely.transform(self.poly(ks[:1])[0], back), -EPS,
                                   join_style="mitre")
             moves = np.repeat(self.centres[ks], shapely.get_num_coordinates(thin), axis=0)
             out[rows] = shapely.transform(np.full(len(ks), thin, dtype=object),

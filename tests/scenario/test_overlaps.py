@@ -94,9 +94,12 @@ def _items(draw: st.DrawFn) -> list[Placed]:
         # (its disk: the largest, none, or a smaller one)
         best = local.exterior.distance(shapely.Point(0, 0))
         inner = draw(st.sampled_from([best, best, 0.0, best * 0.5]))
+        # (some as a base whose polygon the index makes when a test needs it)
+        lazy = draw(st.integers(0, 2)) == 0
         out.append(Placed(f"i{k}", f"m{k}", (x, y), float(shapely.hausdorff_distance(
-            local, shapely.Point(0, 0))), poly, poly.bounds, inner=inner,
-            shape=(w, d, angle, bent)))
+            local, shapely.Point(0, 0))), None if lazy else poly, poly.bounds, inner=inner,
+            shape=(w, d, angle, bent),
+            outline=(Hull(tuple(local.exterior.coords[:-1])), angle) if lazy else None))
     return out
 
 
@@ -158,6 +161,13 @@ def test_a_shape_shrunk_once_is_each_items_own(items: list[Placed]) -> None:
     shrunk (within rounding), and every pair's answer is the one with every item's own."""
     ix = Overlaps(items)
     own = Overlaps([replace(p, shape=None) for p in items])
+    # (a base's polygon made when needed is the one drawn, within rounding)
+    for k, p in enumerate(items):
+        if p.outline is not None:
+            base, facing = p.outline
+            drawn = shapely.affinity.translate(shapely.affinity.rotate(
+                base.local_polygon(), facing, origin=(0, 0)), *p.centre)
+            assert shapely.hausdorff_distance(ix.poly(np.array([k]))[0], drawn) < 1e-9
     idx = np.flatnonzero(~ix.round)
     if len(idx):
         moved, made = ix._shrink(idx), own._shrink(idx)
