@@ -167,13 +167,14 @@ class Placed:
     inner: float = 0.0
     """The radius of a disk about ``centre`` inside the item (``radius`` for a round base; 0
     where none is known): two items whose disks overlap by more than a few EPS overlap, with no
-    polygon test (:func:`_inner`, :meth:`Overlaps._hits`)."""
+    polygon test (:func:`inner_radius`, :meth:`Overlaps._hits`)."""
     shape: Hashable = None
     """What makes items' polygons the same but for a move of their centres (a base and its
     facing), so that a shape's polygon shrunk by EPS is made once; ``None``: the item's own."""
     outline: tuple[Footprint, float] | None = None
     """A base that is not round and its facing, when ``polygon`` is ``None``: its polygon
-    (:func:`_ring` at ``centre``) is made when a test needs it (a pile's bases need none)."""
+    (:func:`outline_ring` at ``centre``) is made when a test needs it (a pile's bases need
+    none)."""
 
 
 @functools.lru_cache(maxsize=256)
@@ -187,7 +188,7 @@ def _local_ring(base: Footprint) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=256)
-def _inner(base: Footprint) -> float:
+def inner_radius(base: Footprint) -> float:
     """The radius of a disk about a base's centre inside its outline as the overlap checks take
     it (:func:`_local_ring`, at any facing), a little less than the largest; 0 where there is
     none."""
@@ -210,7 +211,7 @@ def _inner(base: Footprint) -> float:
     return max(0.0, r * (1.0 - 1e-9) - 0.01 * EPS)
 
 
-def _ring(base: Footprint, at: tuple[float, float], facing: float) -> np.ndarray | None:
+def outline_ring(base: Footprint, at: tuple[float, float], facing: float) -> np.ndarray | None:
     """The outline of a placed non-round base (:func:`_local_ring` turned and moved), as its
     vertices; ``None`` for a round base."""
     if isinstance(base, Round):
@@ -242,7 +243,7 @@ def _polygons(rings: list[np.ndarray | None]) -> list[Polygon | None]:
 def _extent(base: Footprint, facing: float, ring: np.ndarray | None,
             at: tuple[float, float]) -> tuple[float, float, float, float]:
     """Exact bounds (min x, min y, max x, max y) of a placed footprint (``ring``: its
-    :func:`_ring`)."""
+    :func:`outline_ring`)."""
     x, y = at
     if isinstance(base, Round):
         r = base.radius
@@ -417,14 +418,14 @@ def _check_state(state: GameState, partial: Partial | None) -> list[Problem]:
                         continue
                     # (an oval's bounds are known without its 512 vertices)
                     ring = None if isinstance(m.base, Round | Oval) else \
-                        _ring(m.base, m.at, m.facing)
+                        outline_ring(m.base, m.at, m.facing)
                     bounds = _extent(m.base, m.facing, ring, m.at)
                     if off_board(*bounds):
                         problems.append((f"{mpath}.at", f"{_pt(m.at)}: the base is not wholly on "
                                                         f"the battlefield ({board})"))
                     placed.append(Placed(
                         mpath, m.id, m.at, m.base.radius, None, bounds, ref=mpath,
-                        moving=u.id == moving_unit, inner=_inner(m.base),
+                        moving=u.id == moving_unit, inner=inner_radius(m.base),
                         shape=(m.base, m.facing % 360.0),
                         outline=None if m.base.is_round else (m.base, m.facing)))
         else:
@@ -594,8 +595,8 @@ class Overlaps:
                 made = self._to_make[k]
                 assert made is not None  # (not round, no polygon: a base to make)
                 base, facing = made
-                rings.append(_ring(base, (float(self.centres[k, 0]), float(self.centres[k, 1])),
-                                   facing))
+                x, y = self.centres[k].tolist()
+                rings.append(outline_ring(base, (x, y), facing))
             self._polygons[need] = _polygons(rings)
             got = self._polygons[idx]
         return got

@@ -18,7 +18,13 @@ from shapely.geometry import Polygon
 
 from tabletop.geometry.footprints import Footprint, Hull, Oval, Rect, Round
 from tabletop.geometry.tolerance import EPS
-from tabletop.scenario.checks import OVERLAP_NAMES, Overlaps, Placed, _inner, _ring
+from tabletop.scenario.checks import (
+    OVERLAP_NAMES,
+    Overlaps,
+    Placed,
+    inner_radius,
+    outline_ring,
+)
 
 
 def _one_by_one(ix: Overlaps, b: int, below: int | None = None) -> tuple[list[int], bool]:
@@ -226,12 +232,12 @@ _L = ((-1.0, -1.0), (3.0, -1.0), (3.0, 0.0), (0.0, 0.0), (0.0, 3.0), (-1.0, 3.0)
                                [3.0, 1.2] * 20, strict=True))),
 ], ids=lambda b: type(b).__name__)
 def test_a_bases_disk_lies_inside_its_outline(base: Footprint) -> None:
-    """:func:`checks._inner`: the disk lies inside the outline the checks test, at any facing
+    """:func:`checks.inner_radius`: the disk lies inside the outline the checks test, at any facing
     and place, and is not much smaller than the largest about the centre."""
-    r = _inner(base)
+    r = inner_radius(base)
     for facing in (0.0, 37.5, 90.0, 211.0):
         for at in ((0.0, 0.0), (31.5, 17.25), (-999_999.0, 999_999.0)):
-            ring = _ring(base, at, facing)
+            ring = outline_ring(base, at, facing)
             if ring is None:  # a round base: its circle
                 assert r == base.radius
                 continue
