@@ -234,8 +234,9 @@ class TurnMap:
         self.obstacles = obstacles
         self._rings = [np.asarray(p, dtype=float) for p in self.polygons]
         self._ring_polygons: np.ndarray | None = None
-        self._thin: dict[int, tuple[Polygon, BaseGeometry, np.ndarray, np.ndarray] | None] = {}
         """The polygon obstacles as shapely polygons, one array (built on first use)."""
+        self._thin: dict[int, tuple[Polygon, BaseGeometry, np.ndarray, np.ndarray] | None] = {}
+        """Polygon obstacles as the exact turn test takes them (:meth:`_thin_ring`)."""
         self._piece_polygons: np.ndarray | None = None
         """The polygon pieces of :attr:`obstacles` as shapely polygons (built on first use)."""
         self._layers: dict[float, ReachMap] = {}

@@ -695,9 +695,10 @@ class Overlaps:
         need = np.unique(idx)
         need = need[self._deep[need] < 0]
         if len(need):
-            rings = shapely.boundary(self.poly(need))
+            polys = self.poly(need)
+            rings = shapely.boundary(polys)
             self._rings[need] = rings
-            self._deep[need] = (shapely.contains(self.poly(need), self.points[need])
+            self._deep[need] = (shapely.contains(polys, self.points[need])
                                 & (shapely.distance(rings, self.points[need]) > EPS))
 
     def _hits(self, b: np.ndarray, a: np.ndarray) -> np.ndarray:
@@ -726,9 +727,9 @@ class Overlaps:
             out[both] = d < self.radius[a[both]] + self.radius[b[both]] - EPS
         for circle, poly, mask in ((b, a, rb & ~ra), (a, b, ~rb & ra)):
             if mask.any():
-                c, p = circle[mask], poly[mask]
-                out[mask] = (shapely.contains(self.poly(p), self.points[c])
-                             | (shapely.distance(self.poly(p), self.points[c])
+                c, polys = circle[mask], self.poly(poly[mask])
+                out[mask] = (shapely.contains(polys, self.points[c])
+                             | (shapely.distance(polys, self.points[c])
                                 < self.radius[c] - EPS))
         polys = ~rb & ~ra
         if polys.any():
@@ -773,13 +774,14 @@ class Overlaps:
                 own.append(r)
             else:
                 groups.setdefault(key, []).append(r)
+        # (a shape of one item: its own buffer, with the others')
+        own += [r for rows in groups.values() if len(rows) == 1 for r in rows]
         if own:
             out[own] = shapely.buffer(self.poly(idx[own]), -EPS, join_style="mitre")
         for rows in groups.values():
-            ks = idx[rows]
-            if len(ks) == 1:
-                out[rows] = shapely.buffer(self.poly(ks), -EPS, join_style="mitre")
+            if len(rows) == 1:
                 continue
+            ks = idx[rows]
             back = functools.partial(np.add, -self.centres[ks[0]])
             thin = shapely.buffer(shapely.transform(self.poly(ks[:1])[0], back), -EPS,
                                   join_style="mitre")
