@@ -14,8 +14,6 @@ and speed" (tests/zones/test_engines.py compares them on every zone case and ran
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
 import numpy as np
 
 from tabletop.geometry import engine
@@ -23,19 +21,26 @@ from tabletop.geometry.footprints import Round
 from tabletop.geometry.pickup import native_pickup
 from tabletop.geometry.polygons import polygonal
 from tabletop.zones import build
-from tabletop.zones.end import END_SEGMENTS, BodyKey, body_key, facing_key, models_region
+from tabletop.zones.end import (
+    END_SEGMENTS,
+    BodyKey,
+    body_key,
+    facing_key,
+    models_region,
+    native_models_union,
+)
 from tabletop.zones.query import MoveQuery
 from tabletop.zones.zone import Zone
 
-__all__ = ["clear_caches", "friends_near", "round_zone", "zone_of"]
+__all__ = ["clear_caches", "friends_near", "others_union", "round_zone", "zone_of"]
 
 
 def friends_near(q: MoveQuery) -> tuple[np.ndarray, tuple[BodyKey, ...]]:
     """The friends the round mover of ``q`` may not end on, as the Python engine removes them,
     for :func:`~tabletop.geometry.pickup.native_pickup`: round ones as discs (rows ``x, y``
     and the two radii summed, polygonised as the Python engine does), the others by their
-    keys (:func:`~tabletop.zones.end.body_key`; their regions: :func:`_others`); only those
-    its move can reach."""
+    keys (:func:`~tabletop.zones.end.body_key`; their regions: :func:`others_union`); only
+    those its move can reach."""
     base = q.mover.footprint
     sx, sy = float(q.mover.at[0]), float(q.mover.at[1])
     reach = float(q.limit) + base.radius + 1e-6
@@ -54,32 +59,33 @@ def friends_near(q: MoveQuery) -> tuple[np.ndarray, tuple[BodyKey, ...]]:
     return np.array(circles, dtype=float).reshape(-1, 3), tuple(others)
 
 
-_OTHERS: OrderedDict[object, object] = OrderedDict()
-"""The non-round friends' regions in the compiled core by phase, facing and friends (the last
-:data:`_OTHERS_SLOTS`): the next model of a unit meets the same ones."""
-_OTHERS_SLOTS = 16
-
-
-def _others(ph: build.Phase, q: MoveQuery, keys: tuple[BodyKey, ...]) -> object | None:
-    """The union of the regions of the non-round friends ``keys`` for the mover of ``q``, in
-    the compiled core (cut to the phase's box), kept for the next pick-up."""
+def others_union(q: MoveQuery, keys: tuple[BodyKey, ...]) -> object | None:
+    """The union of the regions of the non-round friends ``keys`` (:func:`friends_near`'s) for
+    the round mover of ``q``, kept in the compiled core for the next pick-up
+    (:func:`~tabletop.zones.end.native_models_union`): made of the non-round friends near the
+    moves of the mover and of the friends on its base near it (its unit, as a rule), so that
+    their pick-ups meet it made; a kept union of more friends answers while each of them
+    stands where it has it (the others cut nothing the move can reach). ``None`` for no keys
+    or past the core's limits (the caller cuts with :func:`~tabletop.zones.end.models_region`).
+    """
     if not keys:
         return None
     base = q.mover.footprint
-    fkey = facing_key(base, q.mover.facing)
-    which = (ph.key, fkey, keys)
-    got = _OTHERS.get(which)
-    if got is None:
-        core = engine.core()
-        assert core is not None
-        union = models_region(keys, base, fkey, 0.0)
-        got = ph.reach.native_exclude(core, union, None)
-        _OTHERS[which] = got
-        while len(_OTHERS) > _OTHERS_SLOTS:
-            _OTHERS.popitem(last=False)
-    else:
-        _OTHERS.move_to_end(which)
-    return got
+    reach = float(q.limit) + base.radius + 1e-6
+    sx, sy = float(q.mover.at[0]), float(q.mover.at[1])
+    friends = [o for o in q.board.friends if o.id != q.mover.id]
+    # the box of the moves of the mover and of its base's friends near it
+    xs, ys = [sx], [sy]
+    for o in friends:
+        if o.footprint == base and abs(o.at[0] - sx) <= reach and abs(o.at[1] - sy) <= reach:
+            xs.append(float(o.at[0]))
+            ys.append(float(o.at[1]))
+    x0, y0, x1, y1 = min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach
+    standing = frozenset(body_key(o) for o in friends if not isinstance(o.footprint, Round))
+    around = tuple(k for k in (body_key(o) for o in friends if not isinstance(o.footprint, Round)
+                               and x0 - o.footprint.radius <= o.at[0] <= x1 + o.footprint.radius
+                               and y0 - o.footprint.radius <= o.at[1] <= y1 + o.footprint.radius))
+    return native_models_union(keys, base, facing_key(base, q.mover.facing), around, standing)
 
 
 def round_zone(q: MoveQuery) -> Zone:
@@ -88,9 +94,11 @@ def round_zone(q: MoveQuery) -> Zone:
     if engine.core() is None:
         return build.round_zone(q)
     circles, keys = friends_near(q)
+    more = others_union(q, keys)
     got = native_pickup(ph.reach, (float(q.mover.at[0]), float(q.mover.at[1])), float(q.limit),
                         ph.exclude, ph.key, circles=circles, segments=END_SEGMENTS,
-                        polygon_set=_others(ph, q, keys))
+                        polygons=models_region(keys, q.mover.footprint, 0.0, 0.0)
+                        if keys and more is None else None, polygon_set=more)
     if got is None:
         return build.round_zone(q)
     return Zone(q, polygonal(got[0]), disk=got[1])
@@ -104,7 +112,6 @@ def zone_of(q: MoveQuery) -> Zone:
 
 
 def clear_caches() -> None:
-    """Forget every cached zone input (:func:`tabletop.zones.build.clear_caches`) and the
-    friends' regions kept in the core."""
+    """Forget every cached zone input (:func:`tabletop.zones.build.clear_caches`, the
+    friends' unions kept in the core among them)."""
     build.clear_caches()
-    _OTHERS.clear()

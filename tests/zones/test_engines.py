@@ -238,6 +238,55 @@ def test_the_next_model_of_the_unit_meets_the_other_footprints_union_made(
     assert shapely.equals_exact(got.geometry, fresh.geometry, 0.0)
 
 
+def test_a_round_unit_meets_the_non_round_friends_union_made(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round mover cuts its non-round friends by their union, kept in the core: made of
+    those near the moves of the mover and of the friends on its base near it (its unit), so
+    the unit's next model, whose move reaches a hull the first one's does not, finds it made:
+    its first pick-up makes no union, cuts as a fresh start does and as the Python engine
+    does; a friend that moves is cut where it then stands."""
+    unions = _unions_made(monkeypatch)
+    hull = Hull(((-1.5, -2.5), (1.5, -2.5), (1.5, 2.5), (-1.5, 2.5)))
+    red = Unit("red", "red", ("INFANTRY",), 7.0, 2, 6, 1, (
+        Model("mv", Round(32.0), (10.0, 12.0)), Model("f1", Round(32.0), (13.0, 12.0)),
+        Model("o1", Oval(60.0, 35.0), (10.0, 15.5), 30.0),
+        # beyond the reach of mv's move (7.63" and the hull's 2.92"), within f1's
+        Model("h1", hull, (22.0, 12.0), 90.0)))
+    blue = Unit("blue", "blue", ("INFANTRY",), 6.0, 1, 7, 1,
+                (Model("e1", Round(32.0), (20.0, 4.0)),))
+    wall = Terrain("w", "impassable", ((15.5, 8.0), (16.5, 8.0), (16.5, 11.0), (15.5, 11.0)),
+                   3.0)
+    state = GameState("friends", "wh40k-11e", Battle(2, "red", "movement"),
+                      (Player("red"), Player("blue")), Battlefield(30.0, 24.0), (wall,), (),
+                      (red, blue))
+    with on_engine("native"):
+        zones.clear_caches()
+        first = legal_zone(state, "mv", "normal")
+        assert len(unions) == 1
+        assert {tuple(r) for r in unions[0][2].at.tolist()} == {(10.0, 15.5), (22.0, 12.0)}
+        got = legal_zone(replace(state), "f1", "normal")
+        assert len(unions) == 1, "the union made for mv answers f1's pick-up"
+        zones.clear_caches()
+        fresh = legal_zone(state, "f1", "normal")
+        assert shapely.equals_exact(got.geometry, fresh.geometry, 0.0)
+        # the hull steps 1" towards f1: a new union, cut where it stands
+        moved = replace(state, units=(replace(red, models=(*red.models[:3], replace(
+            red.models[3], at=(21.0, 12.0)))), blue))
+        before = len(unions)
+        again = legal_zone(moved, "f1", "normal")
+        assert len(unions) > before
+        assert again.geometry.symmetric_difference(got.geometry).area > 0.1
+    # the oval cut from mv's zone, the hull (its near edge at x = 19.5) from f1's, where it
+    # stands
+    assert not first.geometry.contains(shapely.Point(10.0, 15.5))
+    assert first.geometry.contains(shapely.Point(10.0, 10.0))
+    assert not got.geometry.contains(shapely.Point(19.2, 12.0))
+    assert got.geometry.contains(shapely.Point(18.5, 12.0))
+    assert not again.geometry.contains(shapely.Point(18.5, 12.0))
+    same_zone_on_both_engines(state, "f1", "normal")
+    same_zone_on_both_engines(moved, "f1", "normal")
+
+
 def test_a_round_pickup_is_one_call_of_the_core() -> None:
     """The native engine answers a round mover from the core's search (the Python engine's
     search state is absent), so the comparisons above compare two implementations."""
