@@ -33,9 +33,13 @@ battle with ``tabletop new``'s deployment (red: Intercessor Squad x10, Redemptor
 blue: Boyz x20, Outrider Squad x3) and a normal-move zone is timed for the first model of every
 unit *cold* (every cache cleared, footprint sums included: a new program on a new layout) and
 for its second model *cached* (same base, same phase: a pick-up during the move), and that
-second model *again* (the window's next drag of it). Wall and CPU time (the CPU time is what a
-shared, busy machine does not inflate). Two turning units join red on
-every layout, set up in red's zone facing the middle: two 4x7" tanks and three 60x35 mm bikes.
+second model *again* (the window's next drag of it), each after a full collection of the
+garbage before it (as every timing here), and that model once more right after on a new state
+object with no collection between (*warm*: the program's data still in the processor's caches,
+which a full collection's pass over the heap evicts; a window between two drags is somewhere
+between the two). Wall and CPU time (the CPU time is what a shared, busy machine does not
+inflate). Two turning units join red on every layout, set up in red's zone facing the middle:
+two 4x7" tanks and three 60x35 mm bikes.
 Prints median, p95 and max ms per mover and over all movers (``--layouts N``: only the first N
 layouts; ``--real-only``: skip the synthetic boards), and for the cached pick-ups the CPU time
 spent inside GEOS's overlays (``shapely.union_all``, ``union``, ``difference``,
@@ -286,10 +290,13 @@ def real_layouts(data: Path, limit: int | None, source: str = "current") -> None
     times: dict[str, dict[str, list[tuple[float, float]]]] = {}
     overlays: dict[str, list[float]] = {}
 
-    def timed(state: GameState, model_id: str) -> tuple[float, float]:
+    def timed(state: GameState, model_id: str, collect: bool = True) -> tuple[float, float]:
         """Wall and CPU ms of one zone (CPU: what a busy shared machine does not inflate);
-        the garbage of the zones before is collected first, not in this one's time."""
-        gc.collect()
+        the garbage of the zones before is collected first, not in this one's time (unless
+        not ``collect``: then the pick-up just before leaves the program's data in the
+        processor's caches, which a full collection's pass over the heap evicts)."""
+        if collect:
+            gc.collect()
         t0, c0 = time.perf_counter(), time.process_time()
         legal_zone(state, model_id, "normal")
         return (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000
@@ -304,7 +311,7 @@ def real_layouts(data: Path, limit: int | None, source: str = "current") -> None
             for eng in ENGINES if k % 2 == 0 else ENGINES[::-1]:
                 os.environ[engine.ENV] = eng
                 key = f"{name} [{eng}]"
-                row = times.setdefault(key, {"cold": [], "cached": [], "again": []})
+                row = times.setdefault(key, {"cold": [], "cached": [], "again": [], "warm": []})
                 clear()
                 row["cold"].append(timed(state, unit.models[0].id))
                 if len(unit.models) > 1:
@@ -312,12 +319,15 @@ def real_layouts(data: Path, limit: int | None, source: str = "current") -> None
                         row["cached"].append(timed(replace(state), unit.models[1].id))
                     overlays.setdefault(key, []).append(clock.seconds * 1000)
                     row["again"].append(timed(state, unit.models[1].id))
+                    row["warm"].append(timed(replace(state), unit.models[1].id, collect=False))
     print()
     print(f"Real layouts: {len(ids)} {source} layouts, normal move, ms per zone (cold: every cache "
-          "cleared; cached: the next model of the unit; again: the same model again)")
+          "cleared; cached: the next model of the unit; again: the same model again; warm: "
+          "once more with no collection before it)")
     print(f"{'mover':<40} {'':>6} {'median':>7} {'p95':>7} {'max':>7}   CPU: "
           f"{'median':>7} {'p95':>7} {'max':>7}")
-    total: dict[str, list[tuple[float, float]]] = {"cold": [], "cached": [], "again": []}
+    total: dict[str, list[tuple[float, float]]] = {"cold": [], "cached": [], "again": [],
+                                                   "warm": []}
     for name, row in times.items():
         for kind, values in row.items():
             if values:
@@ -330,14 +340,14 @@ def real_layouts(data: Path, limit: int | None, source: str = "current") -> None
     if len(ENGINES) > 1:
         print("\nNative against Python, CPU medians (same boards, engines alternately): "
               "native / python")
-        print(f"{'mover':<40} {'cold':>7} {'cached':>7} {'again':>7}")
+        print(f"{'mover':<40} {'cold':>7} {'cached':>7} {'again':>7} {'warm':>7}")
         names = sorted({key.rsplit(" [", 1)[0] for key in times})
         for name in names:
             py, nat = times.get(f"{name} [python]"), times.get(f"{name} [native]")
             if py is None or nat is None:
                 continue
             cells = []
-            for kind in ("cold", "cached", "again"):
+            for kind in ("cold", "cached", "again", "warm"):
                 a, b = [c for _, c in py[kind]], [c for _, c in nat[kind]]
                 cells.append(f"{statistics.median(b) / statistics.median(a):>7.2f}"
                              if a and b and statistics.median(a) > 0 else f"{'-':>7}")
