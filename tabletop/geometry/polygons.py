@@ -17,6 +17,7 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 __all__ = [
+    "Outline",
     "ccw",
     "clipped",
     "convex_pieces",
@@ -27,6 +28,25 @@ __all__ = [
     "segments",
     "sized_polygons",
 ]
+
+
+class Outline(tuple[tuple[float, float], ...]):
+    """A polygon's exterior as a tuple of points that computes its hash once.
+
+    A plain tuple hashes every vertex each time it is hashed; the zone engine's per-phase
+    caches are keyed by the terrain's outlines and the models', so every pick-up on a new game
+    state (after each move) hashed them all again, and compared them. An outline made once (a
+    piece's, a placed model's) is the same object in the next key: its hash is kept and the
+    comparison stops at its identity. Equal to, and hashed as, the plain tuple of its points."""
+
+    _hash: int
+
+    def __hash__(self) -> int:
+        try:
+            return self._hash
+        except AttributeError:
+            self._hash = tuple.__hash__(self)
+            return self._hash
 
 
 @lru_cache(maxsize=4096)

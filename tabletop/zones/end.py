@@ -45,7 +45,7 @@ from tabletop.geometry.minkowski import (
     disk_sum_pieces,
     offset_pieces,
 )
-from tabletop.geometry.polygons import ccw, convex_pieces, ring_of, ring_polygons
+from tabletop.geometry.polygons import Outline, ccw, convex_pieces, ring_of, ring_polygons
 from tabletop.geometry.sums import (
     Models,
     Shape,
@@ -110,10 +110,10 @@ def body_key(o: Body) -> BodyKey:
     return (o.at, o.footprint, facing_key(o.footprint, o.facing))
 
 
-def outline_of(shape: BaseGeometry) -> tuple[tuple[float, float], ...]:
+def outline_of(shape: BaseGeometry) -> Outline:
     """A polygon's exterior as a tuple of points (no repeated first point)."""
     xy = shapely.get_coordinates(shape.exterior)[:-1]  # type: ignore[attr-defined]
-    return tuple(map(tuple, xy.tolist()))
+    return Outline(map(tuple, xy.tolist()))
 
 
 # --------------------------------------------------------------------------------------------

@@ -51,6 +51,7 @@ from shapely.geometry import Polygon
 
 from tabletop.errors import UserError, describe
 from tabletop.geometry.footprints import Footprint
+from tabletop.geometry.polygons import Outline
 
 __all__ = [
     "MAX_NUMBER",
@@ -100,10 +101,10 @@ class Piece:
         return Polygon(self.outline)
 
     @cached_property
-    def ring(self) -> tuple[tuple[float, float], ...]:
+    def ring(self) -> Outline:
         """The outline as the engine's caches key it: floats, the first point not repeated at
-        the end (built once)."""
-        return tuple(map(tuple, shapely.get_coordinates(self.shape.exterior)[:-1].tolist()))
+        the end (built once; its hash kept)."""
+        return Outline(map(tuple, shapely.get_coordinates(self.shape.exterior)[:-1].tolist()))
 
 
 @dataclass(frozen=True, eq=False)

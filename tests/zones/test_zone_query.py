@@ -209,3 +209,33 @@ def test_an_identity_memo_holds_a_tuple_as_its_slots_allow() -> None:
     for k in range(3):
         memo.of((float(k),))
     assert memo.of(key) == {}
+
+
+def test_an_outline_is_its_tuple_of_points_with_its_hash_kept() -> None:
+    """``end.Outline`` (what ``outline_of`` makes: a piece's ring, a placed model's outline):
+    equal to the plain tuple of its points, hashed as it (either finds the other in a dict),
+    its hash computed once and kept, kept through pickling (the survey's processes); and a
+    new game state's board holds the same outline objects as the state it was made from, so
+    the per-phase caches' keys meet them hashed and stop comparing at their identity."""
+    import pickle
+
+    from tabletop.geometry.polygons import Outline
+    from tabletop.rulesets.wh40k_11e.zones import board_of
+    from tabletop.scenario.io import load_scenario
+    from tabletop.zones.end import outline_of
+
+    ring = outline_of(Point(1.0, 2.0).buffer(1.0, quad_segs=4))
+    plain = tuple(ring)
+    assert type(ring) is Outline and type(plain) is tuple
+    assert ring == plain and hash(ring) == hash(plain)
+    assert {plain: "a"}[ring] == "a" and {ring: "b"}[plain] == "b"
+    assert ring._hash == hash(plain)  # kept after the first hash
+    again = pickle.loads(pickle.dumps(ring))
+    assert again == plain and hash(again) == hash(plain) and type(again) is Outline
+    assert ring != tuple(reversed(plain)) and hash(ring) != hash(tuple(reversed(plain)))
+    state = load_scenario("tabletop/scenarios/demo.toml")
+    moved = dataclasses.replace(state)
+    a, b = board_of(state, "red"), board_of(moved, "red")
+    assert a is not b and a.path_pieces and a.end_pieces
+    assert all(type(p.ring) is Outline for p in (*a.path_pieces, *a.end_pieces))
+    assert all(p.ring is q.ring for p, q in zip(a.path_pieces, b.path_pieces, strict=True))
