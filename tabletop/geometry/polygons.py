@@ -22,6 +22,7 @@ __all__ = [
     "clipped",
     "convex_pieces",
     "norm",
+    "outline_of",
     "polygonal",
     "ring_of",
     "ring_polygons",
@@ -47,6 +48,12 @@ class Outline(tuple[tuple[float, float], ...]):
         except AttributeError:
             self._hash = tuple.__hash__(self)
             return self._hash
+
+
+def outline_of(shape: BaseGeometry) -> Outline:
+    """A polygon's exterior as a tuple of points (no repeated first point)."""
+    xy = shapely.get_coordinates(shape.exterior)[:-1]  # type: ignore[attr-defined]
+    return Outline(map(tuple, xy.tolist()))
 
 
 @lru_cache(maxsize=4096)

@@ -82,6 +82,7 @@ __all__ = [
     "Phase",
     "TurnPhase",
     "clear_caches",
+    "friend_keys",
     "hub_end",
     "phase_geometry",
     "round_zone",
@@ -240,10 +241,10 @@ def _friends_region(q: MoveQuery, near: BaseGeometry, facing: float | None = Non
         return Polygon()
     base = q.mover.footprint
     fkey = facing_key(base, q.mover.facing if facing is None else facing)
-    return models_region(_friend_keys(q, near), base, fkey, 0.0)
+    return models_region(friend_keys(q, near), base, fkey, 0.0)
 
 
-def _friend_keys(q: MoveQuery, near: BaseGeometry) -> tuple[BodyKey, ...]:
+def friend_keys(q: MoveQuery, near: BaseGeometry) -> tuple[BodyKey, ...]:
     """The keys of the non-enemy models (the mover left out) some facing of the mover could
     touch while its centre is in the box of ``near``."""
     x0, y0, x1, y1 = near.bounds
@@ -494,7 +495,7 @@ def turning_zone(q: MoveQuery) -> Zone:
     # on the native engine the friends near the move are cut in the core from each layer's
     # region as it makes it (the same set: it cuts by those whose boxes meet the region's);
     # their circles (the same friends) are made only for the Python engine's cut
-    move_keys = _friend_keys(q, move_box)
+    move_keys = friend_keys(q, move_box)
     core = engine.core()
     near_keys = move_keys if core is not None else ()
     near_move = Polygon() if not move_keys or near_keys else _near_friends(q, move_box)
@@ -512,7 +513,7 @@ def turning_zone(q: MoveQuery) -> Zone:
         # footprint near it (its unit, as a rule), so that their pick-ups meet it made
         xs = [x, *(k[0][0] for k in own_keys)]
         ys = [y, *(k[0][1] for k in own_keys)]
-        other_around = tuple(k for k in _friend_keys(q, box(min(xs) - d, min(ys) - d,
+        other_around = tuple(k for k in friend_keys(q, box(min(xs) - d, min(ys) - d,
                                                             max(xs) + d, max(ys) + d))
                              if k[1] != base)
         # (a kept union of more answers while all of those stand where it has them)

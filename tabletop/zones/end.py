@@ -45,7 +45,7 @@ from tabletop.geometry.minkowski import (
     disk_sum_pieces,
     offset_pieces,
 )
-from tabletop.geometry.polygons import Outline, ccw, convex_pieces, ring_of, ring_polygons
+from tabletop.geometry.polygons import ccw, convex_pieces, outline_of, ring_of, ring_polygons
 from tabletop.geometry.sums import (
     Models,
     Shape,
@@ -108,12 +108,6 @@ def facing_key(base: Footprint, facing: float) -> float:
 def body_key(o: Body) -> BodyKey:
     """``o``'s :data:`BodyKey`."""
     return (o.at, o.footprint, facing_key(o.footprint, o.facing))
-
-
-def outline_of(shape: BaseGeometry) -> Outline:
-    """A polygon's exterior as a tuple of points (no repeated first point)."""
-    xy = shapely.get_coordinates(shape.exterior)[:-1]  # type: ignore[attr-defined]
-    return Outline(map(tuple, xy.tolist()))
 
 
 # --------------------------------------------------------------------------------------------

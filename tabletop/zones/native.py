@@ -15,6 +15,7 @@ and speed" (tests/zones/test_engines.py compares them on every zone case and ran
 from __future__ import annotations
 
 import numpy as np
+from shapely.geometry import box
 
 from tabletop.geometry import engine
 from tabletop.geometry.footprints import Round
@@ -73,18 +74,17 @@ def others_union(q: MoveQuery, keys: tuple[BodyKey, ...]) -> object | None:
     base = q.mover.footprint
     reach = float(q.limit) + base.radius + 1e-6
     sx, sy = float(q.mover.at[0]), float(q.mover.at[1])
-    friends = [o for o in q.board.friends if o.id != q.mover.id]
     # the box of the moves of the mover and of its base's friends near it
     xs, ys = [sx], [sy]
-    for o in friends:
-        if o.footprint == base and abs(o.at[0] - sx) <= reach and abs(o.at[1] - sy) <= reach:
+    for o in q.board.friends:
+        if o.id != q.mover.id and o.footprint == base and abs(o.at[0] - sx) <= reach and \
+                abs(o.at[1] - sy) <= reach:
             xs.append(float(o.at[0]))
             ys.append(float(o.at[1]))
-    x0, y0, x1, y1 = min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach
-    standing = frozenset(body_key(o) for o in friends if not isinstance(o.footprint, Round))
-    around = tuple(k for k in (body_key(o) for o in friends if not isinstance(o.footprint, Round)
-                               and x0 - o.footprint.radius <= o.at[0] <= x1 + o.footprint.radius
-                               and y0 - o.footprint.radius <= o.at[1] <= y1 + o.footprint.radius))
+    near = box(min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach)
+    around = tuple(k for k in build.friend_keys(q, near) if not isinstance(k[1], Round))
+    standing = frozenset(body_key(o) for o in q.board.friends
+                         if o.id != q.mover.id and not isinstance(o.footprint, Round))
     return native_models_union(keys, base, facing_key(base, q.mover.facing), around, standing)
 
 

@@ -46,12 +46,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-import shapely
 from shapely.geometry import Polygon
 
 from tabletop.errors import UserError, describe
 from tabletop.geometry.footprints import Footprint
-from tabletop.geometry.polygons import Outline
+from tabletop.geometry.polygons import Outline, outline_of
 
 __all__ = [
     "MAX_NUMBER",
@@ -104,7 +103,7 @@ class Piece:
     def ring(self) -> Outline:
         """The outline as the engine's caches key it: floats, the first point not repeated at
         the end (built once; its hash kept)."""
-        return Outline(map(tuple, shapely.get_coordinates(self.shape.exterior)[:-1].tolist()))
+        return outline_of(self.shape)
 
 
 @dataclass(frozen=True, eq=False)
