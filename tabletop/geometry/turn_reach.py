@@ -294,7 +294,7 @@ class TurnReach:
             return None
         xy, lo, n = nodes.xy[near], nodes.lo[near], nodes.n[near]
         keys = [*nodes.grid, *([tm.key(self.facing)] if self.own_layer else [])]
-        usable = {f: _usable(f, nodes.grid, tm.period, lo, n) for f in keys}
+        usable = {f: nodes.usable(f, tm.period)[near] for f in keys}
         return nodes.grid, xy, lo, n, keys, usable
 
     def _native(self, core: ModuleType, p: tuple[float, float],
@@ -521,20 +521,6 @@ def _poses_from(src: _Source, pts: list[tuple[float, float]]) -> list[Pose]:
 
 TURN_GAIN = 1e-3
 """How much sooner (inches) another layer must reach a turn node for it to become a source."""
-
-
-def _usable(f: float, grid: tuple[float, ...], per: float, lo: np.ndarray, n: np.ndarray
-            ) -> np.ndarray:
-    """Which nodes (runs ``lo``, ``n`` of steps of ``grid``) may turn to or from facing ``f``:
-    a grid facing at an end or inside the run, another facing inside one of its steps."""
-    k = len(grid)
-    step = per / k
-    u = (f - grid[0]) / step
-    if abs(u - round(u)) < 1e-6:  # a grid facing
-        j = round(u) % k
-        return (n == k) | (np.mod(j - lo, k) <= n)
-    j = math.floor(u) % k
-    return (n == k) | (np.mod(j - lo, k) < n)
 
 
 def _turn_poses(at: tuple[float, float], current: float, f1: float, f2: float,

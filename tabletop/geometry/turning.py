@@ -91,7 +91,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from types import ModuleType
 
@@ -476,6 +476,12 @@ class TurnMap:
         x0, y0, x1, y1 = window if window is not None else plan.bounds
         tx = range(math.floor(max(x0, bx0) / size), math.floor(min(x1, bx1) / size) + 1)
         ty = range(math.floor(max(y0, by0) / size), math.floor(min(y1, by1) / size) + 1)
+        # (the nodes of the same tiles, as the last pick-ups asked them: a unit's models and
+        # a dragged model's pick-ups meet the same few tiles, 16" a side at 0.25")
+        key = (tx.start, tx.stop, ty.start, ty.stop)
+        done = plan.windows.get(key)
+        if done is not None:
+            return done
         parts = []
         for t in ((i, j) for i in tx for j in ty):
             got = plan.tiles.get(t)
@@ -486,7 +492,13 @@ class TurnMap:
         order = np.lexsort((xy[:, 1], xy[:, 0]))
         lo = np.concatenate([p[1] for p in parts])[order] if parts else np.zeros(0, np.int64)
         n = np.concatenate([p[2] for p in parts])[order] if parts else np.zeros(0, np.int64)
-        return TurnNodes(xy[order], lo, n, plan.grid)
+        done = TurnNodes(xy[order], lo, n, plan.grid)
+        for a in (done.xy, done.lo, done.n):
+            a.flags.writeable = False  # (shared by the pick-ups that ask these tiles)
+        if len(plan.windows) >= _WINDOWS_KEPT:
+            plan.windows.clear()
+        plan.windows[key] = done
+        return done
 
     def begin_turn_nodes(self, step: float) -> None:
         """Begin the turn regions :meth:`turn_nodes` places its nodes on for ``step`` (on the
@@ -652,6 +664,13 @@ class _NodePlan:
     bounds: tuple[float, ...]
     """Where they lie (``x0, y0, x1, y1``)."""
     tiles: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]]
+    windows: dict[tuple[int, int, int, int], TurnNodes] = field(default_factory=dict)
+    """:meth:`TurnMap.turn_nodes`' answers by the tiles asked (``x`` and ``y`` ranges; at most
+    :data:`_WINDOWS_KEPT`)."""
+
+
+_WINDOWS_KEPT = 64
+"""How many sets of tiles :meth:`TurnMap.turn_nodes` keeps its answer for, a grid."""
 
 
 def _grown(g: BaseGeometry) -> BaseGeometry:
@@ -753,6 +772,32 @@ class TurnNodes:
     lo: np.ndarray
     n: np.ndarray
     grid: tuple[float, ...]
+    _usable: dict[tuple[float, float], np.ndarray] = field(default_factory=dict, compare=False,
+                                                           repr=False)
+
+    def usable(self, f: float, period: float) -> np.ndarray:
+        """Which nodes may turn to or from facing ``f`` (the footprint's ``period``): a grid
+        facing at an end or inside a node's run, another facing inside one of its steps (made
+        once a facing: the same nodes serve the pick-ups near them)."""
+        got = self._usable.get((f, period))
+        if got is None:
+            got = self._usable[(f, period)] = _usable(f, self.grid, period, self.lo, self.n)
+            got.flags.writeable = False
+        return got
+
+
+def _usable(f: float, grid: tuple[float, ...], per: float, lo: np.ndarray, n: np.ndarray
+            ) -> np.ndarray:
+    """Which nodes (runs ``lo``, ``n`` of steps of ``grid``) may turn to or from facing ``f``
+    (:meth:`TurnNodes.usable`)."""
+    k = len(grid)
+    step = per / k
+    u = (f - grid[0]) / step
+    if abs(u - round(u)) < 1e-6:  # a grid facing
+        j = round(u) % k
+        return (n == k) | (np.mod(j - lo, k) <= n)
+    j = math.floor(u) % k
+    return (n == k) | (np.mod(j - lo, k) < n)
 
 
 def _thin(xy: np.ndarray, lo: np.ndarray, n: np.ndarray, k: int, spacing: float

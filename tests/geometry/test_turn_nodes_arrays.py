@@ -91,3 +91,34 @@ def test_turn_nodes_begun_on_threads_are_the_nodes_made_at_once(
             assert len(got.xy) > 10
             assert np.array_equal(got.xy, alone.xy) and np.array_equal(got.lo, alone.lo) \
                 and np.array_equal(got.n, alone.n) and got.grid == alone.grid
+
+
+def test_turn_nodes_of_the_same_tiles_are_kept_and_the_same_as_made_afresh() -> None:
+    """``TurnMap.turn_nodes`` keeps its answer for the tiles a window meets: asked again (the
+    next pick-up near), it is the same object, read-only; asked after other windows built
+    other tiles first, it is what a new map makes for that window alone, row for row; and
+    ``TurnNodes.usable`` is the mask made from the runs, kept per facing."""
+    from tabletop.geometry.footprints import parse_base
+    from tabletop.geometry.turning import TurnMap, _usable
+
+    circles = [(6.0, 6.0, 0.63), (9.0, 12.5, 1.0), (35.0, 28.0, 0.5), (50.0, 9.0, 1.5)]
+    polys = [((11.0, 3.0), (13.0, 3.0), (13.0, 9.0), (11.0, 9.0)),
+             ((30.0, 20.0), (34.0, 20.0), (34.0, 21.0), (30.0, 21.0))]
+    fp = parse_base("oval 60x35mm")
+    windows = [(2.0, 2.0, 14.0, 14.0), (20.0, 10.0, 44.0, 40.0), (0.0, 0.0, 60.0, 44.0),
+               (15.0, 15.0, 18.0, 18.0)]
+    tm = TurnMap(60.0, 44.0, fp, circles, polys)
+    for w in [*windows[::-1], *windows]:
+        got = tm.turn_nodes(15.0, w)
+        assert tm.turn_nodes(15.0, w) is got
+        assert not got.xy.flags.writeable and not got.lo.flags.writeable
+        fresh = TurnMap(60.0, 44.0, fp, circles, polys).turn_nodes(15.0, w)
+        assert np.array_equal(got.xy, fresh.xy) and np.array_equal(got.lo, fresh.lo) \
+            and np.array_equal(got.n, fresh.n)
+    whole = tm.turn_nodes(15.0, windows[2])
+    assert len(whole.xy) > len(tm.turn_nodes(15.0, windows[0]).xy) > 10
+    for f in (*whole.grid, 7.5, 100.0):
+        mask = whole.usable(f, tm.period)
+        assert whole.usable(f, tm.period) is mask
+        assert np.array_equal(mask, _usable(f, whole.grid, tm.period, whole.lo, whole.n))
+        assert 0 < mask.sum() <= len(mask)
