@@ -548,6 +548,9 @@ def _kept_rows(head: list[_Source], more: np.ndarray, disk: GeodesicDisk
     """:func:`_kept` of ``head`` followed by sources at the points ``more`` (rows of an
     ``(m, 2)`` array): the kept ones of ``head``, and the indices of the kept rows of
     ``more``, in the disk's row order."""
+    if int(disk.n_sources) - 1 == len(head) + len(more):
+        # (every source kept: a search only drops sources, keeping the others' order)
+        return list(head), np.arange(len(more))
     mine = np.array([s.point for s in head], dtype=float).reshape(-1, 2)
     every = np.concatenate([mine, np.asarray(more, dtype=float).reshape(-1, 2)])
     idx = matched_rows(every, disk.nodes[1:disk.n_sources])
