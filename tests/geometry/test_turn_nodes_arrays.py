@@ -99,7 +99,7 @@ def test_turn_nodes_of_the_same_tiles_are_kept_and_the_same_as_made_afresh() -> 
     other tiles first, it is what a new map makes for that window alone, row for row; and
     ``TurnNodes.usable`` is the mask made from the runs, kept per facing."""
     from tabletop.geometry.footprints import parse_base
-    from tabletop.geometry.turning import TurnMap, _usable
+    from tabletop.geometry.turning import TurnMap
 
     circles = [(6.0, 6.0, 0.63), (9.0, 12.5, 1.0), (35.0, 28.0, 0.5), (50.0, 9.0, 1.5)]
     polys = [((11.0, 3.0), (13.0, 3.0), (13.0, 9.0), (11.0, 9.0)),
@@ -117,8 +117,17 @@ def test_turn_nodes_of_the_same_tiles_are_kept_and_the_same_as_made_afresh() -> 
             and np.array_equal(got.n, fresh.n)
     whole = tm.turn_nodes(15.0, windows[2])
     assert len(whole.xy) > len(tm.turn_nodes(15.0, windows[0]).xy) > 10
+    k = len(whole.grid)
+    step = tm.period / k
     for f in (*whole.grid, 7.5, 100.0):
         mask = whole.usable(f, tm.period)
         assert whole.usable(f, tm.period) is mask
-        assert np.array_equal(mask, _usable(f, whole.grid, tm.period, whole.lo, whole.n))
+        # a node turns to or from a grid facing at either end of its run of steps or inside
+        # it (every facing: a run of all k steps), to another facing inside one of its steps
+        u = (f - whole.grid[0]) / step
+        on_grid = abs(u - round(u)) < 1e-6
+        j = round(u) % k if on_grid else int(np.floor(u)) % k
+        want = [n == k or ((j - lo) % k <= n if on_grid else (j - lo) % k < n)
+                for lo, n in zip(whole.lo.tolist(), whole.n.tolist(), strict=True)]
+        assert mask.tolist() == want
         assert 0 < mask.sum() <= len(mask)
