@@ -127,7 +127,7 @@ def _free(rm: ReachMap, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if not inside.any():
         return pts, moved
     pts = pts.copy()
-    edge = rm.outline()[3].boundary
+    edge = rm.union().boundary
     for i in np.nonzero(inside)[0]:
         near = nearest_points(edge, Point(pts[i]))[0]
         moved[i] = math.dist((near.x, near.y), pts[i])

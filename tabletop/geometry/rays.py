@@ -127,7 +127,7 @@ class _Pairs:
 def _facing_pairs(disk: GeodesicDisk, fr: _Frame) -> tuple[_Pairs, np.ndarray, np.ndarray]:
     """Every pair of a wedge and an outline edge whose bounding boxes meet, and which of them
     face the apex within its radius (``front``) or pass within 1e-6" of it (``touch``)."""
-    tree = disk.rm.outline()[2]
+    tree = disk.rm.edge_tree()
     ex0, ey0, ex1, ey1, edx, edy = disk.rm.outline_columns()
     apx, apy, rho, start, side = fr.apx, fr.apy, fr.rho, fr.start, fr.side
     # bounding boxes of the sectors: apex, arc ends and the arc's axis extremes
@@ -323,7 +323,7 @@ def _stop_at_the_apex(disk: GeodesicDisk, fr: _Frame, touching: np.ndarray, cone
                       R: np.ndarray, hit: np.ndarray) -> None:
     """Rays of touching wedges whose first step enters the obstacles (or one of their cones
     at the apex) have no length (``R`` and ``hit`` changed in place)."""
-    union = disk.rm.outline()[3]
+    union = disk.rm.union()
     tr = np.nonzero(touching[rw])[0]
     tw_r = rw[tr]
     blocked = shapely.contains_xy(union, fr.apx[tw_r] + 1e-6 * ux[tr],

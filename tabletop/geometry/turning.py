@@ -363,7 +363,7 @@ class TurnMap:
         battlefield outside its box (prepared, built once)."""
         if self._not_hub is None:
             frame = box(0.0, 0.0, self.width, self.height).difference(box(*self.hub.box))
-            g = shapely.union_all([self.hub.outline()[3], frame]) if len(self.hub.pieces) \
+            g = shapely.union_all([self.hub.union(), frame]) if len(self.hub.pieces) \
                 else frame
             shapely.prepare(g)
             self._not_hub = g
@@ -376,14 +376,14 @@ class TurnMap:
             return False
         if not len(self.hub.pieces):
             return True
-        return not bool(shapely.intersects_xy(self.hub.outline()[3], x, y))
+        return not bool(shapely.intersects_xy(self.hub.union(), x, y))
 
     def hub_mask(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
         """:meth:`in_hub` for many points."""
         x0, y0, x1, y1 = self.hub.box
         ok = (xs >= x0) & (xs <= x1) & (ys >= y0) & (ys <= y1)
         if len(self.hub.pieces) and ok.any():
-            ok[ok] = ~shapely.intersects_xy(self.hub.outline()[3], xs[ok], ys[ok])
+            ok[ok] = ~shapely.intersects_xy(self.hub.union(), xs[ok], ys[ok])
         return ok
 
     def turn_region(self, f0: float, f1: float) -> BaseGeometry:
@@ -524,7 +524,7 @@ class TurnMap:
         # and the edge of the hub, where every turn is free (a turn in the open)
         hub = box(*self.hub.box)
         if len(self.hub.pieces):
-            hub = hub.difference(self.hub.outline()[3])
+            hub = hub.difference(self.hub.union())
         # (oriented: each region lies left of its edges, exteriors counter-clockwise)
         rings = [r for g in [*regions, hub] if not g.is_empty
                  for r in shapely.get_rings(shapely.get_parts(shapely.orient_polygons(g)))]

@@ -255,8 +255,8 @@ class ReachMap:
         self.rings = rings
         self.pieces = list(ring_polygons(rings))
         self.piece_tree = shapely.STRtree(self.pieces)
-        self._outline: tuple[np.ndarray, np.ndarray, shapely.STRtree, BaseGeometry] | None = \
-            None
+        self._outline: tuple[np.ndarray, np.ndarray, BaseGeometry] | None = None
+        self._edge_tree: shapely.STRtree | None = None
         self._eroded_all: BaseGeometry | None = None
         self._corners()
         self._graph_cap = 0.0
@@ -328,13 +328,13 @@ class ReachMap:
         table[self.owner[isc], vid[isc]] = np.nonzero(isc)[0]
         self._circle_corner = table
 
-    def outline(self) -> tuple[np.ndarray, np.ndarray, shapely.STRtree, BaseGeometry]:
+    def outline(self) -> tuple[np.ndarray, np.ndarray]:
         """The boundary of the union of the pieces as directed edges ``a[k] -> b[k]``.
 
         Every edge has the union on its left and free space on its right (exterior rings
         counter-clockwise, holes clockwise); its vertices include the points where the
-        outlines of overlapping pieces cross. Built once per obstacle set, with an ``STRtree``
-        of the edges, and the union itself (prepared).
+        outlines of overlapping pieces cross. Built once per obstacle set, with the union
+        itself (:meth:`union`).
         """
         if self._outline is None:
             u = shapely.orient_polygons(shapely.union_all(self.pieces), exterior_cw=False)
@@ -345,14 +345,29 @@ class ReachMap:
             keep = np.hypot(*(b - a).T) > 0
             a, b = a[keep], b[keep]
             shapely.prepare(u)
-            self._outline = (a, b, shapely.STRtree(segments(a, b)), u)
-        return self._outline
+            self._outline = (a, b, u)
+        return self._outline[0], self._outline[1]
+
+    def union(self) -> BaseGeometry:
+        """The union of the pieces (prepared, built once with :meth:`outline`)."""
+        if self._outline is None:
+            self.outline()
+        assert self._outline is not None
+        return self._outline[2]
+
+    def edge_tree(self) -> shapely.STRtree:
+        """An ``STRtree`` of the outline's edges (built when first asked: only the Python
+        engine's ray casting queries it)."""
+        if self._edge_tree is None:
+            a, b = self.outline()
+            self._edge_tree = shapely.STRtree(segments(a, b))
+        return self._edge_tree
 
     def free_parts(self) -> np.ndarray:
         """The parts of the free space: the box minus the union of the pieces, one polygon
         per connected part (prepared, built once)."""
         if self._free_parts is None:
-            free = self.box_polygon.difference(self.outline()[3]) if len(self.pieces) else \
+            free = self.box_polygon.difference(self.union()) if len(self.pieces) else \
                 self.box_polygon
             parts = shapely.get_parts(free)
             parts = parts[shapely.area(parts) > 0]
@@ -364,7 +379,7 @@ class ReachMap:
         """The outline's edges as contiguous columns ``ax, ay, bx, by, dx, dy`` (``d = b - a``,
         never zero), built once."""
         if self._outline_columns is None:
-            a, b = self.outline()[:2]
+            a, b = self.outline()
             d = b - a
             self._outline_columns = tuple(np.ascontiguousarray(c) for c in (
                 a[:, 0], a[:, 1], b[:, 0], b[:, 1], d[:, 0], d[:, 1]))
@@ -535,7 +550,7 @@ class ReachMap:
         (and for the seam where two pieces only touch, which it crosses as blocked).
         """
         if self._eroded_all is None:
-            g = self.outline()[3].buffer(-ERODE, join_style="mitre")
+            g = self.union().buffer(-ERODE, join_style="mitre")
             shapely.prepare(g)
             self._eroded_all = g
         return self._eroded_all
@@ -617,7 +632,7 @@ class ReachMap:
     def native_outline(self, core: ModuleType) -> object:
         """The outline (:meth:`outline`) and box in the compiled core, built once."""
         if self._native_outline is None:
-            a, b = self.outline()[:2] if len(self.pieces) else (np.zeros((0, 2)),) * 2
+            a, b = self.outline() if len(self.pieces) else (np.zeros((0, 2)),) * 2
             self._native_outline = core.Outline(np.ascontiguousarray(a, dtype=float),
                                                 np.ascontiguousarray(b, dtype=float),
                                                 tuple(float(v) for v in self.box))
@@ -637,7 +652,7 @@ class ReachMap:
         as :meth:`ensure_graph` has grown it), built once per graph."""
         got = self._native_core
         if got is None or got.cap != self._graph_cap:
-            a, b = self.outline()[:2] if len(self.pieces) else (np.zeros((0, 2)),) * 2
+            a, b = self.outline() if len(self.pieces) else (np.zeros((0, 2)),) * 2
             rings = [np.asarray(r, dtype=float) for r in self.rings]
             sizes = np.array([len(r) + 1 for r in rings], dtype=np.int64)
             coords = np.concatenate([np.concatenate([r, r[:1]]) for r in rings]) if rings \
@@ -766,7 +781,7 @@ class ReachMap:
         extra_prev: list[np.ndarray] = []
         extra_next: list[np.ndarray] = []
         removed: set[int] = set()
-        if not len(self.pieces) or not shapely.intersects_xy(self.outline()[3], p[0], p[1]):
+        if not len(self.pieces) or not shapely.intersects_xy(self.union(), p[0], p[1]):
             # (the union of the pieces is prepared: the usual answer, outside, is quick)
             z = np.zeros((0, 2))
             return q, z, z, z, removed

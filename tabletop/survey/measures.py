@@ -313,7 +313,7 @@ def grow(rm: Any, region: BaseGeometry, distance: float, exclude: BaseGeometry,
     if not len(rm.pieces):
         return _grown_in_box(rm, region, distance, exclude)
     pts = boundary_samples(region, rm.box)
-    keep = ~shapely.intersects_xy(rm.outline()[3], pts[:, 0], pts[:, 1]) if len(rm.pieces) \
+    keep = ~shapely.intersects_xy(rm.union(), pts[:, 0], pts[:, 1]) if len(rm.pieces) \
         else np.ones(len(pts), bool)
     if done is not None and not done.is_empty:
         # (within SETTLED: the arcs of successive moves are inscribed polygons that differ by
