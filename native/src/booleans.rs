@@ -9,6 +9,8 @@
 //! a millisecond on all of them. The crate is vendored (`native/vendor/README.md`) with its
 //! rounding made one instruction: the same values, a fifth to a third of a pick-up's core less.
 
+use std::collections::HashMap;
+
 use clipper2_rust::clipper::{boolean_op_64, boolean_op_tree_64, rect_clip_64};
 use clipper2_rust::core::{FillRule, Path64, Paths64, Point64, Rect64};
 use clipper2_rust::engine::ClipType;
@@ -20,6 +22,10 @@ use crate::pinches::simple_polygons;
 
 /// Grid units an inch (1e-7").
 pub const SCALE: f64 = 1e7;
+/// The finest grid an overlay may ask for (1e-9" a unit: a map's union whose corners are then
+/// tested against it shrunk by 1e-7", `ReachMap.outline` on the Python side). Coordinates stay
+/// far inside Clipper2's range: [`MAX_COORDINATE`] inches are 4e14 units.
+pub const FINE_SCALE: f64 = 1e9;
 
 /// A point, inches.
 pub type Pt = [f64; 2];
@@ -40,6 +46,16 @@ impl Grid {
     /// The grid centred on the box `(x0, y0, x1, y1)`; refused when the box widened by
     /// `margin` reaches farther than [`MAX_COORDINATE`] from its centre.
     pub fn for_box(bounds: [f64; 4], margin: f64) -> Result<Grid, Refused> {
+        Grid::for_box_at(bounds, margin, SCALE)
+    }
+
+    /// As [`Grid::for_box`], with `scale` units an inch (from [`SCALE`] to [`FINE_SCALE`]).
+    pub fn for_box_at(bounds: [f64; 4], margin: f64, scale: f64) -> Result<Grid, Refused> {
+        if !(SCALE..=FINE_SCALE).contains(&scale) {
+            return Err(Refused(format!(
+                "scale: {scale} units an inch is not between {SCALE} and {FINE_SCALE}"
+            )));
+        }
         let [x0, y0, x1, y1] = bounds;
         let ox = 0.5 * (x0 + x1);
         let oy = 0.5 * (y0 + y1);
@@ -50,12 +66,12 @@ impl Grid {
                  {MAX_COORDINATE} in"
             )));
         }
-        Ok(Grid { ox, oy, scale: SCALE })
+        Ok(Grid { ox, oy, scale })
     }
 
     #[inline]
     pub fn to_int(&self, p: Pt) -> Point64 {
-        let lim = 4.0 * MAX_COORDINATE * SCALE;
+        let lim = 4.0 * MAX_COORDINATE * self.scale;
         let x = ((p[0] - self.ox) * self.scale).round().clamp(-lim, lim);
         let y = ((p[1] - self.oy) * self.scale).round().clamp(-lim, lim);
         Point64::new(x as i64, y as i64)
@@ -122,6 +138,11 @@ fn clip_type(op: Op) -> ClipType {
 
 /// The polygons of a Clipper2 tree: exteriors counter-clockwise, holes clockwise.
 fn tree_polys(grid: &Grid, tree: &PolyTree64) -> Vec<Poly> {
+    tree_polys_with(tree, |p| grid.to_float(p))
+}
+
+/// [`tree_polys`], each grid point made a point in inches by `to_float`.
+fn tree_polys_with(tree: &PolyTree64, to_float: impl Fn(&Point64) -> Pt) -> Vec<Poly> {
     let mut out: Vec<Poly> = Vec::new();
     // the root's children are exteriors, theirs holes, the holes' children exteriors again
     let mut todo: Vec<usize> = tree.root().children().to_vec();
@@ -139,7 +160,7 @@ fn tree_polys(grid: &Grid, tree: &PolyTree64) -> Vec<Poly> {
         // a ring touching itself at a vertex cut into simple ones (crate::pinches)
         for simple in simple_polygons(rings) {
             let mut poly: Poly = simple.iter()
-                .map(|r| r.iter().map(|p| grid.to_float(p)).collect()).collect();
+                .map(|r| r.iter().map(&to_float).collect()).collect();
             for (k, ring) in poly.iter_mut().enumerate() {
                 if (k == 0) != (ring_area(ring) > 0.0) {
                     ring.reverse();
@@ -158,6 +179,26 @@ pub fn overlay(grid: &Grid, subject: &[Poly], clip: &[Poly], op: Op) -> Result<V
     let mut tree = PolyTree64::new();
     boolean_op_tree_64(clip_type(op), FillRule::NonZero, &s, &c, &mut tree);
     Ok(tree_polys(grid, &tree))
+}
+
+/// [`overlay`], with every vertex of the answer that is an input vertex on the grid given back
+/// as that input vertex exactly (where several round to one grid point, the first of them);
+/// only the new vertices (where rings cross) are the grid's. A vertex of an input polygon then
+/// lies on the answer's boundary exactly as on its own ring, as GEOS's overlays keep their
+/// input vertices: a map's corners, taken from its pieces, are vertices of its union's outline.
+pub fn overlay_snapped(grid: &Grid, subject: &[Poly], clip: &[Poly], op: Op)
+    -> Result<Vec<Poly>, Refused> {
+    check("overlay vertices", count(subject) + count(clip), MAX_OVERLAY_VERTICES)?;
+    let mut exact: HashMap<(i64, i64), Pt> = HashMap::with_capacity(count(subject) + count(clip));
+    for p in subject.iter().chain(clip).flatten().flatten() {
+        let q = grid.to_int(*p);
+        exact.entry((q.x, q.y)).or_insert(*p);
+    }
+    let (s, c) = (paths(grid, subject), paths(grid, clip));
+    let mut tree = PolyTree64::new();
+    boolean_op_tree_64(clip_type(op), FillRule::NonZero, &s, &c, &mut tree);
+    Ok(tree_polys_with(&tree, |p| exact.get(&(p.x, p.y)).copied()
+        .unwrap_or_else(|| grid.to_float(p))))
 }
 
 /// `subject` minus `clip`, where `clip` is first cut to the box `within` (which must hold
@@ -643,6 +684,55 @@ mod tests {
         assert!((p[1] - q[1]).abs() <= 0.5 / g.scale + 1e-12);
         assert!(Grid::for_box([0.0, 0.0, 2.0 * MAX_COORDINATE + 10.0, 10.0], 0.0).is_err());
         assert!(Grid::for_box([0.0, 0.0, f64::NAN, 10.0], 0.0).is_err());
+    }
+
+    #[test]
+    fn a_fine_grid_keeps_a_hundredth_of_its_erosion() {
+        let g = Grid::for_box_at([0.0, 0.0, 60.0, 44.0], 1.0, FINE_SCALE).unwrap();
+        let p = [12.345_678_912_3, 33.000_000_000_4];
+        let q = g.to_float(&g.to_int(p));
+        assert!((p[0] - q[0]).abs() <= 0.5e-9 + 1e-12);
+        assert!((p[1] - q[1]).abs() <= 0.5e-9 + 1e-12);
+        // the far corner of the largest box is not clamped
+        let far = [MAX_COORDINATE, -MAX_COORDINATE];
+        let h = Grid::for_box_at([-MAX_COORDINATE, -MAX_COORDINATE, MAX_COORDINATE, MAX_COORDINATE],
+                                 0.0, FINE_SCALE).unwrap();
+        assert_eq!(h.to_float(&h.to_int(far)), far);
+        assert!(Grid::for_box_at([0.0, 0.0, 1.0, 1.0], 0.0, 1e12).is_err());
+        assert!(Grid::for_box_at([0.0, 0.0, 1.0, 1.0], 0.0, 1e3).is_err());
+        // two squares sharing an edge union to one rectangle on the fine grid too
+        let out = overlay(&g, &[square(0.0, 0.0, 1.0), square(1.0, 0.0, 1.0)], &[], Op::Union)
+            .unwrap();
+        assert_eq!(out.len(), 1);
+        assert!((area(&out) - 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_snapped_overlay_gives_back_the_input_vertices_exactly() {
+        let g = Grid::for_box_at([0.0, 0.0, 10.0, 10.0], 1.0, FINE_SCALE).unwrap();
+        let a: Poly = vec![vec![[0.1 / 3.0, 0.2 / 7.0], [3.0 + 1.0 / 3.0, 0.0], [2.0, 2.0 + 1.0 / 9.0]]];
+        let b: Poly = vec![vec![[1.0 / 7.0, 1.0], [4.0, 1.0 / 11.0], [4.0, 3.0 + 1.0 / 13.0]]];
+        let inputs: Vec<Pt> = a[0].iter().chain(&b[0]).copied().collect();
+        let out = overlay_snapped(&g, &[a.clone(), b.clone()], &[], Op::Union).unwrap();
+        let plain = overlay(&g, &[a, b], &[], Op::Union).unwrap();
+        assert_eq!(out.len(), 1);
+        assert!((area(&out) - area(&plain)).abs() < 1e-7);
+        assert_eq!(out[0][0].len(), plain[0][0].len());
+        let mut exact = 0;
+        for p in &out[0][0] {
+            if inputs.contains(p) {
+                exact += 1;
+            } else {
+                // a crossing: on the grid, as the plain overlay has it
+                assert!(plain[0][0].contains(p), "{p:?}");
+            }
+        }
+        // every input vertex on the plain answer's outline (up to the grid) is given back
+        let on = inputs.iter()
+            .filter(|q| plain[0][0].iter().any(|p| g.to_int(*p) == g.to_int(**q)))
+            .count();
+        assert!(on >= 3);
+        assert_eq!(exact, on);
     }
 
     #[test]

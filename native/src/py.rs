@@ -131,9 +131,13 @@ pub(crate) fn write_polys<'py>(py: Python<'py>, polys: &[Poly]) -> PyResult<Ragg
     Ok((coords, PyArray1::from_vec(py, rings), PyArray1::from_vec(py, starts)))
 }
 
-/// `subject op clip` on the integer grid of `bounds` (x0, y0, x1, y1; widened by `margin`):
-/// `op` is "union", "intersection" or "difference"; each set in shapely's ragged layout.
+/// `subject op clip` on the integer grid of `bounds` (x0, y0, x1, y1; widened by `margin`),
+/// `scale` units an inch (1e7, the default, to 1e9): `op` is "union", "intersection" or
+/// "difference"; each set in shapely's ragged layout. With `snap` every vertex of the answer
+/// that is an input vertex on the grid comes back as that input vertex exactly
+/// (`booleans::overlay_snapped`).
 #[pyfunction]
+#[pyo3(signature = (op, bounds, margin, subject, clip, scale=booleans::SCALE, snap=false))]
 #[allow(clippy::too_many_arguments)]
 fn overlay<'py>(
     py: Python<'py>,
@@ -142,6 +146,8 @@ fn overlay<'py>(
     margin: f64,
     subject: (PyReadonlyArray2<'py, f64>, PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i64>),
     clip: (PyReadonlyArray2<'py, f64>, PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i64>),
+    scale: f64,
+    snap: bool,
 ) -> PyResult<Ragged<'py>> {
     let op = match op {
         "union" => Op::Union,
@@ -152,8 +158,12 @@ fn overlay<'py>(
     let s = read_polys(&subject.0, &subject.1, &subject.2).map_err(|e| NativeError::new_err(e.0))?;
     let c = read_polys(&clip.0, &clip.1, &clip.2).map_err(|e| NativeError::new_err(e.0))?;
     let out = guarded(py, "overlay", move || {
-        let grid = Grid::for_box(bounds, margin)?;
-        booleans::overlay(&grid, &s, &c, op)
+        let grid = Grid::for_box_at(bounds, margin, scale)?;
+        if snap {
+            booleans::overlay_snapped(&grid, &s, &c, op)
+        } else {
+            booleans::overlay(&grid, &s, &c, op)
+        }
     })?;
     write_polys(py, &out)
 }

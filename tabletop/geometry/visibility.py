@@ -85,6 +85,12 @@ ERODE = 1e-7
 
 _TURN_TOL = 1e-10
 
+_FINE_SCALE = 1e9
+"""Grid units an inch of the compiled core's union of a map's pieces (its finest grid)."""
+
+_NO_POLYGONS = (np.zeros((0, 2)), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+"""An empty set in the core's ragged layout."""
+
 
 def _sign(v: np.ndarray) -> np.ndarray:
     return np.where(v > _TURN_TOL, 1, np.where(v < -_TURN_TOL, -1, 0))
@@ -257,6 +263,7 @@ class ReachMap:
         self.piece_tree = shapely.STRtree(self.pieces)
         self._outline: tuple[np.ndarray, np.ndarray, BaseGeometry] | None = None
         self._edge_tree: shapely.STRtree | None = None
+        self._layout: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._eroded_all: BaseGeometry | None = None
         self._corners()
         self._graph_cap = 0.0
@@ -337,7 +344,11 @@ class ReachMap:
         itself (:meth:`union`).
         """
         if self._outline is None:
-            u = shapely.orient_polygons(shapely.union_all(self.pieces), exterior_cw=False)
+            core = engine.core()
+            u = self._native_union(core) if core is not None else None
+            if u is None:
+                u = shapely.union_all(self.pieces)
+            u = shapely.orient_polygons(u, exterior_cw=False)
             rings = shapely.get_rings(shapely.get_parts(u))
             xy, idx = shapely.get_coordinates(rings, return_index=True)
             same = idx[1:] == idx[:-1]
@@ -347,6 +358,44 @@ class ReachMap:
             shapely.prepare(u)
             self._outline = (a, b, u)
         return self._outline[0], self._outline[1]
+
+    def _native_union(self, core: ModuleType) -> BaseGeometry | None:
+        """The union of the pieces in the compiled core, on its finest grid (1e-9"), every
+        piece vertex on it given back exactly: only the crossings of two pieces' edges are the
+        grid's (measured up to 3.1e-9" off GEOS's, a thirtieth of :data:`ERODE`, so the
+        corners' test against the union shrunk by it keeps the same corners). A valid
+        geometry, or ``None`` where the core refuses or its rings come back not valid (the
+        caller takes GEOS's union). Some 0.6 ms of the core against GEOS's 2 ms on a turning
+        layer's pieces (about 60 of them)."""
+        if not self.rings:
+            return None
+        coords, ring_starts, poly_starts = self._rings_layout()
+        lo, hi = coords.min(axis=0), coords.max(axis=0)
+        try:
+            got = core.overlay("union", (float(lo[0]), float(lo[1]), float(hi[0]),
+                                         float(hi[1])), 1.0, (coords, ring_starts, poly_starts),
+                               _NO_POLYGONS, scale=_FINE_SCALE, snap=True)
+        except core.NativeError:  # type: ignore[attr-defined]
+            return None
+        xy, rings, polys = got
+        if len(polys) < 2:
+            return Polygon()
+        parts = shapely.from_ragged_array(shapely.GeometryType.POLYGON, xy, (rings, polys))
+        out = parts[0] if len(parts) == 1 else shapely.multipolygons(parts)
+        return out if out.is_valid else None
+
+    def _rings_layout(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The pieces' rings in shapely's ragged layout (each closed, one ring a polygon), as
+        the compiled core reads them (built once)."""
+        if self._layout is None:
+            rings = [np.asarray(r, dtype=float) for r in self.rings]
+            sizes = np.array([len(r) + 1 for r in rings], dtype=np.int64)
+            coords = np.concatenate([np.concatenate([r, r[:1]]) for r in rings]) if rings \
+                else np.zeros((0, 2))
+            ring_starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+            poly_starts = np.arange(len(rings) + 1, dtype=np.int64)
+            self._layout = (np.ascontiguousarray(coords, dtype=float), ring_starts, poly_starts)
+        return self._layout
 
     def union(self) -> BaseGeometry:
         """The union of the pieces (prepared, built once with :meth:`outline`)."""
@@ -653,16 +702,11 @@ class ReachMap:
         got = self._native_core
         if got is None or got.cap != self._graph_cap:
             a, b = self.outline() if len(self.pieces) else (np.zeros((0, 2)),) * 2
-            rings = [np.asarray(r, dtype=float) for r in self.rings]
-            sizes = np.array([len(r) + 1 for r in rings], dtype=np.int64)
-            coords = np.concatenate([np.concatenate([r, r[:1]]) for r in rings]) if rings \
-                else np.zeros((0, 2))
-            ring_starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-            poly_starts = np.arange(len(rings) + 1, dtype=np.int64)
+            coords, ring_starts, poly_starts = self._rings_layout()
             got = core.ReachCore(
                 np.ascontiguousarray(a, dtype=float), np.ascontiguousarray(b, dtype=float),
                 tuple(float(v) for v in self.box),
-                (np.ascontiguousarray(coords, dtype=float), ring_starts, poly_starts),
+                (coords, ring_starts, poly_starts),
                 (np.ascontiguousarray(self.corners, dtype=float),
                  np.ascontiguousarray(self.prev, dtype=float),
                  np.ascontiguousarray(self.next, dtype=float),
