@@ -341,8 +341,9 @@ def _outlines(disk: GeodesicDisk, fr: _Frame, rw: np.ndarray, X: np.ndarray, Y: 
     """Each wedge's outline from its rays' ends ``X, Y`` (apex first, but for the sources'
     disks).
 
-    Ends of rays at an outline vertex are that vertex; inner rays of a run on one edge and
-    points that repeat their predecessor are dropped."""
+    Ends of rays at an outline vertex are that vertex; inner rays of a run on one edge are
+    dropped, and then points that repeat the point kept before them (a run's last ray can end
+    at the vertex its inner rays did: the vertex stays)."""
     ex0, ey0, ex1, ey1 = disk.rm.outline_columns()[:4]
     nw, full = len(fr), fr.full
     on = np.nonzero(hit >= 0)[0]
@@ -359,8 +360,11 @@ def _outlines(disk: GeodesicDisk, fr: _Frame, rw: np.ndarray, X: np.ndarray, Y: 
     run[1:-1] &= (hit[1:-1] == hit[:-2]) & (hit[1:-1] == hit[2:]) & same_w[1:-1] & \
         same_w[2:]
     run[0] = run[-1] = False
-    keep = ~run
-    keep[1:] &= ~(same_w[1:] & (norm(X[1:] - X[:-1], Y[1:] - Y[:-1]) <= 1e-9))
+    rw, X, Y = rw[~run], X[~run], Y[~run]
+    same_w = np.zeros(len(rw), bool)
+    same_w[1:] = rw[1:] == rw[:-1]
+    keep = np.ones(len(rw), bool)
+    keep[1:] = ~(same_w[1:] & (norm(X[1:] - X[:-1], Y[1:] - Y[:-1]) <= 1e-9))
     rw, X, Y = rw[keep], X[keep], Y[keep]
     # apex first (not for the sources' disks)
     apexed = (~full).astype(np.int64)
