@@ -177,10 +177,17 @@ fn tree_polys_with(tree: &PolyTree64, to_float: impl Fn(&Point64) -> Pt) -> Vec<
 /// `subject op clip` (each a set of polygons, their union taken by the non-zero rule).
 pub fn overlay(grid: &Grid, subject: &[Poly], clip: &[Poly], op: Op) -> Result<Vec<Poly>, Refused> {
     check("overlay vertices", count(subject) + count(clip), MAX_OVERLAY_VERTICES)?;
+    Ok(sweep(grid, subject, clip, op, |p| grid.to_float(p)))
+}
+
+/// One Clipper2 sweep of `subject op clip`, each grid point of the answer made a point in
+/// inches by `to_float`.
+fn sweep(grid: &Grid, subject: &[Poly], clip: &[Poly], op: Op, to_float: impl Fn(&Point64) -> Pt)
+         -> Vec<Poly> {
     let (s, c) = (paths(grid, subject), paths(grid, clip));
     let mut tree = PolyTree64::new();
     boolean_op_tree_64(clip_type(op), FillRule::NonZero, &s, &c, &mut tree);
-    Ok(tree_polys(grid, &tree))
+    tree_polys_with(&tree, to_float)
 }
 
 /// Polygons up to which [`overlay_snapped`] unions them in one sweep, a cascade above (a bike's
@@ -206,10 +213,7 @@ pub fn overlay_snapped(grid: &Grid, subject: &[Poly], clip: &[Poly], op: Op)
         // 40-pointed star hull, took 0.12 s, twice GEOS's cascaded union)
         return union_minus_with(grid, subject.to_vec(), &[], 0.0, to_float);
     }
-    let (s, c) = (paths(grid, subject), paths(grid, clip));
-    let mut tree = PolyTree64::new();
-    boolean_op_tree_64(clip_type(op), FillRule::NonZero, &s, &c, &mut tree);
-    Ok(tree_polys_with(&tree, to_float))
+    Ok(sweep(grid, subject, clip, op, to_float))
 }
 
 /// `subject` minus `clip`, where `clip` is first cut to the box `within` (which must hold
