@@ -324,8 +324,22 @@ def _shape(obase: Footprint, ofacing: float) -> Shape:
 def _terrain_pieces(terrain: tuple[tuple[tuple[float, float], ...], ...]
                     ) -> tuple[np.ndarray, np.ndarray]:
     """The convex pieces of the terrain outlines, laid out for the core
-    (:func:`~tabletop.geometry.sums.polygons_layout`; the core orients them)."""
-    return polygons_layout([p for t in terrain for p in convex_pieces(Polygon(t))])
+    (:func:`~tabletop.geometry.sums.polygons_layout`; the core orients them). Each outline's
+    pieces are kept by the outline (:func:`_outline_pieces`): the start's own facing off the
+    grid asks for the pieces near each new start, a new set of the same outlines."""
+    return rings_layout([r for t in terrain for r in _outline_pieces(t)])
+
+
+@lru_cache(maxsize=4096)
+def _outline_pieces(outline: tuple[tuple[float, float], ...]) -> tuple[np.ndarray, ...]:
+    """The exterior rings of a terrain outline's convex pieces (the closing point left out),
+    as :func:`~tabletop.geometry.sums.polygons_layout` lays each out."""
+    pieces = convex_pieces(Polygon(outline))
+    if not pieces:
+        return ()
+    coords, starts = polygons_layout(pieces)
+    return tuple(coords[a:b] for a, b in zip(starts[:-1].tolist(), starts[1:].tolist(),
+                                              strict=True))
 
 
 def _native_static_end(core: ModuleType, base: Footprint, facing: float,
