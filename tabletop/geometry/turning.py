@@ -94,6 +94,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import shapely
@@ -237,6 +238,8 @@ class TurnMap:
         """The polygon obstacles as shapely polygons, one array (built on first use)."""
         self._thin: dict[int, tuple[Polygon, BaseGeometry, np.ndarray, np.ndarray] | None] = {}
         """Polygon obstacles as the exact turn test takes them (:meth:`_thin_ring`)."""
+        self._near_last: tuple[tuple[float, float], list[Any], list[Any]] | None = None
+        """:meth:`_near_turn`'s last answer, with the point it was asked about."""
         self._piece_polygons: np.ndarray | None = None
         """The polygon pieces of :attr:`obstacles` as shapely polygons (built on first use)."""
         self._layers: dict[float, ReachMap] = {}
@@ -577,18 +580,31 @@ class TurnMap:
         obstacle or the battlefield's edge (exact test on the engine's polygon of the
         footprint, which is never smaller than the base)."""
         foot = pieces_at(self.footprint, 0.0)
+        thin, circles = self._near_turn(at)
+        return turn_meets(foot, at, f0, turn, thin, circles,
+                          (0.0, 0.0, self.width, self.height))
+
+    def _near_turn(self, at: tuple[float, float]
+                   ) -> tuple[list[tuple[Polygon, BaseGeometry, np.ndarray, np.ndarray]],
+                              list[tuple[float, float, float]]]:
+        """The obstacles a turn in place at ``at`` can meet, as :func:`turn_meets` takes them:
+        the polygons within reach (one vectorised distance: the same test as each alone), each
+        shrunk as the exact test shrinks it, and the circles; kept for the last point asked
+        (a start's turns, one grid step at a time, all ask the same)."""
+        last = self._near_last
+        if last is not None and last[0] == at:
+            return last[1], last[2]
         reach = self.radius * 1.01 + 1e-6
         if self._ring_polygons is None:
             self._ring_polygons = np.array([Polygon(r) for r in self._rings], dtype=object)
-        # the polygons within reach (one vectorised distance: the same test as each alone),
-        # each shrunk as the exact test shrinks it once for every turn tested
-        near = shapely.distance(self._ring_polygons, shapely.Point(at)) <= reach
+        near = shapely.distance(self._ring_polygons, shapely.Point(at)) <= reach \
+            if len(self._ring_polygons) else np.zeros(0, dtype=bool)
         thin = [t for t in (self._thin_ring(k) for k in np.flatnonzero(near).tolist())
                 if t is not None]
         circles = [c for c in self.circles if math.hypot(c[0] - at[0], c[1] - at[1]) <=
                    reach + c[2]]
-        return turn_meets(foot, at, f0, turn, thin, circles,
-                          (0.0, 0.0, self.width, self.height))
+        self._near_last = (at, thin, circles)
+        return thin, circles
 
     def _thin_ring(self, k: int) -> tuple[Polygon, BaseGeometry, np.ndarray, np.ndarray] | None:
         """Obstacle ring ``k`` as the exact turn test takes it (:func:`thin_edges`), made
