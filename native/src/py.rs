@@ -195,6 +195,18 @@ impl Outline {
         Ok(Outline { inner })
     }
 
+    /// Whether each point lies closer than `d` to an obstacle edge (the box's not counted).
+    fn near_edge<'py>(&self, py: Python<'py>, pts: PyReadonlyArray2<'py, f64>, d: f64)
+                      -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let p = pts.as_array();
+        if p.ncols() != 2 {
+            return Err(NativeError::new_err("Outline.near_edge: points must be an (n, 2) array"));
+        }
+        let out: Vec<bool> =
+            (0..p.nrows()).map(|k| self.inner.near_edge(p[[k, 0]], p[[k, 1]], d)).collect();
+        Ok(PyArray1::from_vec(py, out))
+    }
+
     /// Whether each point is off the box or inside the obstacles.
     fn blocked<'py>(&self, py: Python<'py>, pts: PyReadonlyArray2<'py, f64>) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let p = pts.as_array();

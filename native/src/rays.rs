@@ -122,6 +122,29 @@ impl Outline {
         });
     }
 
+    /// Whether `(x, y)` lies closer than `d` to one of the obstacles' edges (the closest
+    /// point's distance; the box's edges not counted): a piece's vertex that does not is
+    /// inside the union by `d` at least, no corner.
+    pub fn near_edge(&self, x: f64, y: f64, d: f64) -> bool {
+        if !(x.is_finite() && y.is_finite() && d >= 0.0) {
+            return false;
+        }
+        let (i0, j0) = self.cell_of(x - d, y - d);
+        let (i1, j1) = self.cell_of(x + d, y + d);
+        let d2 = d * d;
+        for j in j0..=j1 {
+            for i in i0..=i1 {
+                for &k in &self.cells[j * self.nx + i] {
+                    let k = k as usize;
+                    if k < self.n_obstacle && segment_dist2(self.a[k], self.b[k], x, y) < d2 {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
     /// Whether `(x, y)` is off the box or inside the obstacles' union (non-zero winding of
     /// the obstacles' edges).
     pub fn blocked(&self, x: f64, y: f64) -> bool {
@@ -264,6 +287,15 @@ fn wrap(a: f64) -> f64 {
 }
 
 #[inline]
+/// The squared distance from `(x, y)` to the segment `p - q` (its closest point).
+fn segment_dist2(p: Pt, q: Pt, x: f64, y: f64) -> f64 {
+    let (dx, dy) = (q[0] - p[0], q[1] - p[1]);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 > 0.0 { (((x - p[0]) * dx + (y - p[1]) * dy) / len2).clamp(0.0, 1.0) } else { 0.0 };
+    let (ex, ey) = (p[0] + t * dx - x, p[1] + t * dy - y);
+    ex * ex + ey * ey
+}
+
 fn hypot(x: f64, y: f64) -> f64 {
     (x * x + y * y).sqrt()
 }
@@ -594,6 +626,21 @@ mod tests {
 
     fn disk(p: Pt, r: f64) -> Wedge {
         Wedge { apex: p, radius: r, start: 0.0, sweep: TWO_PI, full: true, prev: p, next: p }
+    }
+
+    #[test]
+    fn near_edge_is_the_closest_points_distance() {
+        // a square obstacle 5..15 in a 20" box: its edges count, the box's do not
+        let o = Outline::new(&square_edges(5.0, 5.0, 15.0, 15.0), [0.0, 0.0, 20.0, 20.0]).unwrap();
+        let d = 1e-7;
+        assert!(o.near_edge(5.0, 5.0, d)); // a vertex
+        assert!(o.near_edge(10.0, 15.0 - 0.5e-7, d)); // inside, by less than d
+        assert!(o.near_edge(15.0 + 0.9e-7, 15.0, d)); // outside, off a vertex
+        assert!(!o.near_edge(10.0, 15.0 - 1.5e-7, d)); // inside, by more
+        assert!(!o.near_edge(10.0, 10.0, d));
+        assert!(!o.near_edge(15.0 + 0.8e-7, 15.0 + 0.8e-7, d)); // past the corner: 1.13e-7
+        assert!(!o.near_edge(0.0, 10.0, d)); // on the box's edge only
+        assert!(!o.near_edge(f64::NAN, 10.0, d));
     }
 
     #[test]

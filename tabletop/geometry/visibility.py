@@ -265,6 +265,7 @@ class ReachMap:
         self._edge_tree: shapely.STRtree | None = None
         self._layout: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._eroded_all: BaseGeometry | None = None
+        self._native_outline: object | None = None
         self._corners()
         self._graph_cap = 0.0
         self._adj_ptr = np.zeros(len(self.corners) + 1, dtype=np.int64)
@@ -279,7 +280,6 @@ class ReachMap:
         self._corner_tree: shapely.STRtree | None = None
         self._edge_cache: dict[tuple[float, float], tuple[float, np.ndarray, np.ndarray]] = {}
         self._free_parts: np.ndarray | None = None
-        self._native_outline: object | None = None
         self._native_core: Any = None
         self._native_excludes: dict[object, object] = {}
         self._graph_maker: tuple[ModuleType, Any] | None = None
@@ -319,11 +319,10 @@ class ReachMap:
         # not inside another piece
         idx = np.nonzero(keep)[0]
         if len(idx):
-            # a vertex is on no other piece's boundary unless it lies in the union shrunk
-            # by ERODE (one prepared point-in-area test; the seam where two pieces only
-            # overlap by less than ERODE is inside the union, and no path turns there)
-            keep[idx[shapely.intersects_xy(self.eroded_union(), pts[idx, 0],
-                                           pts[idx, 1])]] = False
+            # a vertex is on no other piece's boundary unless it lies inside the union by
+            # ERODE (the seam where two pieces only overlap by less than ERODE is inside the
+            # union, and no path turns there)
+            keep[idx[self._deep(pts[idx])]] = False
         self.corners = pts[keep]
         self.prev = prv[keep]
         self.next = nxt[keep]
@@ -334,6 +333,28 @@ class ReachMap:
         isc = self.owner < nc
         table[self.owner[isc], vid[isc]] = np.nonzero(isc)[0]
         self._circle_corner = table
+
+    def _deep(self, pts: np.ndarray) -> np.ndarray:
+        """Whether each of ``pts`` (vertices of the pieces: in the union) lies inside the union
+        by :data:`ERODE`.
+
+        On the native engine: no edge of the outline comes closer than ERODE (the closest
+        point's distance, in the core's outline, which the searches use anyway). On the Python
+        engine, or where the core refuses the outline: in the union shrunk by ERODE (GEOS's
+        mitre erosion, one prepared point-in-area test). The two differ only within ERODE's
+        mitre of a reflex vertex of the union (where two pieces' edges cross), a point inside
+        the obstacles by ERODE at least, which the native engine does not take for a corner.
+        """
+        core = engine.core()
+        if core is not None:
+            try:
+                near = self.native_outline(core).near_edge(  # type: ignore[attr-defined]
+                    np.ascontiguousarray(pts, dtype=float), ERODE)
+            except core.NativeError:  # type: ignore[attr-defined]
+                pass
+            else:
+                return ~np.asarray(near, dtype=bool)
+        return shapely.intersects_xy(self.eroded_union(), pts[:, 0], pts[:, 1])
 
     def outline(self) -> tuple[np.ndarray, np.ndarray]:
         """The boundary of the union of the pieces as directed edges ``a[k] -> b[k]``.

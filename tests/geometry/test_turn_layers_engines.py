@@ -161,9 +161,11 @@ def test_corner_graphs_are_the_same(monkeypatch: pytest.MonkeyPatch, shape: str,
 @pytest.mark.parametrize("seed", [1, 2, 3, 5])
 def test_a_maps_union_of_its_pieces_on_both_engines(monkeypatch: pytest.MonkeyPatch, shape: str,
                                                    seed: int) -> None:
-    """A map's union of its pieces (its outline, and the corners' test against it shrunk by
-    1e-7"): on the native engine the core's, on a grid of 1e-9" with every piece vertex on it
-    given back exactly; on the Python engine GEOS's. The same corners; the same outline within
+    """A map's union of its pieces (its outline) and its corners: on the native engine the
+    core's union, on a grid of 1e-9" with every piece vertex on it given back exactly, and a
+    vertex a corner when an edge of it comes within 1e-7" (the closest point's distance, in
+    the core); on the Python engine GEOS's union, and a vertex a corner when it is not in the
+    union shrunk by 1e-7". The same corners; the same outline within
     the grid's rounding of the crossings; every corner and every piece vertex on GEOS's outline
     on the core's (where one is a vertex of both, exactly the same point, not one moved to the
     grid; GEOS also keeps a vertex where two pieces' edges run on in one line, which the core's
