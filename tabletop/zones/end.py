@@ -510,7 +510,7 @@ def _piece_overlaps(pieces: Sequence[Piece], mover: Body, at: tuple[float, float
 def clear_end_caches() -> None:
     """Forget the end regions and placed footprints kept so far."""
     for cached in (_static_end, _local_region, _mover_pieces, _placed, _thin, _shape,
-                   _terrain_pieces, _models, _mover_layout):
+                   _terrain_pieces, _outline_pieces, _models, _mover_layout):
         cached.cache_clear()
     with _UNIONS_LOCK:
         _UNIONS.clear()
