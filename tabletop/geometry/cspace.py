@@ -48,6 +48,7 @@ __all__ = [
     "SWEEP_TOLERANCE",
     "Obstacle",
     "angle_between",
+    "clear_footprint_caches",
     "convex_sum",
     "grow",
     "period",
@@ -337,6 +338,14 @@ def swept_pieces(fp: Footprint, f0: float, f1: float, segments: int = ENGINE_SEG
 _SWEEPS = threading.RLock()
 """Held while :func:`_swept_from_zero` answers, so that threads asking for the same turn wait
 for the one making it."""
+
+
+def clear_footprint_caches() -> None:
+    """Forget the footprints' pieces and the areas their turns sweep, kept per base and facing
+    (:func:`pieces_at`, :func:`swept_pieces`): a benchmark's cold zone makes them again, as
+    the first zone of a new program does."""
+    for cached in (_local, pieces_at, swept_pieces, _swept_from_zero):
+        cached.cache_clear()
 
 
 @lru_cache(maxsize=64)

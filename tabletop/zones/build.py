@@ -44,6 +44,7 @@ from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
 from tabletop.geometry import engine
+from tabletop.geometry.cspace import clear_footprint_caches
 from tabletop.geometry.footprints import (
     Footprint,
     Round,
@@ -620,5 +621,6 @@ def clear_caches() -> None:
     IdentityMemo.clear_all()
     _PHASES.clear()
     clear_end_caches()
+    clear_footprint_caches()
     for cached in (reach_map, convex_pieces, _placed_outline, turn_map, _circles_union):
         cached.cache_clear()
