@@ -286,8 +286,8 @@ fn wrap(a: f64) -> f64 {
     if r >= TWO_PI { 0.0 } else { r }
 }
 
-#[inline]
 /// The squared distance from `(x, y)` to the segment `p - q` (its closest point).
+#[inline]
 fn segment_dist2(p: Pt, q: Pt, x: f64, y: f64) -> f64 {
     let (dx, dy) = (q[0] - p[0], q[1] - p[1]);
     let len2 = dx * dx + dy * dy;
@@ -296,6 +296,7 @@ fn segment_dist2(p: Pt, q: Pt, x: f64, y: f64) -> f64 {
     ex * ex + ey * ey
 }
 
+#[inline]
 fn hypot(x: f64, y: f64) -> f64 {
     (x * x + y * y).sqrt()
 }
