@@ -3,6 +3,7 @@
 //! Pure Rust (`cargo test` runs it without Python); the Python bindings are the `python`
 //! feature (`py` module), which maturin builds into `tabletop.native`.
 pub mod booleans;
+pub mod convex;
 pub mod ends;
 pub mod graph;
 pub mod interior;

@@ -900,6 +900,40 @@ fn corner_slack<'py>(py: Python<'py>, core: &ReachCore, set: &PolySet)
     Ok(PyArray1::from_vec(py, out))
 }
 
+/// Convex pieces from the triangles of a triangulation, `tris` an (n, 2) array of 3 points a
+/// triangle (`convex::merge_triangles`, the Python engine's `_merge_convex` by edges): each
+/// piece's input triangle or -1, then the merged pieces' vertices (clockwise from the least,
+/// not closed) and their counts.
+#[pyfunction]
+fn merge_triangles<'py>(py: Python<'py>, tris: PyReadonlyArray2<'py, f64>)
+                        -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray2<f64>>,
+                                     Bound<'py, PyArray1<i64>>)> {
+    let c = tris.as_array();
+    if c.ncols() != 2 || c.nrows() % 3 != 0 {
+        return Err(NativeError::new_err("merge_triangles: tris must be an (3n, 2) array"));
+    }
+    let t: Vec<[Pt; 3]> = (0..c.nrows() / 3)
+        .map(|k| [0, 1, 2].map(|i| [c[[3 * k + i, 0]], c[[3 * k + i, 1]]]))
+        .collect();
+    let pieces = guarded(py, "merge_triangles", move || crate::convex::merge_triangles(&t))?;
+    let (mut which, mut flat, mut sizes) = (Vec::new(), Vec::new(), Vec::new());
+    for p in pieces {
+        match p {
+            crate::convex::Piece::Kept(k) => which.push(k as i64),
+            crate::convex::Piece::Merged(r) => {
+                which.push(-1);
+                sizes.push(r.len() as i64);
+                for q in r {
+                    flat.extend_from_slice(&q);
+                }
+            }
+        }
+    }
+    let n = flat.len() / 2;
+    Ok((PyArray1::from_vec(py, which), PyArray1::from_vec(py, flat).reshape([n, 2])?,
+        PyArray1::from_vec(py, sizes)))
+}
+
 /// Panic inside the core on purpose: shows that a panic reaches Python as a `NativeError`.
 #[pyfunction]
 fn selftest_panic(py: Python<'_>) -> PyResult<()> {
@@ -930,6 +964,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(common_region, m)?)?;
     m.add_function(wrap_pyfunction!(turn_rounds, m)?)?;
     m.add_function(wrap_pyfunction!(corner_slack, m)?)?;
+    m.add_function(wrap_pyfunction!(merge_triangles, m)?)?;
     m.add_class::<ReachCore>()?;
     m.add_class::<Outline>()?;
     m.add_class::<PolySet>()?;

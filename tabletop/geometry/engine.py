@@ -54,7 +54,7 @@ ENGINES = ("native", "python")
 DEFAULT = "native"
 """The engine when :data:`ENV` is unset (``"native"``: the core where it is built, else
 Python)."""
-NATIVE_VERSION = "0.1.3"
+NATIVE_VERSION = "0.1.4"
 """The version of ``native/Cargo.toml`` this Python code expects of the compiled module."""
 
 _NOT_BUILT = ("the native core is not built (no Rust toolchain when tabletop was installed; "

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from types import ModuleType
 
 import numpy as np
 import shapely
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
+
+from tabletop.geometry.engine import core
 
 __all__ = [
     "Outline",
@@ -75,14 +78,43 @@ def _convex_pieces(poly: Polygon) -> list[Polygon]:
         if not p.interiors and abs(p.convex_hull.area - p.area) <= 1e-12 * max(1.0, p.area):
             out.append(p)
             continue
-        tris = [t for t in shapely.constrained_delaunay_triangles(p).geoms if t.area > 0]
-        merged = _merge_convex(tris, by_edges=not any(map(_flat, tris)))
+        cut = shapely.get_parts(shapely.constrained_delaunay_triangles(p))
+        cut = cut[shapely.area(cut) > 0]
+        xy = shapely.get_coordinates(cut).reshape(len(cut), 4, 2)[:, :3]
+        tris = cut.tolist()
+        by_edges = not _flat_rows(xy).any()
+        mod = core()
+        merged = (_native_merge(mod, tris, xy) if by_edges and mod is not None
+                  else _merge_convex(tris, by_edges=by_edges))
         # the pieces must make up the polygon; if merging lost any of it, the triangles do
         whole = abs(sum(q.area for q in merged) - p.area) <= 1e-9 * max(1.0, p.area)
         # (a merge of a sliver of no area can leave an empty collection: it covers nothing)
         out.extend(q for q in (merged if whole else tris) if q.geom_type == "Polygon"
                    and q.area > 0)
     return out
+
+
+def _native_merge(mod: ModuleType, tris: list[Polygon], xy: np.ndarray) -> list[Polygon]:
+    """:func:`_merge_convex` by edges in the compiled core (``merge_triangles``): the same
+    merges and the same pieces bit for bit (a merged piece is its hull, normalised as GEOS
+    normalises it), without a Python dictionary or a GEOS overlay a pair. Where the core
+    refuses (past its limits), :func:`_merge_convex` answers. ``xy``: the triangles'
+    vertices, (n, 3, 2)."""
+    try:
+        which, coords, sizes = mod.merge_triangles(np.ascontiguousarray(xy).reshape(-1, 2))
+    except mod.NativeError:
+        return _merge_convex(tris, by_edges=True)
+    hulls = iter(sized_polygons(_closed(coords, sizes), sizes + 1).tolist() if len(sizes)
+                 else ())
+    return [tris[k] if k >= 0 else next(hulls) for k in which.tolist()]
+
+
+def _closed(coords: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Rings of ``sizes`` rows of ``coords`` each, closed (each first row again after its
+    last)."""
+    starts = np.cumsum(sizes) - sizes
+    ends = np.cumsum(sizes)
+    return np.insert(coords, ends, coords[starts], axis=0)
 
 
 def _merge_convex(parts: list[Polygon], *, by_edges: bool = False) -> list[Polygon]:
@@ -185,14 +217,16 @@ def _merge_convex(parts: list[Polygon], *, by_edges: bool = False) -> list[Polyg
 Point = tuple[float, float]
 
 
-def _flat(t: Polygon) -> bool:
-    """Whether a triangle is flat within rounding: one of its vertices may lie on the edge
-    of another triangle (a triangulation's triangles then meet along parts of edges, as a
-    triangle of no area dropped leaves them)."""
-    (ax, ay), (bx, by), (cx, cy) = t.exterior.coords[:3]
-    longest = max((bx - ax) ** 2 + (by - ay) ** 2, (cx - bx) ** 2 + (cy - by) ** 2,
-                  (ax - cx) ** 2 + (ay - cy) ** 2)
-    return abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax)) <= 1e-9 * longest
+def _flat_rows(xy: np.ndarray) -> np.ndarray:
+    """Whether each triangle of ``xy`` ((n, 3, 2) vertices) is flat within rounding: one of
+    its vertices may lie on the edge of another triangle (a triangulation's triangles then meet
+    along parts of edges, as a triangle of no area dropped leaves them)."""
+    a, b, c = xy[:, 0], xy[:, 1], xy[:, 2]
+    ab, bc, ca = b - a, c - b, a - c
+    longest = np.maximum(np.maximum((ab * ab).sum(axis=1), (bc * bc).sum(axis=1)),
+                         (ca * ca).sum(axis=1))
+    cross = ab[:, 0] * (c[:, 1] - a[:, 1]) - ab[:, 1] * (c[:, 0] - a[:, 0])
+    return np.abs(cross) <= 1e-9 * longest
 
 
 def _ring_map(p: Polygon) -> dict[Point, Point]:
