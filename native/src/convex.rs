@@ -223,15 +223,19 @@ impl Merger {
             self.owner.insert((u, v), fresh);
         }
         self.rings.insert(fresh, ring);
-        let mut around: HashSet<usize> = self.nbrs.remove(&ka).unwrap();
-        around.extend(self.nbrs.remove(&kb).unwrap());
+        let mut around: HashSet<usize> = self.nbrs.remove(&ka).unwrap_or_default();
+        around.extend(self.nbrs.remove(&kb).unwrap_or_default());
+        around.retain(|k| self.nbrs.contains_key(k));
         around.remove(&ka);
         around.remove(&kb);
         for k in &around {
-            let s = self.nbrs.get_mut(k).unwrap();
-            s.remove(&ka);
-            s.remove(&kb);
-            s.insert(fresh);
+            // (in a triangulation neighbours are mutual; a soup of triangles may name one
+            // merged away already)
+            if let Some(s) = self.nbrs.get_mut(k) {
+                s.remove(&ka);
+                s.remove(&kb);
+                s.insert(fresh);
+            }
         }
         self.nbrs.insert(fresh, around);
         self.boxes[a] = bounds(&h);
@@ -369,6 +373,32 @@ mod tests {
     fn collinear_points_leave_the_hull() {
         let h = hull(&[[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0], [1.0, 1.0]]);
         assert_eq!(h, vec![[0.0, 0.0], [0.0, 2.0], [2.0, 2.0], [2.0, 0.0]]);
+    }
+
+    #[test]
+    fn any_soup_of_triangles_is_answered_without_a_panic() {
+        // not a triangulation: triangles sharing vertices of a small lattice at random (edges
+        // shared by several, repeated triangles, huge and tiny coordinates): an answer, each
+        // input triangle in at most one piece, no panic
+        let mut seed = 7u64;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for case in 0..400 {
+            let scale = [1.0, 1e-9, 1e150, 3.0][case % 4];
+            let n = 1 + (40.0 * rnd()) as usize;
+            let mut pt = || [scale * (4.0 * rnd()).floor(), scale * (4.0 * rnd()).floor()];
+            let tris: Vec<[Pt; 3]> = (0..n).map(|_| [pt(), pt(), pt()]).collect();
+            let got = merge_triangles(&tris).unwrap();
+            let mut kept: Vec<usize> = got
+                .iter()
+                .filter_map(|p| if let Piece::Kept(k) = p { Some(*k) } else { None })
+                .collect();
+            kept.sort_unstable();
+            kept.dedup();
+            assert!(got.len() <= n && kept.iter().all(|&k| k < n));
+        }
     }
 
     #[test]
