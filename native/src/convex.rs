@@ -1,6 +1,6 @@
 //! Convex pieces of a polygon from its triangulation: neighbouring triangles merged greedily
 //! while their union stays convex. The same merges, in the same order, as the Python engine's
-//! `tabletop.geometry.polygons._merge_convex(..., by_edges=True)`, and the same pieces bit for
+//! `tabletop.geometry.polygons.merge_convex(..., by_edges=True)`, and the same pieces bit for
 //! bit (each merged piece is the convex hull of its points, clockwise from its least point, as
 //! GEOS's `normalize` writes it); a test of the Python package compares them on every layout's
 //! terrain and on the footprints' swept areas.

@@ -901,7 +901,7 @@ fn corner_slack<'py>(py: Python<'py>, core: &ReachCore, set: &PolySet)
 }
 
 /// Convex pieces from the triangles of a triangulation, `tris` an (n, 2) array of 3 points a
-/// triangle (`convex::merge_triangles`, the Python engine's `_merge_convex` by edges): each
+/// triangle (`convex::merge_triangles`, the Python engine's `merge_convex` by edges): each
 /// piece's input triangle or -1, then the merged pieces' vertices (clockwise from the least,
 /// not closed) and their counts.
 #[pyfunction]

@@ -24,6 +24,9 @@ __all__ = [
     "ccw",
     "clipped",
     "convex_pieces",
+    "flat_triangles",
+    "merge_convex",
+    "merge_convex_native",
     "norm",
     "outline_of",
     "polygonal",
@@ -82,10 +85,10 @@ def _convex_pieces(poly: Polygon) -> list[Polygon]:
         cut = cut[shapely.area(cut) > 0]
         xy = shapely.get_coordinates(cut).reshape(len(cut), 4, 2)[:, :3]
         tris = cut.tolist()
-        by_edges = not _flat_rows(xy).any()
+        by_edges = not flat_triangles(xy).any()
         mod = core()
-        merged = (_native_merge(mod, tris, xy) if by_edges and mod is not None
-                  else _merge_convex(tris, by_edges=by_edges))
+        merged = (merge_convex_native(mod, tris, xy) if by_edges and mod is not None
+                  else merge_convex(tris, by_edges=by_edges))
         # the pieces must make up the polygon; if merging lost any of it, the triangles do
         whole = abs(sum(q.area for q in merged) - p.area) <= 1e-9 * max(1.0, p.area)
         # (a merge of a sliver of no area can leave an empty collection: it covers nothing)
@@ -94,16 +97,17 @@ def _convex_pieces(poly: Polygon) -> list[Polygon]:
     return out
 
 
-def _native_merge(mod: ModuleType, tris: list[Polygon], xy: np.ndarray) -> list[Polygon]:
-    """:func:`_merge_convex` by edges in the compiled core (``merge_triangles``): the same
+def merge_convex_native(mod: ModuleType, tris: list[Polygon], xy: np.ndarray
+                        ) -> list[Polygon]:
+    """:func:`merge_convex` by edges in the compiled core (``merge_triangles``): the same
     merges and the same pieces bit for bit (a merged piece is its hull, normalised as GEOS
     normalises it), without a Python dictionary or a GEOS overlay a pair. Where the core
-    refuses (past its limits), :func:`_merge_convex` answers. ``xy``: the triangles'
+    refuses (past its limits), :func:`merge_convex` answers. ``xy``: the triangles'
     vertices, (n, 3, 2)."""
     try:
         which, coords, sizes = mod.merge_triangles(np.ascontiguousarray(xy).reshape(-1, 2))
     except mod.NativeError:
-        return _merge_convex(tris, by_edges=True)
+        return merge_convex(tris, by_edges=True)
     hulls = iter(sized_polygons(_closed(coords, sizes), sizes + 1).tolist() if len(sizes)
                  else ())
     return [tris[k] if k >= 0 else next(hulls) for k in which.tolist()]
@@ -117,7 +121,7 @@ def _closed(coords: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     return np.insert(coords, ends, coords[starts], axis=0)
 
 
-def _merge_convex(parts: list[Polygon], *, by_edges: bool = False) -> list[Polygon]:
+def merge_convex(parts: list[Polygon], *, by_edges: bool = False) -> list[Polygon]:
     """Greedily merge neighbouring convex pieces while their union stays convex.
 
     Fewer pieces mean fewer corners and shadows (an L-shaped wall becomes two rectangles
@@ -217,7 +221,7 @@ def _merge_convex(parts: list[Polygon], *, by_edges: bool = False) -> list[Polyg
 Point = tuple[float, float]
 
 
-def _flat_rows(xy: np.ndarray) -> np.ndarray:
+def flat_triangles(xy: np.ndarray) -> np.ndarray:
     """Whether each triangle of ``xy`` ((n, 3, 2) vertices) is flat within rounding: one of
     its vertices may lie on the edge of another triangle (a triangulation's triangles then meet
     along parts of edges, as a triangle of no area dropped leaves them)."""

@@ -126,12 +126,15 @@ __all__ = [
     "EXITS",
     "OVAL_STEP",
     "ROUND_TOLERANCE",
+    "NativeMembers",
     "Pose",
     "TurnMap",
     "default_step",
+    "eps_grown",
     "facing_grid",
     "layer_step",
     "nearly_round",
+    "node_members",
     "turn_map",
     "unique_rows",
 ]
@@ -465,7 +468,7 @@ class TurnMap:
         :meth:`turn_region`) and of the hub cross the lattice of :func:`turn_spacing`
         (:func:`_crossings_in`), and one point of each ring it misses (:func:`_anchors`), each
         moved :data:`NODE_INSET` into the region; each point gets the run of consecutive steps
-        whose turn regions come within EPS of it (:func:`_members`; it may turn in place through
+        whose turn regions come within EPS of it (:func:`node_members`; it may turn in place through
         all of them, within the tolerance). Only in the tiles of :data:`TILE_CELLS` spacings
         that meet ``window`` (``x0, y0, x1, y1``; ``None``: the whole battlefield), each built
         once: a battlefield a mile wide has millions of points along its edges, and a pick-up
@@ -536,24 +539,24 @@ class TurnMap:
             if rings else np.zeros((0, 2, 2))
         flat = segs.reshape(-1, 2)
         bounds = (*flat.min(axis=0), *flat.max(axis=0)) if len(flat) else (0.0, 0.0, -1.0, -1.0)
-        return _NodePlan(grid, [g for _, g in made], _grown(hub),
+        return _NodePlan(grid, [g for _, g in made], eps_grown(hub),
                          turn_spacing(self.radius, self.period / k, default_step(self.footprint)),
                          segs, _anchors(rings), tuple(float(v) for v in bounds), {})
 
     def _region_for_nodes(self, ab: tuple[float, float]
-                          ) -> tuple[BaseGeometry, BaseGeometry | _NativeMembers]:
+                          ) -> tuple[BaseGeometry, BaseGeometry | NativeMembers]:
         """The turn region of the step ``ab`` the nodes are placed on, the compiled core's
         where it answers (:meth:`native_turn_region`), else GEOS's; and what the nodes'
-        membership tests ask (:func:`_members`): the core's region as the core's outline
-        (:class:`_NativeMembers`), GEOS's grown (:func:`_grown`); on the same thread, while
+        membership tests ask (:func:`node_members`): the core's region as the core's outline
+        (:class:`NativeMembers`), GEOS's grown (:func:`eps_grown`); on the same thread, while
         the other threads make the other steps' regions."""
         got = self.native_turn_region(*ab)
         if got is None:
             region = self.turn_region(*ab)
-            return region, _grown(region)
+            return region, eps_grown(region)
         core = engine.core()
-        tester = _NativeMembers.of(core, got) if core is not None else None
-        return got, tester if tester is not None else _grown(got)
+        tester = NativeMembers.of(core, got) if core is not None else None
+        return got, tester if tester is not None else eps_grown(got)
 
     def _tile_nodes(self, plan: _NodePlan, tile: tuple[int, int], size: float
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -575,7 +578,7 @@ class TurnMap:
             rest = np.nonzero(~hub)[0]
             if len(rest):
                 for j, g in enumerate(plan.regions):
-                    member[j, rest] = _members(g, xy[rest])
+                    member[j, rest] = node_members(g, xy[rest])
         lo, n = _runs(member)
         keep = _thin(xy, lo, n, k, plan.spacing)
         return xy[keep], lo[keep], n[keep]
@@ -673,8 +676,8 @@ class _NodePlan:
     """What the turn nodes of one grid are made from (per phase), and the tiles built."""
 
     grid: tuple[float, ...]
-    regions: list[BaseGeometry | _NativeMembers]
-    """Each step's turn region as its membership test asks it (:func:`_members`)."""
+    regions: list[BaseGeometry | NativeMembers]
+    """Each step's turn region as its membership test asks it (:func:`node_members`)."""
     hub: BaseGeometry
     """The hub's region grown by EPS."""
     spacing: float
@@ -694,10 +697,10 @@ _WINDOWS_KEPT = 64
 """How many sets of tiles :meth:`TurnMap.turn_nodes` keeps its answer for, a grid."""
 
 
-def _members(g: BaseGeometry | _NativeMembers, xy: np.ndarray) -> np.ndarray | bool:
+def node_members(g: BaseGeometry | NativeMembers, xy: np.ndarray) -> np.ndarray | bool:
     """Whether each point of ``xy`` lies within EPS of a step's turn region: ``g`` the
-    region grown (:func:`_grown`) or the core's test (:class:`_NativeMembers`)."""
-    if isinstance(g, _NativeMembers):
+    region grown (:func:`eps_grown`) or the core's test (:class:`NativeMembers`)."""
+    if isinstance(g, NativeMembers):
         return g.within_eps(xy)
     if g.is_empty:
         return False
@@ -705,11 +708,11 @@ def _members(g: BaseGeometry | _NativeMembers, xy: np.ndarray) -> np.ndarray | b
 
 
 @dataclass(frozen=True)
-class _NativeMembers:
+class NativeMembers:
     """A turn region for the nodes' membership tests on the native engine: a point is a
     member when it lies in the region (GEOS's prepared point-in-polygon test) or closer than
     EPS to one of its edges (the closest point's distance in the compiled core's outline of
-    the region). The same points as GEOS's region grown by EPS (:func:`_grown`, the Python
+    the region). The same points as GEOS's region grown by EPS (:func:`eps_grown`, the Python
     engine's test) but within 8e-8" of its corners, where the grown region's chords cut the
     disks a little; without the buffer, which took 7 ms of a cold bike's zone."""
 
@@ -719,7 +722,7 @@ class _NativeMembers:
     """Its edges in the core (``Outline``)."""
 
     @staticmethod
-    def of(core: ModuleType, region: BaseGeometry) -> _NativeMembers | None:
+    def of(core: ModuleType, region: BaseGeometry) -> NativeMembers | None:
         """The test of ``region`` (``None`` when it is empty or the core refuses it)."""
         if region.is_empty:
             return None
@@ -733,7 +736,7 @@ class _NativeMembers:
         except core.NativeError:  # type: ignore[attr-defined]
             return None
         shapely.prepare(region)
-        return _NativeMembers(region, out)
+        return NativeMembers(region, out)
 
     def within_eps(self, xy: np.ndarray) -> np.ndarray:
         inside = shapely.intersects_xy(self.region, xy[:, 0], xy[:, 1])
@@ -744,7 +747,7 @@ class _NativeMembers:
         return inside
 
 
-def _grown(g: BaseGeometry) -> BaseGeometry:
+def eps_grown(g: BaseGeometry) -> BaseGeometry:
     """``g`` grown by EPS, prepared: the points within EPS of it (its rounded corners by two
     chords a quarter turn, so within 8e-8" less there), for the nodes' membership tests (as
     fast as a point-in-polygon test; GEOS's distance test took four times as long)."""

@@ -1,5 +1,5 @@
 """The convex pieces of a polygon as the compiled core merges its triangles
-(``native.merge_triangles``) against the Python engine's merge (``_merge_convex`` by edges):
+(``native.merge_triangles``) against the Python engine's merge (``merge_convex`` by edges):
 the same pieces, bit for bit, in the same order, on every current layout's terrain, on the
 areas turning ovals sweep and on random polygons. (``convex_pieces`` is kept per polygon
 whichever engine asked first: the two must agree exactly.)"""
@@ -31,11 +31,11 @@ def _both(poly: Polygon) -> tuple[list[bytes], list[bytes]] | None:
     cut = shapely.get_parts(shapely.constrained_delaunay_triangles(poly))
     cut = cut[shapely.area(cut) > 0]
     xy = shapely.get_coordinates(cut).reshape(len(cut), 4, 2)[:, :3]
-    if polygons._flat_rows(xy).any():
+    if polygons.flat_triangles(xy).any():
         return None
     tris = cut.tolist()
-    got = polygons._native_merge(native, tris, xy)
-    want = polygons._merge_convex(tris, by_edges=True)
+    got = polygons.merge_convex_native(native, tris, xy)
+    want = polygons.merge_convex(tris, by_edges=True)
     return [shapely.to_wkb(p) for p in got], [shapely.to_wkb(p) for p in want]
 
 
@@ -61,7 +61,7 @@ def test_every_layouts_terrain_is_cut_alike(layout_id: str) -> None:
                          ids=str)
 @pytest.mark.parametrize("turn", [7.5, 15.0, 30.0, 45.0])
 def test_swept_areas_are_cut_alike(fp: Oval, turn: float) -> None:
-    # the union _swept_from_zero cuts, caught on its way to convex_pieces
+    # the union swept_pieces cuts, caught on its way to convex_pieces
     seen: list[Polygon] = []
     real = cspace.convex_pieces
 
@@ -71,11 +71,11 @@ def test_swept_areas_are_cut_alike(fp: Oval, turn: float) -> None:
 
     cspace.convex_pieces = spy  # type: ignore[assignment]
     try:
-        cspace._swept_from_zero.cache_clear()
-        cspace._swept_from_zero(fp, turn, cspace.ENGINE_SEGMENTS)
+        cspace.clear_footprint_caches()
+        cspace.swept_pieces(fp, 0.0, turn)
     finally:
         cspace.convex_pieces = real  # type: ignore[assignment]
-        cspace._swept_from_zero.cache_clear()
+        cspace.clear_footprint_caches()
     assert seen or fp not in (Oval(60, 35), Oval(90, 52.5))
     for p in seen:
         pieces = _check(p)
@@ -126,5 +126,5 @@ def test_a_refusal_falls_back_on_python() -> None:
     with pytest.raises(native.NativeError):
         native.merge_triangles(bad)
     # the merge's own fallback answers as Python does
-    got = polygons._native_merge(native, tris, bad.reshape(2, 3, 2))
-    assert [p.wkb for p in got] == [p.wkb for p in polygons._merge_convex(tris, by_edges=True)]
+    got = polygons.merge_convex_native(native, tris, bad.reshape(2, 3, 2))
+    assert [p.wkb for p in got] == [p.wkb for p in polygons.merge_convex(tris, by_edges=True)]

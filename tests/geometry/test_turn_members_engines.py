@@ -1,7 +1,7 @@
-"""The turn nodes' membership test on the native engine (``_NativeMembers``: GEOS's
+"""The turn nodes' membership test on the native engine (``NativeMembers``: GEOS's
 point-in-polygon test on a step's turn region, else the closest edge's distance in the core's
 outline of it) against
-GEOS's region grown by EPS (``_grown``, the Python engine's): the same answer for every point
+GEOS's region grown by EPS (``eps_grown``, the Python engine's): the same answer for every point
 but those within 1e-7" of distance EPS from the region (the grown region's corners are
 chords), on regions with holes and several parts, for points on both sides of their edges."""
 
@@ -14,7 +14,7 @@ from shapely.geometry import Point
 
 from tabletop.geometry import engine
 from tabletop.geometry.tolerance import EPS
-from tabletop.geometry.turning import _grown, _members, _NativeMembers
+from tabletop.geometry.turning import NativeMembers, eps_grown, node_members
 
 native = engine.native_module()
 pytestmark = pytest.mark.skipif(native is None, reason=engine.native_problem())
@@ -49,11 +49,11 @@ def _points(region: shapely.Geometry, seed: int) -> np.ndarray:
 @pytest.mark.parametrize("seed", range(16))
 def test_the_cores_members_are_geos_grown_region(seed: int) -> None:
     region = _region(seed)
-    tester = _NativeMembers.of(native, region)
+    tester = NativeMembers.of(native, region)
     assert tester is not None
     xy = _points(region, seed)
-    got = np.asarray(_members(tester, xy))
-    want = np.asarray(_members(_grown(region), xy))
+    got = np.asarray(node_members(tester, xy))
+    want = np.asarray(node_members(eps_grown(region), xy))
     d = shapely.distance(region, shapely.points(xy))
     sure = np.abs(d - EPS) > 1e-7
     assert np.array_equal(got[sure], want[sure])
@@ -63,5 +63,5 @@ def test_the_cores_members_are_geos_grown_region(seed: int) -> None:
 
 
 def test_an_empty_region_has_no_test() -> None:
-    assert _NativeMembers.of(native, shapely.Polygon()) is None
-    assert _members(_grown(shapely.Polygon()), np.zeros((3, 2))) is False
+    assert NativeMembers.of(native, shapely.Polygon()) is None
+    assert node_members(eps_grown(shapely.Polygon()), np.zeros((3, 2))) is False
