@@ -108,17 +108,9 @@ def merge_convex_native(mod: ModuleType, tris: list[Polygon], xy: np.ndarray
         which, coords, sizes = mod.merge_triangles(np.ascontiguousarray(xy).reshape(-1, 2))
     except mod.NativeError:
         return merge_convex(tris, by_edges=True)
-    hulls = iter(sized_polygons(_closed(coords, sizes), sizes + 1).tolist() if len(sizes)
-                 else ())
+    # (shapely's linearrings closes each ring)
+    hulls = iter(sized_polygons(coords, sizes).tolist() if len(sizes) else ())
     return [tris[k] if k >= 0 else next(hulls) for k in which.tolist()]
-
-
-def _closed(coords: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """Rings of ``sizes`` rows of ``coords`` each, closed (each first row again after its
-    last)."""
-    starts = np.cumsum(sizes) - sizes
-    ends = np.cumsum(sizes)
-    return np.insert(coords, ends, coords[starts], axis=0)
 
 
 def merge_convex(parts: list[Polygon], *, by_edges: bool = False) -> list[Polygon]:
