@@ -468,8 +468,8 @@ class TurnMap:
         :meth:`turn_region`) and of the hub cross the lattice of :func:`turn_spacing`
         (:func:`_crossings_in`), and one point of each ring it misses (:func:`_anchors`), each
         moved :data:`NODE_INSET` into the region; each point gets the run of consecutive steps
-        whose turn regions come within EPS of it (:func:`node_members`; it may turn in place through
-        all of them, within the tolerance). Only in the tiles of :data:`TILE_CELLS` spacings
+        whose turn regions come within EPS of it (:func:`node_members`; it may turn in place
+        through all of them, within the tolerance). Only in the tiles of :data:`TILE_CELLS` spacings
         that meet ``window`` (``x0, y0, x1, y1``; ``None``: the whole battlefield), each built
         once: a battlefield a mile wide has millions of points along its edges, and a pick-up
         wants those within its distance.
@@ -547,9 +547,9 @@ class TurnMap:
                           ) -> tuple[BaseGeometry, BaseGeometry | NativeMembers]:
         """The turn region of the step ``ab`` the nodes are placed on, the compiled core's
         where it answers (:meth:`native_turn_region`), else GEOS's; and what the nodes'
-        membership tests ask (:func:`node_members`): the core's region as the core's outline
-        (:class:`NativeMembers`), GEOS's grown (:func:`eps_grown`); on the same thread, while
-        the other threads make the other steps' regions."""
+        membership tests ask (:func:`node_members`): the core's region prepared, with the
+        core's outline of it (:class:`NativeMembers`), GEOS's grown (:func:`eps_grown`); on the
+        same thread, while the other threads make the other steps' regions."""
         got = self.native_turn_region(*ab)
         if got is None:
             region = self.turn_region(*ab)
