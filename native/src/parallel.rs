@@ -1,10 +1,17 @@
 //! Work spread over threads within one call of the core, the caller's thread among them: the
 //! items taken in turn from one queue, the answers in the items' order, each the same as it
 //! would be alone (the work of one item reads nothing another writes). A panic in a thread
-//! reaches the caller's thread when the threads are joined (the bindings turn it into an
-//! exception); the threads end with the call.
+//! reaches the caller's thread when the helpers are done (the bindings turn it into an
+//! exception).
+//!
+//! The helpers run on a pool of threads kept for the program (rayon's), not on threads started
+//! for each call: starting them cost more CPU than a small call's work (a cached tank pick-up
+//! makes some ten such calls). A process forked from one that has the pool gets a pool of its
+//! own (the fork has none of its parent's threads).
 
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use rayon::{ThreadPool, ThreadPoolBuilder};
 
 use crate::limits::MAX_THREADS;
 
@@ -30,17 +37,51 @@ pub fn each<T: Send, R: Send, S: Default>(items: Vec<T>, threads: usize,
             out.lock().unwrap_or_else(PoisonError::into_inner)[k] = Some(r);
         }
     };
-    std::thread::scope(|scope| {
+    // the helpers on the pool's threads, the caller working beside them
+    let Some(pool) = pool() else {
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(work);
+            }
+            work();
+        });
+        return answers(out);
+    };
+    pool.in_place_scope(|scope| {
         for _ in 1..threads {
-            scope.spawn(&work);
+            scope.spawn(|_| work());
         }
         work();
     });
+    answers(out)
+}
+
+/// The answers [`each`] collected, in the items' order.
+fn answers<R>(out: Mutex<Vec<Option<R>>>) -> Vec<R> {
     out.into_inner()
         .unwrap_or_else(PoisonError::into_inner)
         .into_iter()
-        .map(|r| r.expect("each item is answered once the threads are joined"))
+        .map(|r| r.expect("each item is answered once the helpers are done"))
         .collect()
+}
+
+/// The helpers' pool of this process (made when first asked; again in a forked process);
+/// `None` where no pool can be made (threads started for the call instead).
+fn pool() -> Option<Arc<ThreadPool>> {
+    static POOL: Mutex<Option<(u32, Arc<ThreadPool>)>> = Mutex::new(None);
+    let pid = std::process::id();
+    let mut kept = POOL.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((at, p)) = kept.as_ref() {
+        if *at == pid {
+            return Some(Arc::clone(p));
+        }
+    }
+    // (one thread fewer than the processors: the caller works too)
+    let n = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(2, MAX_THREADS) - 1;
+    let p = Arc::new(ThreadPoolBuilder::new().num_threads(n)
+        .thread_name(|k| format!("tabletop-core-{k}")).build().ok()?);
+    *kept = Some((pid, Arc::clone(&p)));
+    Some(p)
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ use crate::limits::{Refused, MAX_COORDINATE};
 use crate::minkowski::circumscribed_parts;
 use crate::pickup::{cut, pickup as run_pickup, region_and_box, Ask, Map};
 use crate::rays;
+use crate::parallel::each;
 use crate::search::Search;
 use crate::turns::{turn_rounds as run_turn_rounds, Added, Layer};
 use crate::visibility::{Corners, Pieces};
@@ -480,50 +481,134 @@ fn search_region<'py>(
     keep: bool,
     fixed: Option<&PolySet>,
 ) -> PyResult<(Ragged<'py>, Option<[f64; 4]>, Option<PolySet>)> {
-    let err = |m: &str| NativeError::new_err(format!("search_region: {m}"));
-    let nodes = points(&nodes, "nodes").map_err(|e| err(&e.0))?;
-    let (dist, parent, corner) =
-        (dist.as_array().to_vec(), parent.as_array().to_vec(), corner.as_array().to_vec());
-    let n = nodes.len();
-    let nc = core.map.corners.len() as i64;
-    if dist.len() != n || parent.len() != n || corner.len() != n {
-        return Err(err("nodes, dist, parent and corner differ in length"));
-    }
-    if n_sources == 0 || n_sources > n {
-        return Err(err("n_sources must be from 1 to the number of nodes"));
-    }
-    if parent.iter().enumerate().any(|(k, &p)| p < -1 || p >= n as i64 || (k >= n_sources && p < 0))
-        || corner.iter().enumerate().any(|(k, &c)| c < -1 || c >= nc || (k >= n_sources && c < 0))
-    {
-        return Err(err("a parent or corner is out of range"));
-    }
-    if nodes.iter().flatten().chain(&dist).any(|v| !v.is_finite()) || !distance.is_finite() {
-        return Err(err("a node or distance is not finite"));
-    }
-    let slack: Option<Vec<f64>> = slack.map(|s| s.as_array().to_vec());
-    if slack.as_ref().is_some_and(|s| s.len() != core.map.corners.len()) {
-        return Err(err("slack must have one value a corner"));
-    }
-    let s = Search { nodes, dist, parent, corner, n_sources, distance };
-    let ex = exclude.map(|e| e.polys.as_slice());
-    let fr: &[Poly] = friends.map_or(&[], |f| f.polys.as_slice());
-    let fx: &[Poly] = fixed.map_or(&[], |f| f.polys.as_slice());
-    let (map, rings) = (&core.map, &core.rings);
-    let (out, whole) = guarded(py, "search_region", move || {
-        let grid = Grid::for_box(map.bounds, 1.0)?;
-        // the friends are cut from the region made (an overlay of its outline), not in the
-        // cascade's last step, where their many overlapping sums (a mob's, summed with an
-        // oval) would cross the inner edges of the two halves too: measured slower for ovals
-        let interior = exclude.map(|e| &e.interior);
-        let ask = Ask { sources: &[], distance, bends, exclude: ex, slack: slack.as_deref(),
-                        friends: &[], interior };
-        let (region, whole) = region_and_box(map, &|| rings.clone(), &s, &ask, &grid)?;
-        Ok((cut(&region, fx, fr, &grid)?, whole))
-    })?;
+    let ask = RegionAsk::read(core, &nodes, &dist, &parent, &corner, n_sources, distance, bends,
+                              exclude, slack.as_ref(), friends, fixed)
+        .map_err(|e| NativeError::new_err(format!("search_region: {}", e.0)))?;
+    let (out, whole) = guarded(py, "search_region", move || ask.region())?;
     if keep {
         return Ok((write_polys(py, &[])?, whole, Some(PolySet::of(out))));
     }
     Ok((write_polys(py, &out)?, whole, None))
+}
+
+/// One region for [`search_region`] or [`search_regions`]: its inputs checked and read.
+struct RegionAsk<'a> {
+    core: &'a ReachCore,
+    search: Search,
+    bends: u32,
+    exclude: Option<&'a PolySet>,
+    slack: Option<Vec<f64>>,
+    friends: &'a [Poly],
+    fixed: &'a [Poly],
+}
+
+impl<'a> RegionAsk<'a> {
+    #[allow(clippy::too_many_arguments)]
+    fn read(core: &'a ReachCore, nodes: &PyReadonlyArray2<'_, f64>,
+            dist: &PyReadonlyArray1<'_, f64>, parent: &PyReadonlyArray1<'_, i64>,
+            corner: &PyReadonlyArray1<'_, i64>, n_sources: usize, distance: f64, bends: u32,
+            exclude: Option<&'a PolySet>, slack: Option<&PyReadonlyArray1<'_, f64>>,
+            friends: Option<&'a PolySet>, fixed: Option<&'a PolySet>)
+            -> Result<RegionAsk<'a>, Refused> {
+        let err = |m: &str| Refused(m.to_string());
+        let nodes = points(nodes, "nodes")?;
+        let (dist, parent, corner) =
+            (dist.as_array().to_vec(), parent.as_array().to_vec(), corner.as_array().to_vec());
+        let n = nodes.len();
+        let nc = core.map.corners.len() as i64;
+        if dist.len() != n || parent.len() != n || corner.len() != n {
+            return Err(err("nodes, dist, parent and corner differ in length"));
+        }
+        if n_sources == 0 || n_sources > n {
+            return Err(err("n_sources must be from 1 to the number of nodes"));
+        }
+        if parent.iter().enumerate().any(|(k, &p)| p < -1 || p >= n as i64 || (k >= n_sources && p < 0))
+            || corner.iter().enumerate().any(|(k, &c)| c < -1 || c >= nc || (k >= n_sources && c < 0))
+        {
+            return Err(err("a parent or corner is out of range"));
+        }
+        if nodes.iter().flatten().chain(&dist).any(|v| !v.is_finite()) || !distance.is_finite() {
+            return Err(err("a node or distance is not finite"));
+        }
+        let slack: Option<Vec<f64>> = slack.map(|s| s.as_array().to_vec());
+        if slack.as_ref().is_some_and(|s| s.len() != core.map.corners.len()) {
+            return Err(err("slack must have one value a corner"));
+        }
+        Ok(RegionAsk {
+            core,
+            search: Search { nodes, dist, parent, corner, n_sources, distance },
+            bends,
+            exclude,
+            slack,
+            friends: friends.map_or(&[], |f| f.polys.as_slice()),
+            fixed: fixed.map_or(&[], |f| f.polys.as_slice()),
+        })
+    }
+
+    /// The region and the box of it before the cuts (the work of [`search_region`]).
+    fn region(&self) -> Result<(Vec<Poly>, Option<[f64; 4]>), Refused> {
+        let (map, rings) = (&self.core.map, &self.core.rings);
+        let grid = Grid::for_box(map.bounds, 1.0)?;
+        // the friends are cut from the region made (an overlay of its outline), not in the
+        // cascade's last step, where their many overlapping sums (a mob's, summed with an
+        // oval) would cross the inner edges of the two halves too: measured slower for ovals
+        let ask = Ask { sources: &[], distance: self.search.distance, bends: self.bends,
+                        exclude: self.exclude.map(|e| e.polys.as_slice()),
+                        slack: self.slack.as_deref(), friends: &[],
+                        interior: self.exclude.map(|e| &e.interior) };
+        let (region, whole) = region_and_box(map, &|| rings.clone(), &self.search, &ask, &grid)?;
+        Ok((cut(&region, self.fixed, self.friends, &grid)?, whole))
+    }
+}
+
+/// One item of [`search_regions`]: `search_region`'s arguments from `core` to `fixed`, in
+/// its order (`keep` is always true).
+type RegionRow<'py> = (
+    PyRef<'py, ReachCore>,
+    PyReadonlyArray2<'py, f64>,
+    PyReadonlyArray1<'py, f64>,
+    PyReadonlyArray1<'py, i64>,
+    PyReadonlyArray1<'py, i64>,
+    usize,
+    f64,
+    u32,
+    Option<PyRef<'py, PolySet>>,
+    Option<PyReadonlyArray1<'py, f64>>,
+    Option<PyRef<'py, PolySet>>,
+    Option<PyRef<'py, PolySet>>,
+);
+
+/// A region kept in the core and its box before the cuts (`None`: empty).
+type KeptRegion = (PolySet, Option<[f64; 4]>);
+
+/// [`search_region`] with `keep` of each of `rows` (a turning mover's layers) in one call, on
+/// up to `threads` threads (the caller's among them; no Python on any: the interpreter's lock
+/// is let go for the whole call): each answer a kept region (a `PolySet`) and its box before
+/// the cuts, or `None` where that row is refused (the caller builds it another way). A panic
+/// in any row is the call's `NativeError`.
+#[pyfunction]
+#[pyo3(signature = (rows, threads=1))]
+fn search_regions<'py>(
+    py: Python<'py>,
+    rows: Vec<RegionRow<'py>>,
+    threads: usize,
+) -> PyResult<Vec<Option<KeptRegion>>> {
+    let asks: Vec<Option<RegionAsk<'_>>> = rows
+        .iter()
+        .map(|(core, nodes, dist, parent, corner, n_sources, distance, bends, exclude, slack,
+               friends, fixed)| {
+            RegionAsk::read(core, nodes, dist, parent, corner, *n_sources, *distance, *bends,
+                            exclude.as_deref(), slack.as_ref(), friends.as_deref(),
+                            fixed.as_deref())
+                .ok()
+        })
+        .collect();
+    let got = guarded(py, "search_regions", move || {
+        Ok(each(asks.iter().collect(), threads, |ask: &Option<RegionAsk<'_>>, _: &mut ()| {
+            ask.as_ref().and_then(|a| a.region().ok())
+        }))
+    })?;
+    Ok(got.into_iter().map(|g| g.map(|(polys, whole)| (PolySet::of(polys), whole))).collect())
 }
 
 /// The union of the regions `sets` (kept in the core: `search_region(..., keep=True)`, a
@@ -548,22 +633,6 @@ fn union_regions<'py>(py: Python<'py>, bounds: [f64; 4], sets: Vec<PyRef<'py, Po
         booleans::union_sets(&grid, &refs, threads)
     })?;
     write_polys(py, &out)
-}
-
-/// The union of the regions `sets` (kept in the core) as `union_regions` makes it (pairwise
-/// in that order, on the integer grid of `bounds`), kept in the core (a `PolySet`, for
-/// `union_regions` or another `union_kept`): a step of the union made where its parts are
-/// ready, on the thread that made the last of them.
-#[pyfunction]
-fn union_kept<'py>(py: Python<'py>, bounds: [f64; 4], sets: Vec<PyRef<'py, PolySet>>)
-                   -> PyResult<PolySet> {
-    let sets: Vec<Vec<Poly>> = sets.iter().map(|s| s.polys.clone()).collect();
-    let out = guarded(py, "union_kept", move || {
-        let grid = Grid::for_box(bounds, 1.0)?;
-        let refs: Vec<&[Poly]> = sets.iter().map(|s| s.as_slice()).collect();
-        booleans::union_sets(&grid, &refs, 1)
-    })?;
-    Ok(PolySet::of(out))
 }
 
 /// A search as Python takes it (`GeodesicDisk.of_search`): nodes, distances, parents, corners,
@@ -958,8 +1027,8 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(swept_region, m)?)?;
     m.add_function(wrap_pyfunction!(pickup, m)?)?;
     m.add_function(wrap_pyfunction!(search_region, m)?)?;
+    m.add_function(wrap_pyfunction!(search_regions, m)?)?;
     m.add_function(wrap_pyfunction!(union_regions, m)?)?;
-    m.add_function(wrap_pyfunction!(union_kept, m)?)?;
     m.add_function(wrap_pyfunction!(end_region, m)?)?;
     m.add_function(wrap_pyfunction!(common_region, m)?)?;
     m.add_function(wrap_pyfunction!(turn_rounds, m)?)?;

@@ -21,7 +21,7 @@ import importlib
 import os
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache, partial
 from types import ModuleType
@@ -42,7 +42,6 @@ __all__ = [
     "native_later",
     "native_map",
     "native_module",
-    "native_pairs",
     "native_problem",
     "threads",
 ]
@@ -54,7 +53,7 @@ ENGINES = ("native", "python")
 DEFAULT = "native"
 """The engine when :data:`ENV` is unset (``"native"``: the core where it is built, else
 Python)."""
-NATIVE_VERSION = "0.1.4"
+NATIVE_VERSION = "0.1.5"
 """The version of ``native/Cargo.toml`` this Python code expects of the compiled module."""
 
 _NOT_BUILT = ("the native core is not built (no Rust toolchain when tabletop was installed; "
@@ -237,59 +236,8 @@ def _tasks(fn: Callable[[T], R], work: list[T]
     return out, errors, [partial(one, i) for i in range(len(work))]
 
 
-def native_pairs(fn: Callable[[T], R], items: Sequence[T], join: Callable[[R, R | None], J],
-                 first: Sequence[int] = ()) -> list[J]:
-    """``join(fn(a), fn(b))`` of each pair of neighbours of ``items`` (items ``2k`` and
-    ``2k + 1``; the last one alone with ``None`` when they are odd), in that order: the items
-    as :func:`native_map` does them (those at the indices ``first`` before the rest), each
-    join begun as soon as both of its items are done (after the items not begun by then), so
-    that the joins fill the processors the last items leave idle. In the caller's thread
-    where :func:`native_map` works in it. ``fn`` and ``join`` must not change what another
-    call reads. An error is raised once every item and join that can run is done (that of
-    the first pair in order; of a pair, its first item's, then its second's, then the
-    join's)."""
-    work = list(items)
-    pool = _pool(len(work) >= 2)
-    if pool is None:
-        done = [fn(x) for x in work]
-        return [join(done[i], done[i + 1] if i + 1 < len(done) else None)
-                for i in range(0, len(done), 2)]
-    out: list[Any] = [None] * len(work)
-    joined: list[Any] = [None] * ((len(work) + 1) // 2)
-    left = [min(2, len(work) - i) for i in range(0, len(work), 2)]
-    errors: dict[tuple[int, int], BaseException] = {}
-    lock = threading.Lock()
-
-    def pair(p: int) -> None:
-        try:
-            joined[p] = join(out[2 * p], out[2 * p + 1] if 2 * p + 1 < len(work) else None)
-        except BaseException as e:  # (raised to the caller below)
-            errors[(p, 2)] = e
-
-    def one(i: int) -> None:
-        p = i // 2
-        try:
-            out[i] = fn(work[i])
-        except BaseException as e:
-            errors[(p, i % 2)] = e
-        with lock:
-            left[p] -= 1
-            ready = left[p] == 0
-        if ready and (p, 0) not in errors and (p, 1) not in errors:
-            batch.add(partial(pair, p))
-
-    early = set(first)
-    batch = _Batch(pool, [partial(one, i) for i in [*first, *(i for i in range(len(work))
-                                                              if i not in early)]],
-                   caller=True)
-    batch.begin().wait()
-    if errors:
-        raise errors[min(errors)]
-    return joined
-
-
 class _Batch:
-    """Tasks (each may add more, none may raise) run by the pool's threads and by whoever
+    """Tasks (none may raise) run by the pool's threads and by whoever
     waits for them: :meth:`wait` does the tasks no thread has begun, then waits for those
     begun. With ``caller=True`` the caller waits at once and is one of the :func:`threads`
     (the pool holds the others: a batch wakes one thread fewer, and no task waits for a
@@ -309,17 +257,10 @@ class _Batch:
         self._helpers: list[Future[None]] = []
 
     def begin(self) -> _Batch:
-        """Give the tasks to the pool's threads (this batch once bound: a task may add to
-        it)."""
+        """Give the tasks to the pool's threads."""
         n = min(threads() - 1, len(self._todo) - 1 if self._caller else len(self._todo))
         self._helpers = [self._pool.submit(self._drain) for _ in range(n)]
         return self
-
-    def add(self, task: Callable[[], None]) -> None:
-        """One more task (from a task of this batch: before that one is counted done)."""
-        with self._lock:
-            self._left += 1
-        self._todo.append(task)
 
     def _drain(self) -> None:
         while True:
@@ -354,7 +295,7 @@ def _pool(worth: bool) -> ThreadPoolExecutor | None:
     with _POOL_LOCK:
         pool = _POOL.get(n)
         if pool is None:
-            # the caller is one of the n (native_map, native_pairs), or goes on with its own
+            # the caller is one of the n (native_map), or goes on with its own
             # work beside the others (native_later)
             pool = _POOL[n] = ThreadPoolExecutor(max_workers=n - 1, thread_name_prefix=_PREFIX)
     return pool

@@ -29,7 +29,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 import shapely
@@ -51,11 +51,12 @@ __all__ = [
     "held_sources",
     "kept_polygons",
     "native_layer_region",
+    "native_layer_regions",
     "native_polygons",
     "native_search_region",
     "native_union",
-    "native_union_kept",
     "ragged_polygons",
+    "region_row",
     "wedges_of",
     "whole_region",
 ]
@@ -392,15 +393,73 @@ def native_layer_region(disk: GeodesicDisk, exclude: BaseGeometry | None, exclud
     engine, a start in a piece, a search that covers whole free parts, an input past the
     core's limits): the caller cuts ``disk.region`` itself."""
     core = engine.core()
+    row = region_row(core, disk, exclude, exclude_key, friends, fixed)
+    if core is None or row is None:
+        return None
+    got = _search_region(core, disk, exclude, exclude_key, row[9], friends, keep=True,
+                         fixed=fixed)
+    return None if got is None else (got[2], got[1])
+
+
+RegionAsk: TypeAlias = \
+    "tuple[GeodesicDisk, BaseGeometry | None, object, object | None, object | None]"
+"""What :func:`native_layer_regions` takes of each region: :func:`native_layer_region`'s
+arguments."""
+
+
+def native_layer_regions(asks: Sequence[RegionAsk]) -> list[tuple[object, Box | None] | None]:
+    """:func:`native_layer_region` of each of ``asks`` (the same answers), in one call of the
+    compiled core on its own threads (:func:`~tabletop.geometry.engine.call_threads`): no
+    Python runs beside it, so no thread waits for the interpreter's lock or takes the
+    interpreter's data from another processor's cache, as a thread of Python's per region
+    does. ``None`` for each region the core does not build (as :func:`native_layer_region`
+    answers ``None``), all of them where the call fails."""
+    core = engine.core()
+    out: list[tuple[object, Box | None] | None] = [None] * len(asks)
+    rows, which = [], []
+    for i, ask in enumerate(asks):
+        row = region_row(core, *ask)
+        if row is not None:
+            rows.append(row)
+            which.append(i)
+    if not rows:
+        return out
+    try:
+        got = core.search_regions(rows, engine.call_threads())  # type: ignore[union-attr]
+    except core.NativeError:  # type: ignore[union-attr]
+        return out  # (a panic in the core: each region built the caller's way)
+    for i, g in zip(which, got, strict=True):
+        if g is not None:
+            kept, whole = g
+            out[i] = (kept, None if whole is None else
+                      (float(whole[0]), float(whole[1]), float(whole[2]), float(whole[3])))
+    return out
+
+
+def region_row(core: ModuleType | None, disk: GeodesicDisk, exclude: BaseGeometry | None,
+                exclude_key: object, friends: object | None, fixed: object | None
+                ) -> tuple[Any, ...] | None:
+    """The compiled core's ``search_region`` arguments (from the map to ``fixed``, ``keep``
+    left out: a row of its ``search_regions``) for :func:`native_layer_region` of these, or
+    ``None`` where the core does not build the region (its docstring)."""
     if core is None or disk.distance <= 0 or not len(disk.rm.pieces) or disk.cut.changed or \
             whole_region(disk) is not None:
         return None
     rm = disk.rm
+    try:
+        mine = rm.native_core(core)
+        ex = rm.native_exclude(core, exclude, exclude_key) if exclude is not None and \
+            not exclude.is_empty else None
+    except core.NativeError:  # type: ignore[attr-defined]
+        return None
     slack = rm.native_slack(core, exclude_key, exclude) if exclude is not None and \
         exclude_key is not None and len(rm.corners) else None
-    got = _search_region(core, disk, exclude, exclude_key, slack, friends, keep=True,
-                         fixed=fixed)
-    return None if got is None else (got[2], got[1])
+    return (mine, np.ascontiguousarray(disk.nodes, dtype=float),
+            np.ascontiguousarray(disk.dist, dtype=float),
+            np.ascontiguousarray(disk.parent, dtype=np.int64),
+            np.ascontiguousarray(disk.corner_index, dtype=np.int64), int(disk.n_sources),
+            float(disk.distance), int(disk.bends), ex,
+            None if slack is None else np.ascontiguousarray(slack, dtype=float), friends, fixed)
 
 
 def ragged_polygons(geoms: Sequence[BaseGeometry]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -432,19 +491,6 @@ def native_union(kept: Sequence[object], more: Sequence[BaseGeometry],
     except core.NativeError:  # type: ignore[attr-defined]
         return None
     return native_polygons(*got)
-
-
-def native_union_kept(kept: Sequence[object], bounds: Box) -> object | None:
-    """The union of regions kept in the compiled core (:func:`native_layer_region`'s), as
-    :func:`native_union` makes it, kept there (for :func:`native_union`): a step of the union
-    made where its parts are ready. ``None`` where the core refuses."""
-    core = engine.core()
-    if core is None:
-        return None
-    try:
-        return core.union_kept([float(v) for v in bounds], list(kept))  # type: ignore[attr-defined]
-    except core.NativeError:  # type: ignore[attr-defined]
-        return None
 
 
 def kept_polygons(kept: object) -> BaseGeometry:

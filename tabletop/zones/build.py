@@ -57,10 +57,10 @@ from tabletop.geometry.turn_reach import TurnReach
 from tabletop.geometry.turning import TurnMap, facing_grid, layer_step, turn_map
 from tabletop.geometry.visibility import ReachMap, reach_map
 from tabletop.geometry.wedges import (
+    RegionAsk,
     kept_polygons,
-    native_layer_region,
+    native_layer_regions,
     native_union,
-    native_union_kept,
 )
 from tabletop.zones.end import (
     BodyKey,
@@ -521,20 +521,23 @@ def turning_zone(q: MoveQuery) -> Zone:
         standing = frozenset(body_key(o) for o in q.board.friends
                              if o.id != mover.id and o.footprint != base)
 
-    def layer(ask: tuple[float, Any, BaseGeometry, object]
-              ) -> tuple[tuple[float, float, float, float] | None, object]:
-        # a layer's region minus its end rules, and minus the friends where they come near;
-        # with the box of its region before the friends' cut (None: empty). On the native
-        # engine the region stays in the core (a PolySet) for the union below
+    def layer_ask(ask: tuple[float, Any, BaseGeometry, object]) -> RegionAsk | None:
+        # a layer's region as the core builds it: minus its end rules, and minus the friends
+        # where they come near (None: the core cannot hold a friends' clip set)
         f, lay, excl, key = ask
         pieces = native_models_pieces(own_keys, base, f) if own_keys else None
         fixed = native_models_union(other_keys, base, f, other_around, standing) \
             if other_keys else None
-        if core is not None and (pieces is not None or not own_keys) and \
-                (fixed is not None or not other_keys):
-            got = native_layer_region(lay.disk, excl, key, pieces, fixed)
-            if got is not None:
-                return got[1], got[0]
+        if (pieces is None and own_keys) or (fixed is None and other_keys):
+            return None
+        return (lay.disk, excl, key, pieces, fixed)
+
+    def layer_python(ask: tuple[float, Any, BaseGeometry, object]
+                     ) -> tuple[tuple[float, float, float, float] | None, object]:
+        # a layer's region minus its end rules, and minus the friends where they come near
+        # (where the core does not build it); with the box of its region before the friends'
+        # cut (None: empty)
+        f, lay, excl, key = ask
         g = lay.disk.region(excl, key)
         whole = None if g.is_empty else g.bounds
         if g.is_empty or not move_keys:
@@ -547,18 +550,20 @@ def turning_zone(q: MoveQuery) -> Zone:
     asks = [(f, lay, *turn_end(ph, base, f, own if f == ph.tm.key(mover.facing) else None))
             for f, lay in reach.layers.items()]
 
-    def hub_region(disk: GeodesicDisk) -> tuple[tuple[float, float, float, float] | None,
-                                                 object]:
-        # the hub's region minus where it may not end, and minus the friends near it (those
-        # farther off leave it as it is); on the native engine cut in the core by the
-        # friends' circles near the move (it takes those near the region) and kept there for
-        # the union below, as the layers' are; with its box as a layer's (None: empty)
+    def hub_ask(disk: GeodesicDisk) -> RegionAsk:
+        # the hub's region as the core builds it: minus where it may not end, and minus the
+        # friends' circles near the move (it takes those near the region: those farther off
+        # leave it as it is)
         excl, key = hub_end(ph, base)
-        if core is not None:
-            near = _native_near_friends(core, q, move_box) if move_keys else None
-            got = native_layer_region(disk, excl, key, near)
-            if got is not None:
-                return got[1], got[0]
+        assert core is not None
+        near = _native_near_friends(core, q, move_box) if move_keys else None
+        return (disk, excl, key, near, None)
+
+    def hub_python(disk: GeodesicDisk) -> tuple[tuple[float, float, float, float] | None,
+                                                 object]:
+        # the hub's region minus where it may not end, and minus the friends near it (where
+        # the core does not build it); with its box as a layer's
+        excl, key = hub_end(ph, base)
         hub = disk.region(excl, key)
         near = _near_friends(q, hub) if not hub.is_empty else Polygon()
         cut = hub.difference(near) if not hub.is_empty and not near.is_empty else hub
@@ -566,35 +571,34 @@ def turning_zone(q: MoveQuery) -> Zone:
 
     bounds = (0.0, 0.0, float(q.board.width), float(q.board.depth))
 
-    def region(ask: tuple[float, Any, BaseGeometry, object] | None
-               ) -> tuple[tuple[float, float, float, float] | None, object]:
-        return hub_region(reach.hub.disk) if ask is None else layer(ask)  # type: ignore[union-attr]
-
-    def joined(*answers: tuple[tuple[float, float, float, float] | None, object] | None
-               ) -> tuple[list[object], list[BaseGeometry]]:
-        # two neighbours' regions: unioned in the core where it keeps both, on the thread
-        # that made the second (a step of the union below, begun as soon as it can be)
-        got = [a[1] for a in answers if a is not None and a[0] is not None]
-        shapes = [g for g in got if isinstance(g, BaseGeometry)]
-        kept = [g for g in got if not isinstance(g, BaseGeometry)]
-        if len(kept) == 2:
-            both = native_union_kept(kept, bounds)
-            kept = kept if both is None else [both]
-        return kept, shapes
-
     # the layers by facing (adjacent facings' regions, most alike, are unioned first) and
-    # the hub's last; on threads where the compiled core answers (it lets go of Python's
-    # lock), the hub's first, beside the layers
+    # the hub's last
     items: list[tuple[float, Any, BaseGeometry, object] | None] = [
         *sorted(asks, key=lambda a: a[0])]
     if reach.hub is not None:
         items.append(None)
-    pairs = engine.native_pairs(region, items, joined,
-                                first=[len(items) - 1] if reach.hub is not None else [])
-    kept = [k for ks, _ in pairs for k in ks]
-    parts = [g for _, gs in pairs for g in gs]
-    # the union of the layers (in the core where it keeps them: pairwise, adjacent facings
-    # first, no polygons of the layers in Python; else GEOS's)
+    hub_disk = reach.hub.disk if reach.hub is not None else None
+    built: list[tuple[object, tuple[float, float, float, float] | None] | None]
+    if core is not None:
+        # on the native engine every region in one call of the core, on its threads (no
+        # Python beside it: a thread of Python's per region waits for the interpreter's lock
+        # and takes its data from the other processor's cache, some 1.5-2 ms of CPU a cached
+        # pick-up), kept there for the union below (pairwise, adjacent facings first, no
+        # polygons of the layers in Python); a region the core does not build is the Python's
+        region_asks = [hub_ask(hub_disk) if item is None else layer_ask(item)  # type: ignore[arg-type]
+                       for item in items]
+        made = iter(native_layer_regions([a for a in region_asks if a is not None]))
+        built = [next(made) if a is not None else None for a in region_asks]
+    else:
+        built = [None] * len(items)
+    answers = [(g[1], g[0]) if g is not None
+               else hub_python(hub_disk) if item is None  # type: ignore[arg-type]
+               else layer_python(item)
+               for item, g in zip(items, built, strict=True)]
+    regions = [a[1] for a in answers if a[0] is not None]
+    kept = [g for g in regions if not isinstance(g, BaseGeometry)]
+    parts = [g for g in regions if isinstance(g, BaseGeometry)]
+    # the union of the layers (in the core where it keeps them; else GEOS's)
     geom = native_union(kept, parts, bounds) if kept else None
     if geom is None:
         parts.extend(kept_polygons(k) for k in kept)

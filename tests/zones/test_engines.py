@@ -369,3 +369,78 @@ def test_a_kept_union_answers_for_fewer_friends_only_while_all_of_its_stand(
         # another facing: its own union
         end.native_models_union((a,), oval, 60.0, (a,), frozenset((a, b, c_moved)))
         assert len(unions) == 3
+
+
+@pytest.mark.parametrize("name", ["hull-4x7in", "oval-60x35mm"])
+def test_a_turning_movers_regions_in_one_call_are_each_alone(
+        monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """``wedges.native_layer_regions`` (a turning mover's layers and hub, one call of the core
+    on its threads) gives each region exactly as ``native_layer_region`` makes it alone, the
+    friends' cut among them; a row the core refuses answers ``None`` and the rest still
+    answer."""
+    from tabletop.geometry import wedges
+    from tabletop.zones import build
+
+    if engine.native_module() is None:
+        pytest.skip(engine.native_problem())
+    asks: list[wedges.RegionAsk] = []
+    real = build.native_layer_regions
+
+    def kept(a: list[wedges.RegionAsk]) -> list[tuple[object, object] | None]:
+        asks.extend(a)
+        return real(a)
+
+    monkeypatch.setattr(build, "native_layer_regions", kept)
+    state = _random_board(1, BASES[name], friends=5)
+    with on_engine("native"):
+        monkeypatch.setenv(engine.THREADS_ENV, "2")
+        legal_zone(state, "mv", "normal")
+        assert len(asks) >= 3 and any(a[3] is not None or a[4] is not None for a in asks)
+        together = real(asks)
+        for ask, got in zip(asks, together, strict=True):
+            alone = wedges.native_layer_region(*ask)
+            assert (got is None) == (alone is None)
+            if got is not None and alone is not None:
+                assert got[1] == alone[1]
+                assert shapely.equals_exact(wedges.kept_polygons(got[0]),
+                                            wedges.kept_polygons(alone[0]), 0.0)
+        # a row past the core's checks (no source) among good ones
+        core = engine.core()
+        assert core is not None
+        rows = [wedges.region_row(core, *a) for a in asks[:2]]
+        assert all(r is not None for r in rows)
+        bad = (*rows[0][:5], 0, *rows[0][6:])  # type: ignore[index]
+        got = core.search_regions([rows[0], bad, rows[1]], 2)
+        assert got[1] is None and got[0] is not None and got[2] is not None
+
+
+def test_the_cores_threads_work_in_a_forked_process() -> None:
+    """The core's helper threads are a pool kept for the program; a process forked after it
+    was made (the fuzzer's workers are) gets one of its own instead of waiting for the
+    parent's threads, which it does not have."""
+    import multiprocessing
+
+    if engine.native_module() is None:
+        pytest.skip(engine.native_problem())
+    state = _random_board(0, BASES["hull-4x7in"], friends=5)
+    with on_engine("native"):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv(engine.THREADS_ENV, "2")
+            want = legal_zone(state, "mv", "normal").geometry.area  # (the pool made here)
+            ctx = multiprocessing.get_context("fork")
+            done = ctx.Queue()
+            child = ctx.Process(target=_forked_zone, args=(state, done))
+            child.start()
+            child.join(120)
+            alive = child.is_alive()
+            if alive:
+                child.kill()
+            assert not alive, "the forked process's zone did not finish"
+            assert child.exitcode == 0
+            assert done.get(timeout=10) == pytest.approx(want, rel=1e-9)
+
+
+def _forked_zone(state: GameState, done: object) -> None:
+    """(:func:`test_the_cores_threads_work_in_a_forked_process`'s child)"""
+    zones.clear_caches()
+    done.put(legal_zone(state, "mv", "normal").geometry.area)  # type: ignore[attr-defined]
