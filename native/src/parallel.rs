@@ -76,6 +76,11 @@ fn pool() -> Option<Arc<ThreadPool>> {
             return Some(Arc::clone(p));
         }
     }
+    // a forked process: its parent's pool is let be, not dropped (dropping it would signal
+    // threads this process does not have, through locks the fork copied as they were)
+    if let Some(parents) = kept.take() {
+        std::mem::forget(parents);
+    }
     // (one thread fewer than the processors: the caller works too)
     let n = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(2, MAX_THREADS) - 1;
     let p = Arc::new(ThreadPoolBuilder::new().num_threads(n)
