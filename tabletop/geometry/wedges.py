@@ -356,26 +356,39 @@ def native_search_region(core: ModuleType, disk: GeodesicDisk, exclude: BaseGeom
 
 def _search_region(core: ModuleType, disk: GeodesicDisk, exclude: BaseGeometry | None,
                    exclude_key: object, slack: np.ndarray | None, friends: object | None,
-                   keep: bool, fixed: object | None = None
-                   ) -> tuple[Any, Box | None, object | None] | None:
+                   keep: bool) -> tuple[Any, Box | None, object | None] | None:
     """The core's ``search_region`` of ``disk`` (``None``: refused), its box as floats."""
-    rm = disk.rm
     try:
-        mine = rm.native_core(core)
-        ex = rm.native_exclude(core, exclude, exclude_key) if exclude is not None and \
-            not exclude.is_empty else None
-        ragged, whole, kept = core.search_region(  # type: ignore[attr-defined]
-            mine, np.ascontiguousarray(disk.nodes, dtype=float),
+        args = _search_args(core, disk, exclude, exclude_key, slack, friends, None)
+        ragged, whole, kept = core.search_region(*args[:11], keep,  # type: ignore[attr-defined]
+                                                 args[11])
+    except core.NativeError:  # type: ignore[attr-defined]
+        return None
+    return ragged, _box(whole), kept
+
+
+def _search_args(core: ModuleType, disk: GeodesicDisk, exclude: BaseGeometry | None,
+                 exclude_key: object, slack: np.ndarray | None, friends: object | None,
+                 fixed: object | None) -> tuple[Any, ...]:
+    """The core's ``search_region`` arguments of ``disk`` from the map to ``fixed``, ``keep``
+    left out (a row of its ``search_regions``); raises the core's ``NativeError`` where it
+    refuses the map or the excluded set."""
+    rm = disk.rm
+    mine = rm.native_core(core)
+    ex = rm.native_exclude(core, exclude, exclude_key) if exclude is not None and \
+        not exclude.is_empty else None
+    return (mine, np.ascontiguousarray(disk.nodes, dtype=float),
             np.ascontiguousarray(disk.dist, dtype=float),
             np.ascontiguousarray(disk.parent, dtype=np.int64),
             np.ascontiguousarray(disk.corner_index, dtype=np.int64), int(disk.n_sources),
             float(disk.distance), int(disk.bends), ex,
-            None if slack is None else np.ascontiguousarray(slack, dtype=float), friends,
-            keep, fixed)
-    except core.NativeError:  # type: ignore[attr-defined]
-        return None
-    return ragged, None if whole is None else \
-        (float(whole[0]), float(whole[1]), float(whole[2]), float(whole[3])), kept
+            None if slack is None else np.ascontiguousarray(slack, dtype=float), friends, fixed)
+
+
+def _box(whole: Any) -> Box | None:
+    """A box from the core as floats (``None`` stays)."""
+    return None if whole is None else \
+        (float(whole[0]), float(whole[1]), float(whole[2]), float(whole[3]))
 
 
 def native_layer_region(disk: GeodesicDisk, exclude: BaseGeometry | None, exclude_key: object,
@@ -396,9 +409,11 @@ def native_layer_region(disk: GeodesicDisk, exclude: BaseGeometry | None, exclud
     row = region_row(core, disk, exclude, exclude_key, friends, fixed)
     if core is None or row is None:
         return None
-    got = _search_region(core, disk, exclude, exclude_key, row[9], friends, keep=True,
-                         fixed=fixed)
-    return None if got is None else (got[2], got[1])
+    try:
+        _, whole, kept = core.search_region(*row[:11], True, row[11])  # type: ignore[attr-defined]
+    except core.NativeError:  # type: ignore[attr-defined]
+        return None
+    return kept, _box(whole)
 
 
 RegionAsk: TypeAlias = \
@@ -430,9 +445,7 @@ def native_layer_regions(asks: Sequence[RegionAsk]) -> list[tuple[object, Box | 
         return out  # (a panic in the core: each region built the caller's way)
     for i, g in zip(which, got, strict=True):
         if g is not None:
-            kept, whole = g
-            out[i] = (kept, None if whole is None else
-                      (float(whole[0]), float(whole[1]), float(whole[2]), float(whole[3])))
+            out[i] = (g[0], _box(g[1]))
     return out
 
 
@@ -446,20 +459,12 @@ def region_row(core: ModuleType | None, disk: GeodesicDisk, exclude: BaseGeometr
             whole_region(disk) is not None:
         return None
     rm = disk.rm
-    try:
-        mine = rm.native_core(core)
-        ex = rm.native_exclude(core, exclude, exclude_key) if exclude is not None and \
-            not exclude.is_empty else None
-    except core.NativeError:  # type: ignore[attr-defined]
-        return None
     slack = rm.native_slack(core, exclude_key, exclude) if exclude is not None and \
         exclude_key is not None and len(rm.corners) else None
-    return (mine, np.ascontiguousarray(disk.nodes, dtype=float),
-            np.ascontiguousarray(disk.dist, dtype=float),
-            np.ascontiguousarray(disk.parent, dtype=np.int64),
-            np.ascontiguousarray(disk.corner_index, dtype=np.int64), int(disk.n_sources),
-            float(disk.distance), int(disk.bends), ex,
-            None if slack is None else np.ascontiguousarray(slack, dtype=float), friends, fixed)
+    try:
+        return _search_args(core, disk, exclude, exclude_key, slack, friends, fixed)
+    except core.NativeError:  # type: ignore[attr-defined]
+        return None
 
 
 def ragged_polygons(geoms: Sequence[BaseGeometry]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
