@@ -12,7 +12,7 @@
 
 use crate::booleans::{overlay, union_all, Grid, Op, Poly, Pt, Ring};
 use crate::limits::{check, Refused, MAX_RINGS, MAX_VERTICES};
-use crate::visibility::{cell_index, grid_shape};
+use crate::visibility::{cell_index, grid_shape, hypot};
 
 /// Largest chord sag of the inscribed arcs, inches (the Python engine's `ARC_TOLERANCE`).
 pub const ARC_TOLERANCE: f64 = 0.002;
@@ -294,11 +294,6 @@ fn segment_dist2(p: Pt, q: Pt, x: f64, y: f64) -> f64 {
     let t = if len2 > 0.0 { (((x - p[0]) * dx + (y - p[1]) * dy) / len2).clamp(0.0, 1.0) } else { 0.0 };
     let (ex, ey) = (p[0] + t * dx - x, p[1] + t * dy - y);
     ex * ex + ey * ey
-}
-
-#[inline]
-fn hypot(x: f64, y: f64) -> f64 {
-    (x * x + y * y).sqrt()
 }
 
 /// Scratch buffers reused from wedge to wedge.

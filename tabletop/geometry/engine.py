@@ -27,6 +27,8 @@ from functools import lru_cache, partial
 from types import ModuleType
 from typing import Any, TypeVar
 
+import numpy as np
+
 from tabletop.errors import UserError, quote
 
 __all__ = [
@@ -34,6 +36,7 @@ __all__ = [
     "ENGINES",
     "ENV",
     "NATIVE_VERSION",
+    "NO_POLYGONS",
     "THREADS_ENV",
     "call_threads",
     "core",
@@ -55,6 +58,9 @@ DEFAULT = "native"
 Python)."""
 NATIVE_VERSION = "0.1.5"
 """The version of ``native/Cargo.toml`` this Python code expects of the compiled module."""
+NO_POLYGONS = (np.zeros((0, 2)), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+"""An empty set of polygons in the core's ragged layout (coordinates, ring starts, polygon
+starts), for a call that takes a set and has none (read, never written)."""
 
 _NOT_BUILT = ("the native core is not built (no Rust toolchain when tabletop was installed; "
               "with cargo on PATH, `pip install -e .` builds it)")

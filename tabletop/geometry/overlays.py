@@ -29,9 +29,6 @@ from tabletop.geometry.wedges import native_polygons, ragged_polygons
 
 __all__ = ["union_all"]
 
-_NONE = (np.zeros((0, 2)), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
-"""An empty set in the core's ragged layout."""
-
 
 def union_all(geoms: Iterable[BaseGeometry]) -> BaseGeometry:
     """The union of the polygonal parts of ``geoms`` as one valid (multi)polygon (empty: an
@@ -48,7 +45,8 @@ def union_all(geoms: Iterable[BaseGeometry]) -> BaseGeometry:
             return parts[0]
         bounds = tuple(float(v) for v in shapely.total_bounds(np.asarray(parts, dtype=object)))
         try:
-            got = core.overlay("union", bounds, 1.0, ragged_polygons(parts), _NONE)
+            got = core.overlay("union", bounds, 1.0, ragged_polygons(parts),
+                               engine.NO_POLYGONS)
         except core.NativeError:  # type: ignore[attr-defined]
             pass
         else:

@@ -88,9 +88,6 @@ _TURN_TOL = 1e-10
 _FINE_SCALE = 1e9
 """Grid units an inch of the compiled core's union of a map's pieces (its finest grid)."""
 
-_NO_POLYGONS = (np.zeros((0, 2)), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
-"""An empty set in the core's ragged layout."""
-
 
 def _sign(v: np.ndarray) -> np.ndarray:
     return np.where(v > _TURN_TOL, 1, np.where(v < -_TURN_TOL, -1, 0))
@@ -395,7 +392,7 @@ class ReachMap:
         try:
             got = core.overlay("union", (float(lo[0]), float(lo[1]), float(hi[0]),
                                          float(hi[1])), 1.0, (coords, ring_starts, poly_starts),
-                               _NO_POLYGONS, scale=_FINE_SCALE, snap=True)
+                               engine.NO_POLYGONS, scale=_FINE_SCALE, snap=True)
         except core.NativeError:  # type: ignore[attr-defined]
             return None
         xy, rings, polys = got
