@@ -261,7 +261,7 @@ mod tests {
         assert_eq!(pairs, vec![[0, 0]]);
         // -F is 3 x 2 to the left of the centre, grown by the radius: never smaller
         let a = ring_area(&rings[0]);
-        assert!(a >= 6.0 + 2.0 * 5.0 + PI && a < 6.0 + 10.0 + PI * 1.01, "{a}");
+        assert!((6.0 + 2.0 * 5.0 + PI..6.0 + 10.0 + PI * 1.01).contains(&a), "{a}");
         assert!(contains(&vec![rings[0].clone()], [10.0 - 3.5, 10.0]));
         assert!(!contains(&vec![rings[0].clone()], [10.0 + 1.5, 10.0]));
     }

@@ -969,15 +969,20 @@ fn corner_slack<'py>(py: Python<'py>, core: &ReachCore, set: &PolySet)
     Ok(PyArray1::from_vec(py, out))
 }
 
+/// What [`merge_triangles`] answers: each piece's input triangle or -1, the merged pieces'
+/// vertices and their counts.
+type MergedPieces<'py> =
+    (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray2<f64>>, Bound<'py, PyArray1<i64>>);
+
 /// Convex pieces from the triangles of a triangulation, `tris` an (n, 2) array of 3 points a
 /// triangle (`convex::merge_triangles`, the Python engine's `merge_convex` by edges): each
 /// piece's input triangle or -1, then the merged pieces' vertices (clockwise from the least,
 /// not closed) and their counts.
 #[pyfunction]
 fn merge_triangles<'py>(py: Python<'py>, tris: PyReadonlyArray2<'py, f64>)
-                        -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray2<f64>>,
-                                     Bound<'py, PyArray1<i64>>)> {
+                        -> PyResult<MergedPieces<'py>> {
     let c = tris.as_array();
+    #[allow(clippy::manual_is_multiple_of)] // (`is_multiple_of` needs Rust 1.87)
     if c.ncols() != 2 || c.nrows() % 3 != 0 {
         return Err(NativeError::new_err("merge_triangles: tris must be an (3n, 2) array"));
     }

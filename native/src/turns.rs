@@ -356,6 +356,7 @@ pub fn turn_rounds(mut layers: Vec<Layer<'_>>, xy: &[Pt], distance: f64, max_rou
         over(work)?;
         // the least length at each node and the first layer with it
         let mut gains: Vec<Added> = Vec::new();
+        #[allow(clippy::needless_range_loop)] // (a node: a column of every layer's rows)
         for i in 0..m {
             let (mut best, mut arg) = (f64::INFINITY, 0usize);
             for (l, s) in st.iter().enumerate() {
@@ -366,8 +367,8 @@ pub fn turn_rounds(mut layers: Vec<Layer<'_>>, xy: &[Pt], distance: f64, max_rou
             if !(best < distance - 1e-6) {
                 continue;
             }
-            for l in 0..n {
-                if layers[l].usable[i] && !used[l][i] && best + gain < st[l].dist[i] {
+            for (l, layer) in layers.iter().enumerate().take(n) {
+                if layer.usable[i] && !used[l][i] && best + gain < st[l].dist[i] {
                     let s = st[arg].search.as_ref().expect("a layer with a length has a search");
                     let (src_row, path) = path_from_source(s, st[arg].via[i]);
                     gains.push(Added { layer: l, node: i, dist: best, from: arg, src_row, path });

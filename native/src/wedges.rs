@@ -88,10 +88,7 @@ pub fn wedges(
     let held = held_sources(s, pieces, &mut stamp);
     let mut out = Vec::with_capacity(s.nodes.len());
     let mut rows = Vec::with_capacity(s.nodes.len());
-    for k in 0..s.n_sources {
-        if held[k] {
-            continue;
-        }
+    for k in (0..s.n_sources).filter(|&k| !held[k]) {
         let p = s.nodes[k];
         rows.push(k);
         out.push(Wedge {
