@@ -362,7 +362,8 @@ class TurnMap:
         rings, pairs = self._grow(foot, which)
         grown = [(ring, partial(_separate, obstacles[i], self.footprint, k, j))
                  for ring, (i, j) in zip(rings, pairs, strict=True)]
-        return ReachMap(self.width, self.height, 0.0, grown=grown, bounds=self.box(k))
+        return ReachMap(self.width, self.height, 0.0, grown=grown, bounds=self.box(k),
+                        copies=_circle_copies(obstacles, rings, pairs, len(foot)))
 
     def not_hub(self) -> BaseGeometry:
         """Where the circumscribed circle is not clear: the hub's pieces and the frame of the
@@ -918,6 +919,47 @@ def _runs(member: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         n[longer] = np.minimum(run, k)[longer]
         lo[longer] = (j - n[longer] + 1) % k
     return lo, n
+
+
+def _circle_copies(obstacles: Sequence[tuple[str, Any]], rings: Sequence[np.ndarray],
+                   pairs: Sequence[tuple[int, int]], pieces: int
+                   ) -> list[tuple[list[np.ndarray], np.ndarray, list[int]]]:
+    """The grown rings of a layer that are copies of one set moved, for the compiled core's
+    union of them (:class:`~tabletop.geometry.visibility.ReachMap`'s ``copies``): per radius
+    of the circles (when the footprint has several convex ``pieces``; a convex one grows a
+    circle into one ring), the rings of its first circle about the origin, the centres of
+    the circles whose rings are those moved (to 1e-9", checked), and the rows of their
+    rings. Only on the native engine (the Python engine unions the rings themselves)."""
+    if pieces < 2 or engine.core() is None:
+        return []
+    rows_of: dict[int, list[int]] = {}
+    for row, (i, _) in enumerate(pairs):
+        if obstacles[i][0] == "circle":
+            rows_of.setdefault(i, []).append(row)
+    by_radius: dict[float, list[int]] = {}
+    for i in rows_of:
+        by_radius.setdefault(float(obstacles[i][1][2]), []).append(i)
+    out = []
+    for circles in by_radius.values():
+        if len(circles) < 2:
+            continue
+        first = circles[0]
+        c0 = np.asarray(obstacles[first][1][:2], dtype=float)
+        local = [np.asarray(rings[r], dtype=float) - c0 for r in rows_of[first]]
+        sizes = [len(t) for t in local]
+        flat = np.concatenate(local)
+        centres: list[np.ndarray] = []
+        rows: list[int] = []
+        for i in circles:
+            c = np.asarray(obstacles[i][1][:2], dtype=float)
+            mine = rows_of[i]
+            if [len(rings[r]) for r in mine] == sizes and float(np.abs(
+                    np.concatenate([rings[r] for r in mine]) - c - flat).max()) <= 1e-9:
+                centres.append(c)
+                rows += mine
+        if len(centres) >= 2:
+            out.append((local, np.array(centres), rows))
+    return out
 
 
 @lru_cache(maxsize=16)

@@ -85,6 +85,17 @@ ERODE = 1e-7
 
 _TURN_TOL = 1e-10
 
+def _ragged_rings(rings: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``rings`` (each open, one ring a polygon) in shapely's ragged layout, closed."""
+    rs = [np.asarray(r, dtype=float) for r in rings]
+    sizes = np.array([len(r) + 1 for r in rs], dtype=np.int64)
+    coords = np.concatenate([np.concatenate([r, r[:1]]) for r in rs]) if rs \
+        else np.zeros((0, 2))
+    return (np.ascontiguousarray(coords, dtype=float),
+            np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
+            np.arange(len(rs) + 1, dtype=np.int64))
+
+
 _FINE_SCALE = 1e9
 """Grid units an inch of the compiled core's union of a map's pieces (its finest grid)."""
 
@@ -232,7 +243,9 @@ class ReachMap:
                  circles: Sequence[tuple[float, float, float]] = (),
                  polygons: Sequence[Sequence[tuple[float, float]]] = (), *,
                  grown: Sequence[tuple[np.ndarray, object]] = (),
-                 bounds: tuple[float, float, float, float] | None = None) -> None:
+                 bounds: tuple[float, float, float, float] | None = None,
+                 copies: Sequence[tuple[Sequence[np.ndarray], np.ndarray, Sequence[int]]] = ()
+                 ) -> None:
         self.width, self.height, self.radius = float(width), float(height), float(radius)
         r = self.radius
         self.box = bounds if bounds is not None else (r, r, self.width - r, self.height - r)
@@ -256,6 +269,11 @@ class ReachMap:
             rings.append(np.asarray(ring, dtype=float))
             self._exact.append(("grown", how))
         self.rings = rings
+        # grown rings that are copies of one set moved (a circle's sums with a footprint's
+        # pieces, one set a radius): for the compiled core's union only (_native_union)
+        first = len(rings) - len(grown)
+        self._copies = [(list(local), np.asarray(at, dtype=float).reshape(-1, 2),
+                         [first + k for k in rows]) for local, at, rows in copies]
         self.pieces = list(ring_polygons(rings))
         self.piece_tree = shapely.STRtree(self.pieces)
         self._outline: tuple[np.ndarray, np.ndarray, BaseGeometry] | None = None
@@ -387,7 +405,8 @@ class ReachMap:
         layer's pieces (about 60 of them)."""
         if not self.rings:
             return None
-        coords, ring_starts, poly_starts = self._rings_layout()
+        coords, ring_starts, poly_starts = self._rings_layout() if not self._copies else \
+            self._copied_layout(core)
         lo, hi = coords.min(axis=0), coords.max(axis=0)
         try:
             got = core.overlay("union", (float(lo[0]), float(lo[1]), float(hi[0]),
@@ -401,6 +420,51 @@ class ReachMap:
         parts = shapely.from_ragged_array(shapely.GeometryType.POLYGON, xy, (rings, polys))
         out = parts[0] if len(parts) == 1 else shapely.multipolygons(parts)
         return out if out.is_valid else None
+
+    def _copied_layout(self, core: ModuleType) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The pieces in the ragged layout as :meth:`_native_union` unions them when some are
+        copies of one set moved (``copies``: a circle's sums with each piece of a footprint
+        that is not convex, one set a radius): each set's union made once (on the finest
+        grid, its input vertices kept), moved to each copy's place, in place of the copies'
+        rings. The same point set: a 40-pointed star hull's layer among 65 round bases, 1,491
+        rings, took 19.5 ms in one union, its six sets' unions and the union of the 191 parts
+        then 3.7 ms."""
+        covered = np.zeros(len(self.rings), dtype=bool)
+        parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        for local, at, rows in self._copies:
+            lay = _ragged_rings(local)
+            lo, hi = lay[0].min(axis=0), lay[0].max(axis=0)
+            try:
+                xy, rings, polys = core.overlay(
+                    "union", (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])), 1.0,
+                    lay, engine.NO_POLYGONS, scale=_FINE_SCALE, snap=True)
+            except core.NativeError:  # type: ignore[attr-defined]
+                xy, rings, polys = lay  # (its rings as they are: the same union after)
+            m, n, nr = len(at), len(xy), len(rings) - 1
+            if not m or len(polys) < 2:
+                continue
+            covered[rows] = True
+            # m copies: the coordinates moved, the ring and polygon starts shifted
+            shift = np.arange(m)[:, None]
+            parts.append(((xy[None, :, :] + at[:, None, :]).reshape(-1, 2),
+                          np.append((rings[None, :-1] + n * shift).reshape(-1), m * n),
+                          np.append((polys[None, :-1] + nr * shift).reshape(-1), m * nr)))
+        rest = [r for r, c in zip(self.rings, covered.tolist(), strict=True) if not c]
+        if rest:
+            parts.append(_ragged_rings(rest))
+        if not parts:
+            return self._rings_layout()
+        coords = np.concatenate([p[0] for p in parts])
+        ring_starts, poly_starts = [np.zeros(1, dtype=np.int64)], [np.zeros(1, dtype=np.int64)]
+        nc = nr = 0
+        for xy, rings, polys in parts:
+            ring_starts.append(rings[1:] + nc)
+            poly_starts.append(polys[1:] + nr)
+            nc += len(xy)
+            nr += len(rings) - 1
+        return (np.ascontiguousarray(coords, dtype=float),
+                np.concatenate(ring_starts).astype(np.int64),
+                np.concatenate(poly_starts).astype(np.int64))
 
     def _rings_layout(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The pieces' rings in shapely's ragged layout (each closed, one ring a polygon), as

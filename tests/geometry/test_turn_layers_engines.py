@@ -114,6 +114,35 @@ def test_turn_regions_and_grown_obstacles_agree(monkeypatch: pytest.MonkeyPatch,
             assert np.allclose(x.corners, y.corners, rtol=0, atol=1e-12)
 
 
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_layers_union_from_moved_copies_is_the_union(monkeypatch: pytest.MonkeyPatch,
+                                                       seed: int) -> None:
+    """A footprint that is not convex grows each circle into several rings, the same rings
+    for every circle of one radius, moved: the core unions one set a radius and moves the
+    union (``copies``). The layer's union is the union of its rings (GEOS's, but for slivers
+    in 1e-9" bands along its outline, 1e-6" a point), its corners the same, and the copies
+    are used (not vacuous)."""
+    fp = SHAPES["l-hull"]
+    circles, polys = _board(seed)
+    circles = [*circles, *[(float(x) + 9.0, float(y), r) for x, y, r in circles]]
+    monkeypatch.setenv(engine.ENV, "native")
+    tm = TurnMap(30.0, 22.0, fp, circles, polys)
+    used = 0
+    for f in facing_grid(fp, 0.0, layer_step(fp))[:3]:
+        rm = tm.layer(f)
+        used += len(rm._copies)
+        got = rm.union()
+        want = shapely.union_all(rm.pieces)
+        assert got.symmetric_difference(want).area <= 1e-9 * want.length, (seed, f)
+        assert got.buffer(1e-6).contains(want) and want.buffer(1e-6).contains(got)
+        monkeypatch.setenv(engine.ENV, "python")
+        py = TurnMap(30.0, 22.0, fp, circles, polys).layer(f)
+        monkeypatch.setenv(engine.ENV, "native")
+        assert py._copies == []
+        assert np.allclose(py.corners, rm.corners, rtol=0, atol=1e-12)
+    assert used > 0
+
 def test_a_refused_input_falls_back_to_python(monkeypatch: pytest.MonkeyPatch) -> None:
     """Obstacles the core refuses (too far out) are grown and cut in Python, the same way."""
     monkeypatch.setenv(engine.ENV, "native")
