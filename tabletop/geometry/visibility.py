@@ -470,13 +470,7 @@ class ReachMap:
         """The pieces' rings in shapely's ragged layout (each closed, one ring a polygon), as
         the compiled core reads them (built once)."""
         if self._layout is None:
-            rings = [np.asarray(r, dtype=float) for r in self.rings]
-            sizes = np.array([len(r) + 1 for r in rings], dtype=np.int64)
-            coords = np.concatenate([np.concatenate([r, r[:1]]) for r in rings]) if rings \
-                else np.zeros((0, 2))
-            ring_starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-            poly_starts = np.arange(len(rings) + 1, dtype=np.int64)
-            self._layout = (np.ascontiguousarray(coords, dtype=float), ring_starts, poly_starts)
+            self._layout = _ragged_rings(self.rings)
         return self._layout
 
     def union(self) -> BaseGeometry:
