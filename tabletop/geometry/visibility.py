@@ -85,6 +85,10 @@ ERODE = 1e-7
 
 _TURN_TOL = 1e-10
 
+_FINE_SCALE = 1e9
+"""Grid units an inch of the compiled core's union of a map's pieces (its finest grid)."""
+
+
 def _ragged_rings(rings: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``rings`` (each open, one ring a polygon) in shapely's ragged layout, closed."""
     rs = [np.asarray(r, dtype=float) for r in rings]
@@ -94,10 +98,6 @@ def _ragged_rings(rings: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, 
     return (np.ascontiguousarray(coords, dtype=float),
             np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
             np.arange(len(rs) + 1, dtype=np.int64))
-
-
-_FINE_SCALE = 1e9
-"""Grid units an inch of the compiled core's union of a map's pieces (its finest grid)."""
 
 
 def _sign(v: np.ndarray) -> np.ndarray:
