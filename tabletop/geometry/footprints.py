@@ -177,8 +177,8 @@ class Round(Footprint):
     def spec(self) -> str:
         return f"{_fmt(self.diameter_mm)}mm"
 
-    @property
-    def radius(self) -> float:
+    @cached_property
+    def radius(self) -> float:  # (asked for in every pick-up's loops)
         return mm(self.diameter_mm) / 2.0
 
     @property
@@ -200,8 +200,8 @@ class Oval(Footprint):
     def spec(self) -> str:
         return f"oval {_fmt(self.length_mm)}x{_fmt(self.width_mm)}mm"
 
-    @property
-    def radius(self) -> float:
+    @cached_property
+    def radius(self) -> float:  # (asked for in every pick-up's loops)
         return mm(max(self.length_mm, self.width_mm)) / 2.0
 
     def local_polygon(self, *, segments: int = ROUND_SEGMENTS) -> Polygon:
@@ -222,8 +222,8 @@ class Rect(Footprint):
     def spec(self) -> str:
         return f"rect {_fmt(self.frontage_mm)}x{_fmt(self.depth_mm)}mm"
 
-    @property
-    def radius(self) -> float:
+    @cached_property
+    def radius(self) -> float:  # (asked for in every pick-up's loops)
         return math.hypot(mm(self.frontage_mm), mm(self.depth_mm)) / 2.0
 
     def local_polygon(self, *, segments: int = ROUND_SEGMENTS) -> Polygon:
@@ -241,8 +241,8 @@ class Hull(Footprint):
     def spec(self) -> str:
         return "hull"
 
-    @property
-    def radius(self) -> float:
+    @cached_property
+    def radius(self) -> float:  # (asked for in every pick-up's loops)
         return max(math.hypot(x, y) for x, y in self.points)
 
     def local_polygon(self, *, segments: int = ROUND_SEGMENTS) -> Polygon:

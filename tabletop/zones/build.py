@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import math
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
@@ -102,34 +103,50 @@ and blew the visibility graph up on real layouts (O(corners^2) candidate edges).
 
 
 class IdentityMemo:
-    """Work that depends only on an object (a board, a game state), kept while that object
-    lives: at most ``slots`` objects, the most recent first.
+    """Work that depends only on an object (a board, a game state, a unit), kept while that
+    object lives: at most ``slots`` objects, the least recently used forgotten first.
 
     Objects compared by identity (frozen, so their work never goes stale): a pick-up on the
-    same object finds it here without rebuilding or hashing anything large. An object that
-    cannot be weakly referenced (a tuple, such as the terrain of a game state, which states
-    made from one another share) is held strongly: at most ``slots`` of them."""
+    same object finds it here without rebuilding or hashing anything large, in one dict
+    look-up however many slots. An object that cannot be weakly referenced (a tuple, such as
+    the terrain of a game state, which states made from one another share) is held strongly:
+    at most ``slots`` of them."""
 
     _every: ClassVar[weakref.WeakSet[IdentityMemo]] = weakref.WeakSet()
 
     def __init__(self, slots: int) -> None:
         self.slots = slots
-        self._known: list[tuple[Callable[[], Any], dict[object, Any]]] = []
+        self._known: OrderedDict[int, tuple[Callable[[], Any], dict[object, Any]]] = \
+            OrderedDict()
         IdentityMemo._every.add(self)
 
     def of(self, obj: object) -> dict[object, Any]:
         """The memo of ``obj`` (a new, empty one the first time)."""
-        for held, known in self._known:
-            if held() is obj:
-                return known
+        key = id(obj)
+        known = self._known
+        got = known.get(key)
+        if got is not None and got[0]() is obj:
+            if len(known) > 1:
+                with contextlib.suppress(KeyError):  # (another thread forgot it)
+                    known.move_to_end(key)
+            return got[1]
         memo: dict[object, Any] = {}
-        self._known[:] = [(r, m) for r, m in self._known if r() is not None][:self.slots - 1]
         try:
-            ref: Callable[[], Any] = weakref.ref(obj)
+            # (forgotten when the object goes: its id may then name another)
+            ref: Callable[[], Any] = weakref.ref(obj, partial(self._gone, key))
         except TypeError:  # a tuple: held, as the slots allow
             ref = partial(_same, obj)
-        self._known.insert(0, (ref, memo))
+        known[key] = (ref, memo)
+        known.move_to_end(key)
+        while len(known) > self.slots:
+            with contextlib.suppress(KeyError):
+                known.popitem(last=False)
         return memo
+
+    def _gone(self, key: int, ref: object) -> None:
+        got = self._known.get(key)
+        if got is not None and got[0] is ref:
+            self._known.pop(key, None)
 
     def clear(self) -> None:
         """Forget everything."""
@@ -226,12 +243,37 @@ def phase_geometry(q: MoveQuery) -> Phase:
     memo = _BOARDS.of(q.board)
     got = memo.get(who)
     if got is None:
-        rm = reach_map(*_reach_inputs(q.board, base.radius))
-        enemies, terrain = _ends(q.board, q.mover)
-        static = static_end(base, fkey, enemies, terrain, q.board.clearance)
-        got = Phase(rm, static, _Key(("end", base, fkey, enemies, terrain, q.board.clearance)))
+        # a new board of the same standing models and pieces (a friend of the mover moved:
+        # each state has its board) has the same phase: found by the identities of its parts
+        held, key = _standing(q.board, q.mover)
+        kept = _ROUND_PHASES.get((key, base, fkey))
+        if kept is not None:  # (ids of live objects, the kept ones held: the same objects)
+            got = kept[1]
+            _ROUND_PHASES.move_to_end((key, base, fkey))
+        else:
+            rm = reach_map(*_reach_inputs(q.board, base.radius))
+            enemies, terrain = _ends(q.board, q.mover)
+            static = static_end(base, fkey, enemies, terrain, q.board.clearance)
+            got = Phase(rm, static,
+                        _Key(("end", base, fkey, enemies, terrain, q.board.clearance)))
+            _ROUND_PHASES[(key, base, fkey)] = (held, got)
+            while len(_ROUND_PHASES) > _PHASE_SLOTS:
+                _ROUND_PHASES.popitem(last=False)
         memo[who] = got
     return cast(Phase, got)
+
+
+def _standing(board: Board, mover: Body) -> tuple[tuple[tuple[object, ...], ...],
+                                                  tuple[object, ...]]:
+    """What a phase of ``board`` depends on besides the mover's footprint and facing: its
+    path models and pieces, its enemies (the mover left out) and end pieces, as those tuples
+    and a key of their members' identities (the tuples held with the key, so that no id in it
+    names another object while it is kept; Bodies and Pieces are frozen), with the box and
+    clearance."""
+    enemies = tuple(o for o in board.enemies if o.id != mover.id)
+    held = (board.path_models, board.path_pieces, enemies, board.end_pieces)
+    return held, (board.width, board.depth, board.clearance,
+                  *(tuple(map(id, part)) for part in held))
 
 
 def _friends_region(q: MoveQuery, near: BaseGeometry, facing: float | None = None
@@ -242,13 +284,14 @@ def _friends_region(q: MoveQuery, near: BaseGeometry, facing: float | None = Non
         return Polygon()
     base = q.mover.footprint
     fkey = facing_key(base, q.mover.facing if facing is None else facing)
-    return models_region(friend_keys(q, near), base, fkey, 0.0)
+    return models_region(friend_keys(q, near.bounds), base, fkey, 0.0)
 
 
-def friend_keys(q: MoveQuery, near: BaseGeometry) -> tuple[BodyKey, ...]:
+def friend_keys(q: MoveQuery, bounds: tuple[float, float, float, float]
+                ) -> tuple[BodyKey, ...]:
     """The keys of the non-enemy models (the mover left out) some facing of the mover could
-    touch while its centre is in the box of ``near``."""
-    x0, y0, x1, y1 = near.bounds
+    touch while its centre is in the box ``bounds`` (``x0, y0, x1, y1``)."""
+    x0, y0, x1, y1 = bounds
     keys = []
     base = q.mover.footprint
     for o in q.board.friends:
@@ -297,6 +340,11 @@ _PHASES: dict[_Key, TurnPhase] = {}
 """The turning movers' phases by value (oldest first), for boards that differ only in the
 moving side's models."""
 _PHASE_SLOTS = 8
+_ROUND_PHASES: OrderedDict[tuple[object, ...], tuple[tuple[tuple[object, ...], ...], Phase]] = \
+    OrderedDict()
+"""The round movers' phases (:func:`phase_geometry`) by the identities of what they depend on
+(:func:`_standing`), footprint and facing, least recently used first: at most
+``_PHASE_SLOTS``."""
 
 
 def turn_phase(q: MoveQuery, step: float) -> TurnPhase:
@@ -496,7 +544,7 @@ def turning_zone(q: MoveQuery) -> Zone:
     # on the native engine the friends near the move are cut in the core from each layer's
     # region as it makes it (the same set: it cuts by those whose boxes meet the region's);
     # their circles (the same friends) are made only for the Python engine's cut
-    move_keys = friend_keys(q, move_box)
+    move_keys = friend_keys(q, move_box.bounds)
     core = engine.core()
     near_keys = move_keys if core is not None else ()
     near_move = Polygon() if not move_keys or near_keys else _near_friends(q, move_box)
@@ -514,8 +562,8 @@ def turning_zone(q: MoveQuery) -> Zone:
         # footprint near it (its unit, as a rule), so that their pick-ups meet it made
         xs = [x, *(k[0][0] for k in own_keys)]
         ys = [y, *(k[0][1] for k in own_keys)]
-        other_around = tuple(k for k in friend_keys(q, box(min(xs) - d, min(ys) - d,
-                                                            max(xs) + d, max(ys) + d))
+        other_around = tuple(k for k in friend_keys(q, (min(xs) - d, min(ys) - d,
+                                                         max(xs) + d, max(ys) + d))
                              if k[1] != base)
         # (a kept union of more answers while all of those stand where it has them)
         standing = frozenset(body_key(o) for o in q.board.friends
@@ -624,6 +672,7 @@ def clear_caches() -> None:
     """Forget every cached zone input: per-board memos and the value-keyed caches."""
     IdentityMemo.clear_all()
     _PHASES.clear()
+    _ROUND_PHASES.clear()
     clear_end_caches()
     clear_footprint_caches()
     for cached in (reach_map, convex_pieces, _placed_outline, turn_map, _circles_union):

@@ -15,7 +15,6 @@ and speed" (tests/zones/test_engines.py compares them on every zone case and ran
 from __future__ import annotations
 
 import numpy as np
-from shapely.geometry import box
 
 from tabletop.geometry import engine
 from tabletop.geometry.footprints import Round
@@ -81,7 +80,7 @@ def others_union(q: MoveQuery, keys: tuple[BodyKey, ...]) -> object | None:
                 abs(o.at[1] - sy) <= reach:
             xs.append(float(o.at[0]))
             ys.append(float(o.at[1]))
-    near = box(min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach)
+    near = (min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach)
     around = tuple(k for k in build.friend_keys(q, near) if not isinstance(k[1], Round))
     standing = frozenset(body_key(o) for o in q.board.friends
                          if o.id != q.mover.id and not isinstance(o.footprint, Round))

@@ -239,3 +239,65 @@ def test_an_outline_is_its_tuple_of_points_with_its_hash_kept() -> None:
     assert a is not b and a.path_pieces and a.end_pieces
     assert all(type(p.ring) is Outline for p in (*a.path_pieces, *a.end_pieces))
     assert all(p.ring is q.ring for p, q in zip(a.path_pieces, b.path_pieces, strict=True))
+
+
+def test_an_identity_memo_forgets_the_least_recently_used_and_what_goes() -> None:
+    """One dict look-up a memo however many slots: the least recently used object is
+    forgotten first, and an object that goes is forgotten with it (its id may name another
+    object later)."""
+    import gc
+
+    class Thing:
+        pass
+
+    memo = zones.IdentityMemo(2)
+    a, b, c = Thing(), Thing(), Thing()
+    memo.of(a)["k"] = "a"
+    memo.of(b)["k"] = "b"
+    assert memo.of(a) == {"k": "a"}  # a used last: b is the least recently used
+    memo.of(c)["k"] = "c"
+    assert memo.of(a) == {"k": "a"} and memo.of(c) == {"k": "c"} and memo.of(b) == {}
+    assert memo.of(a) == {}  # (b came back: a, then used least recently, went)
+    assert [r() for r, _ in memo._known.values()] == [b, a]
+    del b
+    gc.collect()
+    assert [r() for r, _ in memo._known.values()] == [a]
+
+
+def test_a_friend_moving_keeps_the_round_movers_phase_and_an_enemy_moving_does_not() -> None:
+    """Each game state has its boards; a round mover's phase (reach map, end regions) depends
+    only on the models in its way, its enemies and the terrain, so a state where a friend moved
+    finds the phase built for the state before (by the identities of those parts: the units a
+    move left as they were keep their bodies), and one where an enemy moved builds its own,
+    the zone the same as on a fresh start."""
+    import tabletop
+    from tabletop.rulesets.wh40k_11e.zones import move_query
+    from tabletop.zones import build
+
+    state = tabletop.load_scenario("demo.toml")
+    mover_unit, mover = next((u, m) for u, m in state.placed_models()
+                             if isinstance(m.base, Round))
+    friend = next(u for u in state.units if u.player == mover_unit.player
+                  and u.id != mover_unit.id and any(m.at is not None for m in u.models))
+    enemy = next(u for u in state.units if u.player != mover_unit.player
+                 and any(m.at is not None for m in u.models))
+
+    def nudged(unit: object) -> object:
+        ms = tuple(dataclasses.replace(m, at=(m.at[0] + 0.01, m.at[1]))
+                   if m.at is not None else m for m in unit.models)  # type: ignore[attr-defined]
+        return dataclasses.replace(unit, models=ms)  # type: ignore[type-var]
+
+    build.clear_caches()
+    q = move_query(state, mover.id, "normal")
+    ph = build.phase_geometry(q)
+    q_friend = move_query(state.with_unit(nudged(friend)), mover.id, "normal")
+    assert q_friend.board is not q.board
+    assert build.phase_geometry(q_friend) is ph
+    moved = state.with_unit(nudged(enemy))
+    q_enemy = move_query(moved, mover.id, "normal")
+    ph_enemy = build.phase_geometry(q_enemy)
+    assert ph_enemy is not ph and ph_enemy.key != ph.key
+    got = zone_of(q_enemy).geometry
+    build.clear_caches()
+    fresh = zone_of(move_query(moved, mover.id, "normal")).geometry
+    assert got.symmetric_difference(fresh).area < 1e-9

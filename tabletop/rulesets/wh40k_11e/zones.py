@@ -85,6 +85,8 @@ MAX_ROLL = 36
 
 _STATES = IdentityMemo(4)
 """Per game state: its boards (one per player and kind of mover) and its models as bodies."""
+_UNITS = IdentityMemo(1024)
+"""Per unit: its placed models as bodies, per player asking (:func:`_bodies`)."""
 _TERRAIN = IdentityMemo(4)
 """Per tuple of terrain (shared by the states made from one another): its pieces as the engine
 sees them, so that a pick-up on a new state builds no outline or polygon again."""
@@ -115,19 +117,30 @@ def fly_penalty(unit: Unit) -> float:
 
 def _everyone(state: GameState, player: str) -> list[tuple[Body, bool]]:
     """Every model on the battlefield as a body, an enemy or not of ``player``, and whether
-    its unit is MONSTER or VEHICLE (kept per state)."""
+    its unit is MONSTER or VEHICLE (kept per state, and per unit: the units a move leaves as
+    they were keep their bodies, the same objects, so that the engine finds what it built for
+    them by identity)."""
     memo = _STATES.of(state)
     got = memo.get(("bodies", player))
     if got is None:
         got = []
-        big: dict[str, bool] = {}
-        for u, m in state.placed_models():
-            assert m.at is not None
-            if u.id not in big:
-                big[u.id] = any(u.has(k) for k in rulings.BIG)
-            got.append((Body(m.id, m.base, (float(m.at[0]), float(m.at[1])), float(m.facing),
-                             enemy=u.player != player), big[u.id]))
+        for u in state.units:
+            if isinstance(u, Unit):
+                got.extend(_bodies(u, player))
         memo[("bodies", player)] = got
+    return got  # type: ignore[no-any-return]
+
+
+def _bodies(unit: Unit, player: str) -> list[tuple[Body, bool]]:
+    """The placed models of ``unit`` as :func:`_everyone` makes them (kept per unit)."""
+    memo = _UNITS.of(unit)
+    got = memo.get(player)
+    if got is None:
+        big = any(unit.has(k) for k in rulings.BIG)
+        got = memo[player] = [
+            (Body(m.id, m.base, (float(m.at[0]), float(m.at[1])), float(m.facing),
+                  enemy=unit.player != player), big)
+            for m in unit.models if m.at is not None]
     return got  # type: ignore[no-any-return]
 
 
