@@ -11,6 +11,7 @@
 //! the exact one, and lies within `SAFE` + 1.5e-7" of it.
 
 use std::f64::consts::PI;
+use std::sync::Mutex;
 
 use crate::booleans::{self, boxes_meet, Grid, Op, Poly, Pt, Ring};
 use crate::limits::{check, Refused, MAX_OVERLAY_VERTICES, MAX_RINGS};
@@ -162,12 +163,72 @@ pub fn inflate_convex(ring: &[Pt], d: f64) -> Ring {
     out
 }
 
+/// The unions of the circles grown by a turn's sweep about the origin at facing 0, one a
+/// sweep and radius, kept for the steps of a facing grid (each step's sweep is the same sweep
+/// turned to the step's first facing, and a circle turned about its centre is itself: the
+/// union a step needs is the kept one turned; the Python engine's `TurnMap._circle_sweep`).
+/// At most [`SweepUnions::SLOTS`]; the oldest forgotten first.
+#[derive(Default)]
+pub struct SweepUnions {
+    kept: Mutex<Vec<KeptUnion>>,
+}
+
+/// A sweep at facing 0, the bits of its `max_step` and of the radius, and the union.
+type KeptUnion = (Vec<Ring>, u64, u64, Vec<Poly>);
+
+impl SweepUnions {
+    /// How many unions are kept (a few radii for each of a few turns).
+    pub const SLOTS: usize = 64;
+
+    /// The kept union for the sweep `foot0` (facing 0), `max_step` and radius `r`, or the one
+    /// `make` builds (then kept). `make` runs outside the lock: two threads asking at once may
+    /// both build it (the same union).
+    fn get_or_make(&self, foot0: &[Ring], max_step: f64, r: f64,
+                   make: impl FnOnce() -> Result<Vec<Poly>, Refused>) -> Result<Vec<Poly>, Refused> {
+        let (ms, rb) = (max_step.to_bits(), r.to_bits());
+        {
+            let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((_, _, _, u)) = kept.iter()
+                .find(|(f, m, rr, _)| *m == ms && *rr == rb && f.as_slice() == foot0) {
+                return Ok(u.clone());
+            }
+        }
+        let u = make()?;
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.len() >= Self::SLOTS {
+            kept.remove(0);
+        }
+        kept.push((foot0.to_vec(), ms, rb, u.clone()));
+        Ok(u)
+    }
+}
+
+/// A step's sweep given as the same sweep at facing 0 (`foot0`) turned by `facing` degrees
+/// (the Python engine's `cspace.turned`), with the kept unions of its circles.
+pub struct Turned<'a> {
+    pub foot0: &'a [Ring],
+    pub facing: f64,
+    pub kept: &'a SweepUnions,
+}
+
+/// `polys` turned by `facing` degrees about the origin (as `cspace.turned`).
+fn turned_polys(polys: &[Poly], facing: f64) -> Vec<Poly> {
+    let (s, c) = facing.to_radians().sin_cos();
+    polys.iter()
+        .map(|p| p.iter().map(|r| r.iter().map(|q| [q[0] * c - q[1] * s, q[0] * s + q[1] * c])
+            .collect()).collect())
+        .collect()
+}
+
 /// Where the footprint may turn through one step: the box `free` (its centres inside the
 /// battlefield all through the turn) minus every obstacle grown by a piece of the sweep `foot`
 /// (already turned to the step's first facing), each grown piece moved out by [`SAFE`] and
-/// the box in by as much: never larger than the exact region.
+/// the box in by as much: never larger than the exact region. With `turned` (the same sweep
+/// at facing 0 and the step's facing), each circle radius's union is the kept union of the
+/// sweep at facing 0 turned (the grown pieces of a circle turn with the sweep: the same
+/// guarantee, the union's rounding on the grid once as before).
 pub fn turn_region(obstacles: &[&Obstacle], foot: &[Ring], free: [f64; 4], max_step: f64,
-                   grid: &Grid) -> Result<Vec<Poly>, Refused> {
+                   grid: &Grid, turned: Option<&Turned<'_>>) -> Result<Vec<Poly>, Refused> {
     let b = [free[0] + SAFE, free[1] + SAFE, free[2] - SAFE, free[3] - SAFE];
     if !(b[0] < b[2] && b[1] < b[3]) {
         return Ok(Vec::new());
@@ -196,8 +257,16 @@ pub fn turn_region(obstacles: &[&Obstacle], foot: &[Ring], free: [f64; 4], max_s
                     Some((_, u)) => u.clone(),
                     None => {
                         let origin = Obstacle::Circle([0.0, 0.0, *r]);
-                        let (rings, _) = grow(&[&origin], foot, max_step)?;
-                        let u = union_of(rings, &local_grid)?;
+                        let u = match turned {
+                            Some(t) => turned_polys(&t.kept.get_or_make(t.foot0, max_step, *r, || {
+                                let (rings, _) = grow(&[&origin], t.foot0, max_step)?;
+                                union_of(rings, &local_grid)
+                            })?, t.facing),
+                            None => {
+                                let (rings, _) = grow(&[&origin], foot, max_step)?;
+                                union_of(rings, &local_grid)?
+                            }
+                        };
                         by_radius.push((*r, u.clone()));
                         u
                     }
@@ -279,19 +348,50 @@ mod tests {
     }
 
     #[test]
+    fn a_circles_union_kept_at_facing_0_and_turned_is_the_steps_own() {
+        // an L of two convex pieces, circles of two radii: each step's region from the unions
+        // kept at facing 0 and turned is the one made from the step's own sweep, within the
+        // grid's rounding, and the unions are made once a radius
+        let grid = Grid::for_box([0.0, 0.0, 30.0, 22.0], 1.0).unwrap();
+        let foot0 = vec![square(-1.0, -1.0, 2.0, 0.0), square(-1.0, 0.0, 0.0, 2.0)];
+        let circles: Vec<Obstacle> = [[8.0, 7.0, 0.63], [12.0, 9.5, 0.63], [20.0, 14.0, 1.0],
+                                      [9.0, 15.0, 1.0]]
+            .into_iter().map(Obstacle::Circle).collect();
+        let items: Vec<&Obstacle> = circles.iter().collect();
+        let kept = SweepUnions::default();
+        for facing in [0.0, 15.0, 37.5, 142.0, 300.0] {
+            let (s, c) = f64::to_radians(facing).sin_cos();
+            let foot: Vec<Ring> = foot0.iter()
+                .map(|r| r.iter().map(|q| [q[0] * c - q[1] * s, q[0] * s + q[1] * c]).collect())
+                .collect();
+            let free = [3.0, 3.0, 27.0, 19.0];
+            let own = turn_region(&items, &foot, free, PI / 16.0, &grid, None).unwrap();
+            let t = Turned { foot0: &foot0, facing, kept: &kept };
+            let got = turn_region(&items, &foot, free, PI / 16.0, &grid, Some(&t)).unwrap();
+            let (a, b) = (area(&own), area(&got));
+            assert!(a > 300.0 && (a - b).abs() < 1e-5, "{facing}: {a} {b}");
+            // the same holes: the points well inside either are inside both
+            for p in [[8.0, 7.0], [20.0, 14.0], [5.0, 5.0], [26.0, 18.0]] {
+                assert_eq!(contains(&own[0], p), contains(&got[0], p), "{facing} {p:?}");
+            }
+        }
+        assert_eq!(kept.kept.lock().unwrap().len(), 2);
+    }
+
+    #[test]
     fn a_turn_region_is_the_box_less_the_grown_obstacles() {
         let grid = Grid::for_box([0.0, 0.0, 20.0, 20.0], 1.0).unwrap();
         let o = Obstacle::Polygon(square(8.0, 8.0, 12.0, 12.0));
         let foot = vec![square(-1.0, -1.0, 1.0, 1.0)];
-        let got = turn_region(&[&o], &foot, [0.0, 0.0, 20.0, 20.0], PI / 16.0, &grid).unwrap();
+        let got = turn_region(&[&o], &foot, [0.0, 0.0, 20.0, 20.0], PI / 16.0, &grid, None).unwrap();
         let exact = 400.0 - 36.0;
         let a = area(&got);
         assert!(a <= exact && a > exact - 1e-4, "{a}");
         assert!(!contains(&got[0], [7.0 + 1e-6, 10.0]));
         assert!(contains(&got[0], [7.0 - 1e-6, 10.0]));
         // an empty box, no obstacles
-        assert!(turn_region(&[&o], &foot, [5.0, 5.0, 5.0, 9.0], PI / 16.0, &grid).unwrap().is_empty());
-        let all = turn_region(&[], &foot, [0.0, 0.0, 20.0, 20.0], PI / 16.0, &grid).unwrap();
+        assert!(turn_region(&[&o], &foot, [5.0, 5.0, 5.0, 9.0], PI / 16.0, &grid, None).unwrap().is_empty());
+        let all = turn_region(&[], &foot, [0.0, 0.0, 20.0, 20.0], PI / 16.0, &grid, None).unwrap();
         assert!((area(&all) - 400.0).abs() < 1e-4);
     }
 }

@@ -744,6 +744,8 @@ fn read_rings(coords: &PyReadonlyArray2<'_, f64>, offsets: &PyReadonlyArray1<'_,
 #[pyclass(frozen, module = "tabletop.native")]
 struct Obstacles {
     items: Vec<Obstacle>,
+    /// the circles' grown unions of the turns asked of [`turn_region`] with `foot0`
+    unions: layers::SweepUnions,
 }
 
 #[pymethods]
@@ -769,7 +771,7 @@ impl Obstacles {
         crate::limits::check("obstacles", items.len() + rings.len(), crate::limits::MAX_RINGS)
             .map_err(err)?;
         items.extend(rings.into_iter().map(Obstacle::Polygon));
-        Ok(Obstacles { items })
+        Ok(Obstacles { items, unions: layers::SweepUnions::default() })
     }
 
     fn __len__(&self) -> usize {
@@ -820,16 +822,29 @@ fn grown_pieces<'py>(py: Python<'py>, obstacles: &Obstacles, foot: PyReadonlyArr
 /// sweep's pieces (`foot`, turned to the step's first facing); never larger than the exact
 /// region; in shapely's ragged layout. `board`: the box whose centre is the grid's origin (the
 /// battlefield: every step's region on one grid, so edges two regions share stay shared).
+/// `foot0`: the same sweep at facing 0 (`foot` is it turned by `facing` degrees): each circle
+/// radius's grown union is then made once a sweep and kept in `obstacles` for the other steps,
+/// turned to each.
 #[pyfunction]
+#[pyo3(signature = (obstacles, foot, offsets, free, max_step, board, foot0=None, facing=0.0))]
 #[allow(clippy::too_many_arguments)]
 fn turn_region<'py>(py: Python<'py>, obstacles: &Obstacles, foot: PyReadonlyArray2<'py, f64>,
                     offsets: PyReadonlyArray1<'py, i64>, free: [f64; 4], max_step: f64,
-                    board: [f64; 4]) -> PyResult<Ragged<'py>> {
+                    board: [f64; 4], foot0: Option<RingsIn<'py>>, facing: f64)
+                    -> PyResult<Ragged<'py>> {
     let foot = read_rings(&foot, &offsets).map_err(|e| NativeError::new_err(e.0))?;
+    let foot0 = foot0.map(|(c, o)| read_rings(&c, &o)).transpose()
+        .map_err(|e| NativeError::new_err(e.0))?;
+    if !facing.is_finite() {
+        return Err(NativeError::new_err("turn_region: the facing is not finite"));
+    }
     let items = chosen(obstacles, None)?;
+    let kept = &obstacles.unions;
     let out = guarded(py, "turn_region", move || {
         let grid = Grid::for_box(board, 1.0)?;
-        layers::turn_region(&items, &foot, free, max_step.clamp(1e-3, 1.0), &grid)
+        let turned = foot0.as_deref().map(|f| layers::Turned { foot0: f, facing, kept });
+        layers::turn_region(&items, &foot, free, max_step.clamp(1e-3, 1.0), &grid,
+                            turned.as_ref())
     })?;
     write_polys(py, &out)
 }

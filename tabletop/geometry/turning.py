@@ -433,7 +433,8 @@ class TurnMap:
         """:meth:`turn_region` built in the compiled core (one call: the obstacles grown by
         the sweep's pieces, each obstacle's union, the difference from the box, on the 1e-7"
         grid; every grown piece moved out by 3e-7" first, so never larger than the exact
-        region and within 4.5e-7" of it); ``None`` on the Python engine or where the core
+        region and within 4.5e-7" of it; a circle radius's union made once a turn, at facing
+        0, and turned to ``f0``); ``None`` on the Python engine or where the core
         refuses the input. What :meth:`turn_nodes` places its nodes on, on the native
         engine."""
         got = self.native_obstacles()
@@ -441,9 +442,13 @@ class TurnMap:
             return None
         core, mine = got
         foot, bounds = self._sweep(f0, f1)
+        # (the same sweep at facing 0: the core makes each circle radius's union once a turn
+        # and turns it to each step, as _circle_sweep does)
+        foot0 = swept_pieces(self.footprint, 0.0, f1 - f0)
         try:
             return native_polygons(*core.turn_region(  # type: ignore[attr-defined]
-                mine, *_flat(foot), bounds, math.pi / 16, (0.0, 0.0, self.width, self.height)))
+                mine, *_flat(foot), bounds, math.pi / 16, (0.0, 0.0, self.width, self.height),
+                _flat(foot0), f0))
         except core.NativeError:  # type: ignore[attr-defined]
             return None
 
