@@ -137,7 +137,8 @@ class IdentityMemo:
         except TypeError:  # a tuple: held, as the slots allow
             ref = partial(_same, obj)
         known[key] = (ref, memo)
-        known.move_to_end(key)
+        with contextlib.suppress(KeyError):  # (a key kept for a gone object is moved last)
+            known.move_to_end(key)
         while len(known) > self.slots:
             with contextlib.suppress(KeyError):
                 known.popitem(last=False)
