@@ -22,9 +22,12 @@ inflated obstacles, their corners and visibility graph
 areas, terrain: :func:`tabletop.zones.end.static_end`) are kept in LRU caches keyed by id-free
 hashable inputs (positions, base sizes, terrain outlines). On top of them, a small memo keyed by
 the identity of the query's :class:`~tabletop.zones.query.Board` keeps the way to those caches,
-so a pick-up on the same board hashes nothing large (:class:`IdentityMemo`). A pick-up then
-costs the Dijkstra, the wedges and one overlay with the end region. No geometry is ever stored
-in the query; :func:`clear_caches` forgets everything.
+so a pick-up on the same board hashes nothing large (:class:`IdentityMemo`); a new board whose
+path models, enemies and pieces are the same objects (a friend moved: the ruleset keeps the
+bodies of the units a move left as they were) finds a round mover's phase by their identities
+(:func:`phase_geometry`). A pick-up then costs the Dijkstra, the wedges and one overlay with
+the end region. No geometry is ever stored in the query; :func:`clear_caches` forgets
+everything.
 """
 
 from __future__ import annotations
