@@ -253,7 +253,8 @@ def phase_geometry(q: MoveQuery) -> Phase:
         kept = _ROUND_PHASES.get((key, base, fkey))
         if kept is not None:  # (ids of live objects, the kept ones held: the same objects)
             got = kept[1]
-            _ROUND_PHASES.move_to_end((key, base, fkey))
+            with contextlib.suppress(KeyError):  # (another thread forgot it)
+                _ROUND_PHASES.move_to_end((key, base, fkey))
         else:
             rm = reach_map(*_reach_inputs(q.board, base.radius))
             enemies, terrain = _ends(q.board, q.mover)
@@ -262,7 +263,8 @@ def phase_geometry(q: MoveQuery) -> Phase:
                         _Key(("end", base, fkey, enemies, terrain, q.board.clearance)))
             _ROUND_PHASES[(key, base, fkey)] = (held, got)
             while len(_ROUND_PHASES) > _PHASE_SLOTS:
-                _ROUND_PHASES.popitem(last=False)
+                with contextlib.suppress(KeyError):
+                    _ROUND_PHASES.popitem(last=False)
         memo[who] = got
     return cast(Phase, got)
 
