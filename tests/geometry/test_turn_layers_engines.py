@@ -389,3 +389,37 @@ def test_search_region_refuses_a_broken_search() -> None:
     again = kept.polygons()
     assert np.array_equal(again[0], coords) and np.array_equal(again[1], rings) and \
         np.array_equal(again[2], polys)
+
+
+def test_turn_regions_from_a_sweep_at_facing_0_kept_and_turned(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The core makes a circle radius's grown union once a turn (the sweep at facing 0) and
+    turns it to each step: every step of an L-shaped hull's grid agrees with the Python
+    engine's region (never larger, within 1e-6"), and a sweep at facing 0 that is not finite,
+    or a facing that is not finite, is a NativeError, never a crash."""
+    assert native is not None
+    fp = Hull(((-2.0, -2.0), (2.0, -2.0), (2.0, -1.0), (-1.0, -1.0), (-1.0, 2.0), (-2.0, 2.0)))
+    py, nat = _both(monkeypatch, fp, 2)
+    grid = facing_grid(fp, 0.0, 30.0)
+    for f0, f1 in zip(grid, [*grid[1:], grid[0] + py.period], strict=True):
+        monkeypatch.setenv(engine.ENV, "python")
+        a = py.turn_region(f0, f1)
+        monkeypatch.setenv(engine.ENV, "native")
+        b = nat.native_turn_region(f0, f1)
+        assert b is not None
+        assert b.difference(a).area <= 1e-12, f0
+        assert a.difference(b.buffer(1e-6, join_style="mitre")).area <= 1e-12, f0
+    from tabletop.geometry.cspace import swept_pieces
+    from tabletop.geometry.turning import _flat
+
+    _, mine = nat.native_obstacles()  # type: ignore[misc]
+    foot = _flat(swept_pieces(fp, 30.0, 60.0))
+    foot0 = _flat(swept_pieces(fp, 0.0, 30.0))
+    args = (mine, *foot, (3.0, 3.0, 27.0, 19.0), np.pi / 16, (0.0, 0.0, 30.0, 22.0))
+    with pytest.raises(native.NativeError, match="facing is not finite"):
+        native.turn_region(*args, foot0, float("nan"))
+    broken = (np.where(np.arange(len(foot0[0]))[:, None] == 0, np.inf, foot0[0]), foot0[1])
+    with pytest.raises(native.NativeError, match="not finite"):
+        native.turn_region(*args, broken, 30.0)
+    got = native.turn_region(*args, foot0, 30.0)
+    assert len(got[2]) >= 2
