@@ -410,7 +410,11 @@ def test_turn_regions_from_a_sweep_at_facing_0_kept_and_turned(
         assert b.difference(a).area <= 1e-12, f0
         assert a.difference(b.buffer(1e-6, join_style="mitre")).area <= 1e-12, f0
     from tabletop.geometry.cspace import swept_pieces
-    from tabletop.geometry.turning import _flat
+
+    def _flat(rings: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray]:
+        # the core's layout of rings: one (n, 2) array and the offsets of its rings
+        return (np.ascontiguousarray(np.concatenate(rings), dtype=float),
+                np.concatenate([[0], np.cumsum([len(r) for r in rings])]).astype(np.int64))
 
     _, mine = nat.native_obstacles()  # type: ignore[misc]
     foot = _flat(swept_pieces(fp, 30.0, 60.0))
