@@ -247,26 +247,36 @@ def phase_geometry(q: MoveQuery) -> Phase:
     memo = _BOARDS.of(q.board)
     got = memo.get(who)
     if got is None:
-        # a new board of the same standing models and pieces (a friend of the mover moved:
-        # each state has its board) has the same phase: found by the identities of its parts
-        held, key = _standing(q.board, q.mover)
-        kept = _ROUND_PHASES.get((key, base, fkey))
-        if kept is not None:  # (ids of live objects, the kept ones held: the same objects)
-            got = kept[1]
-            with contextlib.suppress(KeyError):  # (another thread forgot it)
-                _ROUND_PHASES.move_to_end((key, base, fkey))
-        else:
+        def build() -> Phase:
             rm = reach_map(*_reach_inputs(q.board, base.radius))
             enemies, terrain = _ends(q.board, q.mover)
             static = static_end(base, fkey, enemies, terrain, q.board.clearance)
-            got = Phase(rm, static,
-                        _Key(("end", base, fkey, enemies, terrain, q.board.clearance)))
-            _ROUND_PHASES[(key, base, fkey)] = (held, got)
-            while len(_ROUND_PHASES) > _PHASE_SLOTS:
-                with contextlib.suppress(KeyError):
-                    _ROUND_PHASES.popitem(last=False)
+            return Phase(rm, static,
+                         _Key(("end", base, fkey, enemies, terrain, q.board.clearance)))
+
+        got = _standing_phase(q.board, q.mover, ("round", base, fkey), build)
         memo[who] = got
     return cast(Phase, got)
+
+
+def _standing_phase(board: Board, mover: Body, which: tuple[object, ...],
+                    build: Callable[[], Any]) -> Any:
+    """The phase ``which`` (a kind of mover, its footprint and facing or step) of ``board``:
+    the one kept for a board of the same standing models and pieces (:func:`_standing`; a new
+    board each game state, and a friend of the mover moved), else ``build()``'s, kept."""
+    held, key = _standing(board, mover)
+    key = (*key, *which)
+    kept = _STANDING_PHASES.get(key)
+    if kept is not None:  # (ids of live objects, the kept ones held: the same objects)
+        with contextlib.suppress(KeyError):  # (another thread forgot it)
+            _STANDING_PHASES.move_to_end(key)
+        return kept[1]
+    got = build()
+    _STANDING_PHASES[key] = (held, got)
+    while len(_STANDING_PHASES) > _PHASE_SLOTS:
+        with contextlib.suppress(KeyError):
+            _STANDING_PHASES.popitem(last=False)
+    return got
 
 
 def _standing(board: Board, mover: Body) -> tuple[tuple[tuple[object, ...], ...],
@@ -346,11 +356,11 @@ _PHASES: dict[_Key, TurnPhase] = {}
 """The turning movers' phases by value (oldest first), for boards that differ only in the
 moving side's models."""
 _PHASE_SLOTS = 8
-_ROUND_PHASES: OrderedDict[tuple[object, ...], tuple[tuple[tuple[object, ...], ...], Phase]] = \
+_STANDING_PHASES: OrderedDict[tuple[object, ...], tuple[tuple[tuple[object, ...], ...], Any]] = \
     OrderedDict()
-"""The round movers' phases (:func:`phase_geometry`) by the identities of what they depend on
-(:func:`_standing`), footprint and facing, least recently used first: at most
-``_PHASE_SLOTS``."""
+"""The phases of round and turning movers (:func:`phase_geometry`, :func:`turn_phase`) by the
+identities of what they depend on (:func:`_standing`) and which phase, least recently used
+first: at most ``_PHASE_SLOTS`` (what they hold is kept by the value-keyed caches too)."""
 
 
 def turn_phase(q: MoveQuery, step: float) -> TurnPhase:
@@ -360,19 +370,23 @@ def turn_phase(q: MoveQuery, step: float) -> TurnPhase:
     memo = _BOARDS.of(q.board)
     got = memo.get(who)
     if got is None:
-        W, H, _, circles, polys = _reach_inputs(q.board, base.radius)
-        tm = turn_map(W, H, base, circles, polys)
-        enemies, terrain = _ends(q.board, q.mover)
-        # the same phase on a new board object (a model of the moving side moved): enemies
-        # and terrain stand where they stood, so the end regions built for it still hold
-        key = _Key(("turn-end", base, step, tm, enemies, terrain, q.board.clearance))
-        got = _PHASES.get(key)
-        if got is None:
-            got = TurnPhase(tm, facing_grid(base, 0.0, step), enemies, terrain,
-                            q.board.clearance, key)
-            _PHASES[key] = got
-            while len(_PHASES) > _PHASE_SLOTS:
-                del _PHASES[next(iter(_PHASES))]
+        def build() -> TurnPhase:
+            W, H, _, circles, polys = _reach_inputs(q.board, base.radius)
+            tm = turn_map(W, H, base, circles, polys)
+            enemies, terrain = _ends(q.board, q.mover)
+            # the same phase on a new board object of equal standing models (made anew, not
+            # kept: a state loaded again): the end regions built for it still hold
+            key = _Key(("turn-end", base, step, tm, enemies, terrain, q.board.clearance))
+            found = _PHASES.get(key)
+            if found is None:
+                found = TurnPhase(tm, facing_grid(base, 0.0, step), enemies, terrain,
+                                  q.board.clearance, key)
+                _PHASES[key] = found
+                while len(_PHASES) > _PHASE_SLOTS:
+                    del _PHASES[next(iter(_PHASES))]
+            return found
+
+        got = _standing_phase(q.board, q.mover, ("turn", base, step), build)
         memo[who] = got
     return cast(TurnPhase, got)
 
@@ -678,7 +692,7 @@ def clear_caches() -> None:
     """Forget every cached zone input: per-board memos and the value-keyed caches."""
     IdentityMemo.clear_all()
     _PHASES.clear()
-    _ROUND_PHASES.clear()
+    _STANDING_PHASES.clear()
     clear_end_caches()
     clear_footprint_caches()
     for cached in (reach_map, convex_pieces, _placed_outline, turn_map, _circles_union):
