@@ -301,3 +301,26 @@ def test_a_friend_moving_keeps_the_round_movers_phase_and_an_enemy_moving_does_n
     build.clear_caches()
     fresh = zone_of(move_query(moved, mover.id, "normal")).geometry
     assert got.symmetric_difference(fresh).area < 1e-9
+
+
+def test_a_friend_moving_keeps_the_turning_movers_phase() -> None:
+    """A turning mover's phase (its layers' map and end regions) is found on the new board a
+    friend's move makes, by the identities of the models and pieces in its way, as a round
+    mover's is."""
+    import tabletop
+    from tabletop.rulesets.wh40k_11e.zones import move_query
+    from tabletop.zones import build
+
+    state = tabletop.load_scenario("demo.toml")
+    mover_unit, mover = next((u, m) for u, m in state.placed_models()
+                             if not isinstance(m.base, Round))
+    friend = next(u for u in state.units if u.player == mover_unit.player
+                  and u.id != mover_unit.id and any(m.at is not None for m in u.models))
+    moved = dataclasses.replace(friend, models=tuple(
+        dataclasses.replace(m, at=(m.at[0] + 0.01, m.at[1])) if m.at is not None else m
+        for m in friend.models))
+    build.clear_caches()
+    q = move_query(state, mover.id, "normal")
+    q2 = move_query(state.with_unit(moved), mover.id, "normal")
+    assert q2.board is not q.board
+    assert build.turn_phase(q2, 15.0) is build.turn_phase(q, 15.0)
