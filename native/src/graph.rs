@@ -39,10 +39,13 @@ pub fn corner_graph(pieces: &Pieces, c: &Corners, cap: f64) -> Result<Graph, Ref
     let mut seen = 0usize;
     for i in 0..n {
         let u = c.at[i];
-        c.near(u, cap, &mut near);
+        // the corners after this one within reach, each pair once (unsorted: the pairs kept
+        // are sorted below, far fewer)
+        c.near_after(u, cap, Some(i as u32), &mut near);
         seen += near.len();
         check("corner pairs within the graph's reach", seen, MAX_GRAPH_PAIRS)?;
-        for &j in near.iter().filter(|&&j| j as usize > i) {
+        let row = pairs.len();
+        for &j in near.iter() {
             let jj = j as usize;
             let v = c.at[jj];
             if norm(u, v) > cap || norm(u, v).is_nan() {
@@ -57,6 +60,7 @@ pub fn corner_graph(pieces: &Pieces, c: &Corners, cap: f64) -> Result<Graph, Ref
             pairs.push((i as u32, j));
             check("graph edges", 2 * pairs.len(), MAX_GRAPH_EDGES)?;
         }
+        pairs[row..].sort_unstable();
     }
     // rows: first the pairs where the corner is the smaller end (ascending other end), then
     // those where it is the larger (ascending other end), as the Python engine's stable sort

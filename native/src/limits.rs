@@ -11,8 +11,9 @@ pub const MAX_RINGS: usize = 200_000;
 pub const MAX_SOURCES: usize = 200_000;
 /// Edges of the corner graph kept for one map (about 16 bytes each).
 pub const MAX_GRAPH_EDGES: usize = 20_000_000;
-/// Pairs of corners within the corner graph's reach of one another, tested for one graph.
-pub const MAX_GRAPH_PAIRS: usize = 200_000_000;
+/// Pairs of corners within the corner graph's reach of one another, tested for one graph
+/// (each pair once).
+pub const MAX_GRAPH_PAIRS: usize = 100_000_000;
 /// Vertices of the polygons one overlay takes or makes.
 pub const MAX_OVERLAY_VERTICES: usize = 20_000_000;
 /// Facing layers of one turning search (a footprint's facing grid and its own facing).

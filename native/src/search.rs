@@ -90,8 +90,9 @@ pub fn search(
 /// with their distances (ascending by corner).
 pub fn source_edges(corners: &Corners, pieces: &Pieces, p: Pt, reach: f64, stamp: &mut Stamp,
                     near: &mut Vec<u32>) -> Vec<(u32, f64)> {
-    corners.near(p, reach, near);
-    near.iter()
+    // (unsorted: the corners kept, far fewer, are sorted)
+    corners.near_after(p, reach, None, near);
+    let mut out: Vec<(u32, f64)> = near.iter()
         .filter(|&&t| {
             let t = t as usize;
             let c = corners.at[t];
@@ -101,7 +102,9 @@ pub fn source_edges(corners: &Corners, pieces: &Pieces, p: Pt, reach: f64, stamp
             let c = corners.at[t as usize];
             (t, hypot(c[0] - p[0], c[1] - p[1]))
         })
-        .collect()
+        .collect();
+    out.sort_unstable_by_key(|e| e.0);
+    out
 }
 
 /// [`search`] from sources already kept (the start first) with their edges

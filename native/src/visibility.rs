@@ -404,15 +404,25 @@ impl Corners {
 
     /// The corners within `r` of `p` (ascending).
     pub fn near(&self, p: Pt, r: f64, out: &mut Vec<u32>) {
+        self.near_after(p, r, None, out);
+        out.sort_unstable();
+    }
+
+    /// The corners within `r` of `p` numbered above `after` (all: `None`), in no set order.
+    pub fn near_after(&self, p: Pt, r: f64, after: Option<u32>, out: &mut Vec<u32>) {
         out.clear();
         if self.at.is_empty() || !(r >= 0.0) {
             return;
         }
+        let first = after.map_or(0, |a| a + 1);
         let (i0, j0) = self.cell_of(p[0] - r, p[1] - r);
         let (i1, j1) = self.cell_of(p[0] + r, p[1] + r);
         for j in j0..=j1 {
             for i in i0..=i1 {
                 for &k in &self.cells[j * self.nx + i] {
+                    if k < first {
+                        continue;
+                    }
                     let c = self.at[k as usize];
                     if hypot(c[0] - p[0], c[1] - p[1]) <= r {
                         out.push(k);
@@ -420,7 +430,6 @@ impl Corners {
                 }
             }
         }
-        out.sort_unstable();
     }
 }
 
