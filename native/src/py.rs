@@ -208,6 +208,19 @@ impl Outline {
         Ok(PyArray1::from_vec(py, out))
     }
 
+    /// Whether each point lies inside the edges' rings (even-odd) or closer than `d` to one
+    /// of them (`rays::Outline::within`).
+    fn within<'py>(&self, py: Python<'py>, pts: PyReadonlyArray2<'py, f64>, d: f64)
+                   -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let p = pts.as_array();
+        if p.ncols() != 2 {
+            return Err(NativeError::new_err("Outline.within: points must be an (n, 2) array"));
+        }
+        let out: Vec<bool> =
+            (0..p.nrows()).map(|k| self.inner.within(p[[k, 0]], p[[k, 1]], d)).collect();
+        Ok(PyArray1::from_vec(py, out))
+    }
+
     /// Whether each point is off the box or inside the obstacles.
     fn blocked<'py>(&self, py: Python<'py>, pts: PyReadonlyArray2<'py, f64>) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let p = pts.as_array();

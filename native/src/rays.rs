@@ -145,6 +145,48 @@ impl Outline {
         false
     }
 
+    /// Whether `(x, y)` lies inside the obstacles' edges' rings by the even-odd rule (a point
+    /// of valid polygons, whichever way their rings turn) or closer than `d` to one of those
+    /// edges ([`Outline::near_edge`]): the polygons grown by `d`, without building them. A
+    /// point within rounding of an edge is within `d` of it, so the parity's answer there
+    /// does not matter.
+    pub fn within(&self, x: f64, y: f64, d: f64) -> bool {
+        if !(x.is_finite() && y.is_finite()) {
+            return false;
+        }
+        let [bx0, by0, bx1, by1] = self.bounds;
+        if x >= bx0 && x <= bx1 && y >= by0 && y <= by1 {
+            // the crossings of the horizontal line through the point on its side with fewer
+            // cells of its row (the rings cross the whole line an even number of times), each
+            // counted in the cell where it lies (an edge is in every cell of its box)
+            let (i, j) = self.cell_of(x, y);
+            let left = i < self.nx - 1 - i;
+            let cols = if left { 0..=i } else { i..=self.nx - 1 };
+            let mut crossings = 0usize;
+            for c in cols {
+                for &k in &self.cells[j * self.nx + c] {
+                    let k = k as usize;
+                    if k >= self.n_obstacle {
+                        continue;
+                    }
+                    let (p, q) = (self.a[k], self.b[k]);
+                    if (p[1] <= y) == (q[1] <= y) {
+                        continue;
+                    }
+                    let t = (y - p[1]) / (q[1] - p[1]);
+                    let xc = (p[0] + t * (q[0] - p[0])).clamp(p[0].min(q[0]), p[0].max(q[0]));
+                    if self.cell_of(xc, y).0 == c && (if left { xc < x } else { xc > x }) {
+                        crossings += 1;
+                    }
+                }
+            }
+            if crossings % 2 == 1 {
+                return true;
+            }
+        }
+        self.near_edge(x, y, d)
+    }
+
     /// Whether `(x, y)` is off the box or inside the obstacles' union (non-zero winding of
     /// the obstacles' edges).
     pub fn blocked(&self, x: f64, y: f64) -> bool {
@@ -637,6 +679,52 @@ mod tests {
         assert!(!o.near_edge(15.0 + 0.8e-7, 15.0 + 0.8e-7, d)); // past the corner: 1.13e-7
         assert!(!o.near_edge(0.0, 10.0, d)); // on the box's edge only
         assert!(!o.near_edge(f64::NAN, 10.0, d));
+    }
+
+    #[test]
+    fn within_is_even_odd_or_near_an_edge() {
+        // rings of every turn: a star's spikes, a hole turning either way, a thin sliver; a
+        // grid of points and every vertex and edge midpoint, against the definition (every
+        // edge's crossing to the right, the closest point's distance)
+        let star: Vec<Pt> = (0..40).map(|k| {
+            let t = k as f64 * TWO_PI / 40.0;
+            let r = if k % 2 == 0 { 6.0 } else { 2.5 };
+            [10.0 + r * t.cos(), 10.0 + r * t.sin()]
+        }).collect();
+        let mut hole = vec![[9.0, 9.0], [11.0, 9.0], [11.0, 11.0], [9.0, 11.0]];
+        let sliver = vec![[1.0, 18.0], [19.0, 18.0000001], [1.0, 18.0000002]];
+        for flip in [false, true] {
+            if flip {
+                hole.reverse();
+            }
+            let rings = [&star, &hole, &sliver];
+            let edges: Vec<[f64; 4]> = rings.iter().flat_map(|r| (0..r.len()).map(move |i| {
+                let (p, q) = (r[i], r[(i + 1) % r.len()]);
+                [p[0], p[1], q[0], q[1]]
+            })).collect();
+            let o = Outline::new(&edges, [0.5, 0.5, 19.5, 19.5]).unwrap();
+            let d = 1e-7;
+            let mut pts: Vec<Pt> = (0..97).flat_map(|i| (0..97).map(move |j| {
+                [0.3 + i as f64 * 0.2011, 0.3 + j as f64 * 0.2013]
+            })).collect();
+            for e in &edges {
+                pts.push([e[0], e[1]]);
+                pts.push([(e[0] + e[2]) / 2.0, (e[1] + e[3]) / 2.0]);
+            }
+            let mut inside = 0;
+            for p in pts {
+                let odd = edges.iter().filter(|e| {
+                    ((e[1] <= p[1]) != (e[3] <= p[1]))
+                        && e[0] + (p[1] - e[1]) / (e[3] - e[1]) * (e[2] - e[0]) > p[0]
+                }).count() % 2 == 1;
+                let near = edges.iter().any(|e| segment_dist2([e[0], e[1]], [e[2], e[3]], p[0], p[1]) < d * d);
+                assert_eq!(o.within(p[0], p[1], d), odd || near, "{p:?}");
+                inside += (odd && !near) as usize;
+            }
+            assert!(inside > 1000, "{inside}");
+            assert!(!o.within(f64::NAN, 10.0, d));
+            assert!(!o.within(0.0, 10.0, d)); // off the box
+        }
     }
 
     #[test]

@@ -1,6 +1,6 @@
-"""The turn nodes' membership test on the native engine (``NativeMembers``: GEOS's
-point-in-polygon test on a step's turn region, else the closest edge's distance in the core's
-outline of it) against
+"""The turn nodes' membership test on the native engine (``NativeMembers``: the even-odd
+parity of a step's turn region's edges crossed by a ray, else the closest edge's distance, both
+in the core's outline of it) against
 GEOS's region grown by EPS (``eps_grown``, the Python engine's): the same answer for every point
 but those within 1e-7" of distance EPS from the region (the grown region's corners are
 chords), on regions with holes and several parts, for points on both sides of their edges."""
