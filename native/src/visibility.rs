@@ -402,12 +402,6 @@ impl Corners {
         Ok(())
     }
 
-    /// The corners within `r` of `p` (ascending).
-    pub fn near(&self, p: Pt, r: f64, out: &mut Vec<u32>) {
-        self.near_after(p, r, None, out);
-        out.sort_unstable();
-    }
-
     /// The corners within `r` of `p` numbered above `after` (all: `None`), in no set order.
     pub fn near_after(&self, p: Pt, r: f64, after: Option<u32>, out: &mut Vec<u32>) {
         out.clear();
@@ -515,7 +509,12 @@ mod tests {
         let at: Vec<Pt> = (0..50).map(|k| [k as f64, 0.5 * k as f64]).collect();
         let c = Corners::new(at.clone(), at.clone(), at.clone(), vec![0; 50]).unwrap();
         let mut out = Vec::new();
-        c.near([10.0, 5.0], 2.3, &mut out);
+        c.near_after([10.0, 5.0], 2.3, None, &mut out);
+        out.sort_unstable();
         assert_eq!(out, vec![8, 9, 10, 11, 12]);
+        // those numbered above 9 only
+        c.near_after([10.0, 5.0], 2.3, Some(9), &mut out);
+        out.sort_unstable();
+        assert_eq!(out, vec![10, 11, 12]);
     }
 }
