@@ -199,34 +199,31 @@ impl Outline {
     /// Whether each point lies closer than `d` to an obstacle edge (the box's not counted).
     fn near_edge<'py>(&self, py: Python<'py>, pts: PyReadonlyArray2<'py, f64>, d: f64)
                       -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let p = pts.as_array();
-        if p.ncols() != 2 {
-            return Err(NativeError::new_err("Outline.near_edge: points must be an (n, 2) array"));
-        }
-        let out: Vec<bool> =
-            (0..p.nrows()).map(|k| self.inner.near_edge(p[[k, 0]], p[[k, 1]], d)).collect();
-        Ok(PyArray1::from_vec(py, out))
+        each_point(py, &pts, "Outline.near_edge", |x, y| self.inner.near_edge(x, y, d))
     }
 
     /// Whether each point lies inside the edges' rings (even-odd) or closer than `d` to one
     /// of them (`rays::Outline::within`).
     fn within<'py>(&self, py: Python<'py>, pts: PyReadonlyArray2<'py, f64>, d: f64)
                    -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let p = pts.as_array();
-        if p.ncols() != 2 {
-            return Err(NativeError::new_err("Outline.within: points must be an (n, 2) array"));
-        }
-        let out: Vec<bool> =
-            (0..p.nrows()).map(|k| self.inner.within(p[[k, 0]], p[[k, 1]], d)).collect();
-        Ok(PyArray1::from_vec(py, out))
+        each_point(py, &pts, "Outline.within", |x, y| self.inner.within(x, y, d))
     }
 
     /// Whether each point is off the box or inside the obstacles.
     fn blocked<'py>(&self, py: Python<'py>, pts: PyReadonlyArray2<'py, f64>) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let p = pts.as_array();
-        let out: Vec<bool> = (0..p.nrows()).map(|k| self.inner.blocked(p[[k, 0]], p[[k, 1]])).collect();
-        Ok(PyArray1::from_vec(py, out))
+        each_point(py, &pts, "Outline.blocked", |x, y| self.inner.blocked(x, y))
     }
+}
+
+/// `test` of each point of `pts` (an (n, 2) array; else `what`'s `NativeError`), as an array.
+fn each_point<'py>(py: Python<'py>, pts: &PyReadonlyArray2<'py, f64>, what: &str,
+                   test: impl Fn(f64, f64) -> bool) -> PyResult<Bound<'py, PyArray1<bool>>> {
+    let p = pts.as_array();
+    if p.ncols() != 2 {
+        return Err(NativeError::new_err(format!("{what}: points must be an (n, 2) array")));
+    }
+    let out: Vec<bool> = (0..p.nrows()).map(|k| test(p[[k, 0]], p[[k, 1]])).collect();
+    Ok(PyArray1::from_vec(py, out))
 }
 
 /// A set of polygons kept on the Rust side (an excluded set, converted once per phase).
