@@ -124,6 +124,7 @@ from tabletop.geometry.wedges import native_polygons
 __all__ = [
     "DEFAULT_STEP",
     "EXITS",
+    "NEAR_MARGIN",
     "OVAL_STEP",
     "ROUND_TOLERANCE",
     "NativeMembers",
@@ -177,6 +178,13 @@ def layer_step(fp: Footprint, step: float | None = None) -> float:
     if nearly_round(fp):
         return period(fp)
     return default_step(fp) if step is None else float(step)
+
+
+NEAR_MARGIN = 4.0
+"""Inches by which the layer of a start's own facing off the grid (:meth:`TurnMap.layer` with
+``near``) and its end region reach past the move: the next pick-ups within that of the start at
+that facing (the next models of a unit, which stand at most a few inches apart and share
+their facing until they move) find them made."""
 
 EXITS = 16
 """Directions in which a start that cannot turn freely moves out to where it can."""
@@ -247,7 +255,9 @@ class TurnMap:
         """The polygon pieces of :attr:`obstacles` as shapely polygons (built on first use)."""
         self._layers: dict[float, ReachMap] = {}
         self._local: dict[tuple[float, tuple[int, ...]], ReachMap] = {}
-        self._near: dict[tuple[float, float, float], tuple[int, ...]] = {}
+        self._near: dict[tuple[float, float, float, float], tuple[float, tuple[int, ...]]] = {}
+        """The disks ``(facing, x, y, reach)`` the layers in ``_local`` were made for (their
+        keys there), the last first."""
         self._not_hub: BaseGeometry | None = None
         self._node_plans: dict[float, _NodePlan] = {}
         self._regions_begun: dict[float, Callable[[], list[tuple[BaseGeometry, BaseGeometry]]]] \
@@ -274,9 +284,11 @@ class TurnMap:
               ) -> ReachMap:
         """The layer at ``facing``: obstacles grown by the footprint at that facing.
 
-        With ``near = (x, y, reach)`` only the obstacles within ``reach`` of ``(x, y)`` (a
-        layer of the start's own facing, off the grid: nothing farther can meet a footprint
-        whose centre stays within ``reach - radius``); kept for the next pick-up from there.
+        With ``near = (x, y, reach)`` only the obstacles near ``(x, y)`` (a layer of the
+        start's own facing, off the grid: nothing farther than ``reach`` can meet a footprint
+        whose centre stays within ``reach - radius``): those within :data:`NEAR_MARGIN` more,
+        kept for the next pick-ups whose disks it holds (the window's drags of one model, the
+        next models of its unit, which stand close by at the same facing).
         """
         k = self.key(facing)
         if near is None:
@@ -285,18 +297,33 @@ class TurnMap:
                 got = self._build(k, range(len(self.obstacles)))
                 self._layers[k] = got
             return got
-        which = self._near.get(near)
-        if which is None:
-            # the obstacles near a start (the same for each of its facings, and for the next
-            # pick-up from there: the window's drags of one model); the last few starts kept
-            which = self._near_obstacles(*near)
-            self._near = {near: which, **dict(list(self._near.items())[:7])}
+        key = self._local_key(k, near)
+        if key is not None:
+            return self._local[key]
+        # (a layer with more obstacles, all of them farther than ``reach``, answers the same
+        # within it: nothing there is met or seen any other way)
+        x, y, reach = near
+        wide = (k, x, y, reach + NEAR_MARGIN)
+        which = self._near_obstacles(x, y, reach + NEAR_MARGIN)
         key = (k, which)
         got = self._local.get(key)
         if got is None:
             got = self._build(k, which)
-            self._local = {key: got, **dict(list(self._local.items())[:7])}
+        # the last few kept
+        self._local = {key: got, **dict(list(self._local.items())[:7])}
+        self._near = {wide: key, **dict(list(self._near.items())[:7])}
         return got
+
+    def _local_key(self, k: float, near: tuple[float, float, float]
+                   ) -> tuple[float, tuple[int, ...]] | None:
+        """The key in ``_local`` of a layer at facing ``k`` made for a disk that holds the
+        disk ``near`` (so it holds every obstacle within ``near``'s reach), or ``None``."""
+        x, y, reach = near
+        local = self._local
+        for (kk, cx, cy, wide), key in list(self._near.items()):
+            if kk == k and math.hypot(x - cx, y - cy) + reach <= wide - 1e-9 and key in local:
+                return key
+        return None
 
     def _near_obstacles(self, x: float, y: float, reach: float) -> tuple[int, ...]:
         """The indices of the obstacles that come within ``reach`` of ``(x, y)`` (circles by
@@ -317,8 +344,7 @@ class TurnMap:
         k = self.key(facing)
         if near is None:
             return k in self._layers
-        which = self._near.get(near)
-        return which is not None and (k, which) in self._local
+        return self._local_key(k, near) is not None
 
     def native_obstacles(self) -> tuple[ModuleType, object] | None:
         """The compiled core and the obstacles in it (circles first, then the polygon pieces:

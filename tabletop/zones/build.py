@@ -58,7 +58,7 @@ from tabletop.geometry.geodesic import GeodesicDisk
 from tabletop.geometry.polygons import clipped, convex_pieces, polygonal
 from tabletop.geometry.sums import native_common
 from tabletop.geometry.turn_reach import TurnReach
-from tabletop.geometry.turning import TurnMap, facing_grid, layer_step, turn_map
+from tabletop.geometry.turning import NEAR_MARGIN, TurnMap, facing_grid, layer_step, turn_map
 from tabletop.geometry.visibility import ReachMap, reach_map
 from tabletop.geometry.wedges import (
     RegionAsk,
@@ -347,6 +347,9 @@ class TurnPhase:
     clearance: float
     key: _Key
     ends: dict[object, tuple[BaseGeometry, _Key]] = field(default_factory=dict)
+    near_ends: dict[tuple[float, float, float, float], object] = field(default_factory=dict)
+    """The disks ``(facing, x, y, reach)`` of the ends made near a start (their keys in
+    ``ends``), the last first."""
     hub_end: tuple[BaseGeometry, _Key] | None = None
     terrain_polygons: np.ndarray | None = None
     """``terrain`` as shapely polygons, one array (built on first use)."""
@@ -398,12 +401,23 @@ def turn_end(ph: TurnPhase, base: Footprint, facing: float,
 
     With ``near = (x, y, reach)`` (the start's own facing off the grid, new for every model),
     only what can reach into the disk of radius ``reach`` about ``(x, y)``, where that layer's
-    region lies: exact there, and a fraction of the board's work.
+    region lies: exact there, and a fraction of the board's work. What it makes there reaches
+    :data:`~tabletop.geometry.turning.NEAR_MARGIN` farther and answers every later ``near``
+    whose disk it holds at that facing (the last few kept).
     """
     k = ph.tm.key(facing)
     enemies, terrain = ph.enemies, ph.terrain
+    disk = None
     if near is not None:
         x, y, reach = near
+        # one made for a disk that holds this one answers the same here (what it has more
+        # lies farther off); each is made for NEAR_MARGIN more, so that the next models of
+        # a unit find it
+        for (kk, cx, cy, wide), w in list(ph.near_ends.items()):
+            if kk == k and math.hypot(x - cx, y - cy) + reach <= wide - 1e-9 and w in ph.ends:
+                return ph.ends[w]
+        reach += NEAR_MARGIN
+        disk = (k, x, y, reach)
         r = base.radius + reach + ph.clearance + 1e-3
         enemies = tuple(e for e in enemies if math.dist(e[0], (x, y)) <= r + e[1].radius)
         if ph.terrain_polygons is None:
@@ -420,6 +434,8 @@ def turn_end(ph: TurnPhase, base: Footprint, facing: float,
             for old in [w for w in ph.ends if isinstance(w, tuple)][:-3]:
                 del ph.ends[old]
         ph.ends[which] = got
+    if disk is not None:
+        ph.near_ends = {disk: which, **dict(list(ph.near_ends.items())[:3])}
     return got
 
 

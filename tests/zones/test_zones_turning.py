@@ -279,6 +279,46 @@ def test_the_end_region_of_an_off_grid_facing_is_built_near_the_start_only() -> 
     assert not near.intersects(shapely.Point(5.0, 5.0).buffer(3.0))
 
 
+def test_the_next_model_at_the_same_facing_takes_the_start_layer_made_and_its_zone() -> None:
+    # two bikes of a unit at 37 degrees (off the 30-degree grid of ovals), 2.5" apart, among
+    # walls and enemies near and far: the first pick-up makes the layer and the end region
+    # of its own facing near its start with NEAR_MARGIN more, which hold the second model's
+    # disk; the second takes them (nothing made anew), and its zone is the one computed from
+    # nothing. A model 6" off is farther than the margin: its own are made for it
+    from tabletop.geometry.turning import NEAR_MARGIN
+    from tabletop.rulesets.wh40k_11e.zones import move_query
+    from tabletop.zones import clear_caches, turn_end, turn_phase
+
+    bikes = unit("a", "red", [("b1", 30.0, 22.0), ("b2", 32.0, 23.5), ("b3", 36.0, 22.0)],
+                 base="oval 60x35mm", keywords=("MOUNTED",), M=8.0, facing=37.0)
+    enemies = unit("e", "blue", [("e1", 30.0, 33.5), ("e2", 44.0, 20.0), ("e3", 5.0, 5.0)])
+    walls = [rect("near", "impassable", 24.0, 14.0, 26.0, 18.0),
+             rect("mid", "area", 36.0, 28.0, 40.0, 30.0),
+             rect("far", "impassable", 52.0, 2.0, 56.0, 6.0)]
+    st = state([bikes, enemies], walls)
+    clear_caches()
+    legal_zone(st, "b1", "normal")
+    q = move_query(st, "b2", "normal")
+    ph = turn_phase(q, 30.0)
+    tm, fp = ph.tm, q.mover.footprint
+    reach = 8.0 + tm.radius + 1e-6
+    first = (30.0, 22.0)
+    assert math.dist(first, (32.0, 23.5)) < NEAR_MARGIN < math.dist(first, (36.0, 22.0))
+    assert tm.has_layer(37.0, (32.0, 23.5, reach))
+    assert not tm.has_layer(37.0, (36.0, 22.0, reach))
+    layer, end = tm.layer(37.0, (32.0, 23.5, reach)), turn_end(ph, fp, 37.0, (32.0, 23.5, 8.0))
+    second = legal_zone(st, "b2", "normal").geometry
+    assert tm.layer(37.0, (32.0, 23.5, reach)) is layer
+    assert turn_end(ph, fp, 37.0, (32.0, 23.5, 8.0)) is end
+    clear_caches()
+    fresh = legal_zone(st, "b2", "normal").geometry
+    assert second.symmetric_difference(fresh).area < 1e-9 and fresh.area > 20.0
+    # the third model's disk is not held: its own are made, and its zone is as from nothing
+    third = legal_zone(st, "b3", "normal").geometry
+    clear_caches()
+    assert third.symmetric_difference(legal_zone(st, "b3", "normal").geometry).area < 1e-9
+
+
 def test_a_turning_zone_is_computed_once_per_board_and_model() -> None:
     from dataclasses import replace
 
