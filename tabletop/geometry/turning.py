@@ -90,11 +90,11 @@ step is refined.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from types import ModuleType
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import shapely
@@ -133,6 +133,7 @@ __all__ = [
     "default_step",
     "eps_grown",
     "facing_grid",
+    "held_by",
     "layer_step",
     "nearly_round",
     "node_members",
@@ -185,6 +186,22 @@ NEAR_MARGIN = 4.0
 ``near``) and its end region reach past the move: the next pick-ups within that of the start at
 that facing (the next models of a unit, which stand at most a few inches apart and share
 their facing until they move) find them made."""
+
+K = TypeVar("K")
+
+
+def held_by(disks: dict[tuple[float, float, float, float], K], facing: float,
+            near: tuple[float, float, float], kept: Container[K]) -> K | None:
+    """The value in ``disks`` (``(facing, x, y, reach)`` -> key, the last first) of a disk at
+    ``facing`` that holds the disk ``near = (x, y, reach)`` (so what was made for it holds
+    everything within ``near``'s reach) and is still in ``kept``, or ``None``
+    (:data:`NEAR_MARGIN`)."""
+    x, y, reach = near
+    for (f, cx, cy, wide), key in list(disks.items()):
+        if f == facing and math.hypot(x - cx, y - cy) + reach <= wide - 1e-9 and key in kept:
+            return key
+    return None
+
 
 EXITS = 16
 """Directions in which a start that cannot turn freely moves out to where it can."""
@@ -318,12 +335,7 @@ class TurnMap:
                    ) -> tuple[float, tuple[int, ...]] | None:
         """The key in ``_local`` of a layer at facing ``k`` made for a disk that holds the
         disk ``near`` (so it holds every obstacle within ``near``'s reach), or ``None``."""
-        x, y, reach = near
-        local = self._local
-        for (kk, cx, cy, wide), key in list(self._near.items()):
-            if kk == k and math.hypot(x - cx, y - cy) + reach <= wide - 1e-9 and key in local:
-                return key
-        return None
+        return held_by(self._near, k, near, self._local)
 
     def _near_obstacles(self, x: float, y: float, reach: float) -> tuple[int, ...]:
         """The indices of the obstacles that come within ``reach`` of ``(x, y)`` (circles by

@@ -58,7 +58,14 @@ from tabletop.geometry.geodesic import GeodesicDisk
 from tabletop.geometry.polygons import clipped, convex_pieces, polygonal
 from tabletop.geometry.sums import native_common
 from tabletop.geometry.turn_reach import TurnReach
-from tabletop.geometry.turning import NEAR_MARGIN, TurnMap, facing_grid, layer_step, turn_map
+from tabletop.geometry.turning import (
+    NEAR_MARGIN,
+    TurnMap,
+    facing_grid,
+    held_by,
+    layer_step,
+    turn_map,
+)
 from tabletop.geometry.visibility import ReachMap, reach_map
 from tabletop.geometry.wedges import (
     RegionAsk,
@@ -413,9 +420,9 @@ def turn_end(ph: TurnPhase, base: Footprint, facing: float,
         # one made for a disk that holds this one answers the same here (what it has more
         # lies farther off); each is made for NEAR_MARGIN more, so that the next models of
         # a unit find it
-        for (kk, cx, cy, wide), w in list(ph.near_ends.items()):
-            if kk == k and math.hypot(x - cx, y - cy) + reach <= wide - 1e-9 and w in ph.ends:
-                return ph.ends[w]
+        held = held_by(ph.near_ends, k, near, ph.ends)
+        if held is not None:
+            return ph.ends[held]
         reach += NEAR_MARGIN
         disk = (k, x, y, reach)
         r = base.radius + reach + ph.clearance + 1e-3
